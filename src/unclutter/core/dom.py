@@ -1,0 +1,149 @@
+"""The DOM every stage after parsing works on: a small, mutable, pure-Python tree.
+
+The parse stage builds it once from lexbor's WHATWG-conformant tree (see
+:mod:`unclutter.parse.html`); pruning, scoring and reconstruction then work on plain Python
+objects, which is faster than crossing into the C parser for every attribute read and lets
+every walk be iterative. No function here recurses, so a 100,000-level-deep tree never
+raises ``RecursionError``.
+
+Shapes:
+    * element node: ``tag`` is the lower-case tag name (``"div"``), ``attrs`` a dict of
+      lower-case attribute names to string values, ``children`` a list of nodes.
+    * text node: ``tag == "#text"``, ``text`` holds the (entity-decoded) character data,
+      ``children`` is empty.
+    * the root returned by the parser is an element node with ``tag == "#document"``.
+Comments, processing instructions and doctypes are not kept.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+__all__ = ["Node", "TEXT", "DOCUMENT", "new_element", "new_text"]
+
+TEXT = "#text"
+DOCUMENT = "#document"
+
+
+class Node:
+    """One DOM node (element or text). See the module docstring for the shapes."""
+
+    __slots__ = ("tag", "attrs", "children", "parent", "text")
+
+    def __init__(self, tag: str, attrs: dict[str, str] | None = None, text: str = "") -> None:
+        self.tag = tag
+        self.attrs: dict[str, str] = attrs if attrs is not None else {}
+        self.children: list[Node] = []
+        self.parent: Node | None = None
+        self.text = text
+
+    # -- structure ---------------------------------------------------------------------
+    @property
+    def is_text(self) -> bool:
+        return self.tag == TEXT
+
+    def append(self, child: "Node") -> "Node":
+        child.parent = self
+        self.children.append(child)
+        return child
+
+    def remove(self) -> None:
+        """Detach this node (and its subtree) from its parent; no-op for a root."""
+        parent = self.parent
+        if parent is not None:
+            siblings = parent.children
+            for i in range(len(siblings)):
+                if siblings[i] is self:
+                    del siblings[i]
+                    break
+            self.parent = None
+
+    def replace_with_children(self) -> None:
+        """Unwrap: put this element's children in its place, then detach it."""
+        parent = self.parent
+        if parent is None:
+            return
+        siblings = parent.children
+        for i in range(len(siblings)):
+            if siblings[i] is self:
+                for c in self.children:
+                    c.parent = parent
+                siblings[i : i + 1] = self.children
+                break
+        self.children = []
+        self.parent = None
+
+    def get(self, name: str, default: str = "") -> str:
+        return self.attrs.get(name, default)
+
+    @property
+    def class_id(self) -> str:
+        """``class`` and ``id`` joined by a space: what the class/id weight regexes read."""
+        a = self.attrs
+        if not a:
+            return ""
+        c = a.get("class", "")
+        i = a.get("id", "")
+        return f"{c} {i}" if c and i else (c or i)
+
+    # -- walks (all iterative) ---------------------------------------------------------
+    def iter(self, include_self: bool = True) -> Iterator["Node"]:
+        """Pre-order (document order) walk over the subtree, text nodes included."""
+        stack = [self] if include_self else list(reversed(self.children))
+        while stack:
+            node = stack.pop()
+            yield node
+            if node.children:
+                stack.extend(reversed(node.children))
+
+    def iter_elements(self, include_self: bool = True) -> Iterator["Node"]:
+        for node in self.iter(include_self):
+            if node.tag != TEXT:
+                yield node
+
+    def iter_postorder(self) -> Iterator["Node"]:
+        """Post-order walk (children before parents), text nodes included."""
+        stack: list[tuple[Node, bool]] = [(self, False)]
+        while stack:
+            node, expanded = stack.pop()
+            if expanded or not node.children:
+                yield node
+            else:
+                stack.append((node, True))
+                stack.extend((c, False) for c in reversed(node.children))
+
+    def ancestors(self) -> Iterator["Node"]:
+        node = self.parent
+        while node is not None:
+            yield node
+            node = node.parent
+
+    def text_content(self) -> str:
+        """Concatenated character data of the subtree, in document order, unnormalised."""
+        if self.tag == TEXT:
+            return self.text
+        return "".join(n.text for n in self.iter() if n.tag == TEXT)
+
+    def find_all(self, *tags: str) -> list["Node"]:
+        wanted = set(tags)
+        return [n for n in self.iter() if n.tag in wanted]
+
+    def find(self, *tags: str) -> "Node | None":
+        wanted = set(tags)
+        for n in self.iter():
+            if n.tag in wanted:
+                return n
+        return None
+
+    def __repr__(self) -> str:  # pragma: no cover - debugging aid
+        if self.tag == TEXT:
+            return f"Text({self.text[:30]!r})"
+        return f"<{self.tag} {self.class_id!r} children={len(self.children)}>"
+
+
+def new_element(tag: str, attrs: dict[str, str] | None = None) -> Node:
+    return Node(tag, attrs)
+
+
+def new_text(text: str) -> Node:
+    return Node(TEXT, None, text)

@@ -1,0 +1,107 @@
+"""Typed values passed between stages and returned to users.
+
+Units: ``*_chars`` / ``offset`` are Python string indices (Unicode code points), never
+bytes; ``tokens_*`` are counts of the tokenizer named in :mod:`unclutter.structure.tokens`
+(tiktoken ``cl100k_base``); ``reading_time_min`` is minutes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+__all__ = ["Metadata", "TocEntry", "Removal", "Article"]
+
+
+@dataclass
+class Metadata:
+    """Page metadata. Every field is ``None`` when the page does not state it.
+
+    ``sources`` maps each filled field name to where it came from, e.g.
+    ``{"title": "json-ld", "byline": "meta[name=author]"}``.
+    """
+
+    title: str | None = None
+    byline: str | None = None
+    date_published: str | None = None  # ISO 8601 as the page gives it, normalised when parseable
+    date_modified: str | None = None
+    site_name: str | None = None
+    language: str | None = None  # BCP 47 tag, e.g. "en" or "pt-BR"
+    canonical_url: str | None = None
+    lead_image: str | None = None  # absolute URL
+    excerpt: str | None = None
+    article_body: str | None = None  # JSON-LD articleBody, used only as a labelled fallback
+    sources: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class TocEntry:
+    """One heading of the article.
+
+    Attributes:
+        level: 1-6, the Markdown heading level.
+        title: heading text (plain, no Markdown).
+        anchor: GitHub-style unique slug (what ``#anchor`` links to in the HTML view).
+        offset: character offset of the heading line's first ``#`` in ``Article.markdown``.
+    """
+
+    level: int
+    title: str
+    anchor: str
+    offset: int
+
+
+@dataclass
+class Removal:
+    """One pruning/selection decision, for ``--explain``: what went and why."""
+
+    stage: str  # "prune" | "score" | "select"
+    reason: str  # e.g. "hidden: inline display:none", "non-content tag", "link density 0.61"
+    tag: str
+    class_id: str
+    chars: int  # characters of text removed
+    preview: str  # first characters of the removed text
+
+
+@dataclass
+class Article:
+    """The result of :func:`unclutter.extract`.
+
+    ``markdown`` is GitHub-flavoured Markdown that starts with ``# title`` when a title is
+    known; ``text`` is the plain main text without the title line. ``toc`` offsets index
+    into ``markdown``. ``content_source`` says where the main content came from: ``"dom"``
+    (the visible page) or ``"structured-data"`` (JSON-LD ``articleBody`` /
+    ``__NEXT_DATA__``, used only when the visible page has no article; see
+    :mod:`unclutter.pipeline`).
+    """
+
+    title: str | None
+    byline: str | None
+    date_published: str | None
+    date_modified: str | None
+    site_name: str | None
+    language: str | None
+    canonical_url: str | None
+    lead_image: str | None
+    excerpt: str | None
+    url: str | None
+    markdown: str
+    text: str
+    toc: list[TocEntry]
+    word_count: int
+    reading_time_min: float
+    tokens_raw: int
+    tokens_clean: int
+    tokenizer: str
+    content_source: str = "dom"
+    extractor: str = "heuristic"
+    removed: list[Removal] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+
+    def to_dict(self, explain: bool = False) -> dict[str, Any]:
+        """JSON-ready dict; ``removed``/``trace`` only when ``explain`` is true."""
+        d = asdict(self)
+        if not explain:
+            d.pop("removed")
+            d.pop("trace")
+        return d
