@@ -135,6 +135,20 @@ class Node:
                 return n
         return None
 
+    def clone(self) -> "Node":
+        """Deep copy of the subtree (iterative); the copy has no parent."""
+        copy = Node(self.tag, dict(self.attrs) if self.attrs else {}, self.text)
+        stack = [(self, copy)]
+        while stack:
+            src, dst = stack.pop()
+            for c in src.children:
+                cc = Node(c.tag, dict(c.attrs) if c.attrs else {}, c.text)
+                cc.parent = dst
+                dst.children.append(cc)
+                if c.children:
+                    stack.append((c, cc))
+        return copy
+
     def __repr__(self) -> str:  # pragma: no cover - debugging aid
         if self.tag == TEXT:
             return f"Text({self.text[:30]!r})"

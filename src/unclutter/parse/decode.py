@@ -1,0 +1,186 @@
+"""Bytes to text: the encoding-sniffing part of the parse stage.
+
+Order (WHATWG HTML, "determining the character encoding",
+https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm):
+
+1. a byte order mark (UTF-8, UTF-16LE, UTF-16BE);
+2. the transport-layer charset (the HTTP ``Content-Type`` parameter), when given;
+3. the ``<meta charset>`` / ``<meta http-equiv="Content-Type">`` prescan of the first
+   :data:`META_PRESCAN_BYTES` bytes (the spec says 1024; real pages often put the tag after
+   long comments or scripts, so we read further);
+4. strict UTF-8 if the bytes are valid UTF-8;
+5. detection with charset-normalizer, else windows-1252 (the spec's fallback for most
+   locales).
+
+Labels are resolved through the WHATWG Encoding Standard's aliases
+(https://encoding.spec.whatwg.org/#names-and-labels), where ``iso-8859-1``, ``latin1`` and
+``ascii`` all mean windows-1252. An unknown label is ignored, never fatal; undecodable
+bytes become U+FFFD. Input that is not text at all (PDF, images, archives, mostly NUL or
+control bytes) raises :class:`~unclutter.core.errors.BinaryInputError`.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+
+from ..core.errors import BinaryInputError, EmptyInputError
+from ..core.limits import MAX_CONTROL_CHAR_RATIO
+
+__all__ = ["decode_html", "resolve_label", "META_PRESCAN_BYTES"]
+
+#: How far into the bytes the <meta charset> prescan looks (bytes).
+META_PRESCAN_BYTES = 4096
+
+# WHATWG labels whose Python codec differs from the label's own name.
+_WHATWG_ALIASES = {
+    "iso-8859-1": "cp1252", "iso8859-1": "cp1252", "latin1": "cp1252", "l1": "cp1252",
+    "latin-1": "cp1252", "ascii": "cp1252", "us-ascii": "cp1252", "iso_8859-1": "cp1252",
+    "windows-1252": "cp1252", "x-cp1252": "cp1252", "cp819": "cp1252", "ibm819": "cp1252",
+    "iso-8859-9": "cp1254", "latin5": "cp1254", "iso-8859-11": "cp874", "tis-620": "cp874",
+    "gb2312": "gb18030", "gbk": "gb18030", "x-gbk": "gb18030", "chinese": "gb18030",
+    "x-sjis": "shift_jis", "ms_kanji": "shift_jis", "windows-31j": "cp932",
+    "ks_c_5601-1987": "cp949", "euc-kr": "cp949", "x-user-defined": "cp1252",
+    "unicode-1-1-utf-8": "utf-8", "utf8": "utf-8", "x-mac-roman": "mac_roman",
+    # A page that *declares* UTF-16 in a meta tag is necessarily ASCII-compatible: the spec
+    # says to treat it as UTF-8.
+    "utf-16": "utf-8", "utf-16le": "utf-8", "utf-16be": "utf-8",
+}
+
+_META_CHARSET_RE = re.compile(
+    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.()+-]+)""", re.IGNORECASE
+)
+
+# File signatures of common non-HTML payloads: (magic bytes, what to call it).
+_BINARY_SIGNATURES = (
+    (b"%PDF-", "a PDF document"),
+    (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+    (b"\xff\xd8\xff", "a JPEG image"),
+    (b"GIF87a", "a GIF image"),
+    (b"GIF89a", "a GIF image"),
+    (b"RIFF", "a RIFF (WebP/WAV/AVI) file"),
+    (b"PK\x03\x04", "a ZIP archive (or Office document)"),
+    (b"\x1f\x8b", "gzip-compressed data"),
+    (b"BZh", "bzip2-compressed data"),
+    (b"\xfd7zXZ\x00", "xz-compressed data"),
+    (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    (b"\x7fELF", "an ELF executable"),
+    (b"MZ", "a Windows executable"),
+    (b"\x00\x00\x01\x00", "an icon file"),
+    (b"OggS", "an Ogg media file"),
+    (b"\x1aE\xdf\xa3", "a Matroska/WebM media file"),
+    (b"wOFF", "a web font"),
+    (b"wOF2", "a web font"),
+)
+
+
+def resolve_label(label: str | None) -> str | None:
+    """Map an encoding label to a Python codec name, or ``None`` if unknown/unusable."""
+    if not label:
+        return None
+    name = label.strip().strip("\"'").lower()
+    name = _WHATWG_ALIASES.get(name, name)
+    try:
+        info = codecs.lookup(name)
+    except (LookupError, ValueError):
+        return None
+    # Refuse codecs that are not text encodings (e.g. "base64", "rot13", "zip").
+    if not getattr(info, "_is_text_encoding", True):
+        return None
+    return info.name
+
+
+def _sniff_binary(data: bytes) -> str | None:
+    head = data[:16]
+    for magic, what in _BINARY_SIGNATURES:
+        if head.startswith(magic):
+            # "MZ" and "BZh" are short: confirm with NUL bytes, which HTML never has.
+            if magic in (b"MZ", b"BZh", b"RIFF", b"\x00\x00\x01\x00") and b"\x00" not in data[:512]:
+                continue
+            return what
+    return None
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """Recognise BOM-less UTF-16 by its NUL pattern (ASCII markup leaves every other byte 0)."""
+    sample = data[:4096]
+    if len(sample) < 8:
+        return None
+    even_nul = sample[0::2].count(0)
+    odd_nul = sample[1::2].count(0)
+    half = len(sample) // 2
+    if odd_nul > 0.4 * half and even_nul < 0.05 * half:
+        return "utf-16-le"
+    if even_nul > 0.4 * half and odd_nul < 0.05 * half:
+        return "utf-16-be"
+    return None
+
+
+def _too_many_controls(text: str) -> bool:
+    sample = text[:65536]
+    if not sample:
+        return False
+    controls = sum(1 for ch in sample if ch < " " and ch not in "\t\n\r\f")
+    return controls > MAX_CONTROL_CHAR_RATIO * len(sample)
+
+
+def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]:
+    """Decode HTML bytes to text.
+
+    Args:
+        data: the raw document bytes.
+        http_charset: the charset parameter of the HTTP Content-Type header, if any.
+
+    Returns:
+        ``(text, encoding)``: the decoded text (NUL characters removed) and the Python
+        codec name used.
+
+    Raises:
+        EmptyInputError: ``data`` is empty or only whitespace.
+        BinaryInputError: ``data`` is a known binary format or mostly control bytes.
+    """
+    if not data or not data.strip():
+        raise EmptyInputError("unreadable input: the document is empty")
+
+    encoding: str | None = None
+    body = data
+    if data.startswith(codecs.BOM_UTF8):
+        encoding, body = "utf-8", data[3:]
+    elif data.startswith(codecs.BOM_UTF16_LE):
+        encoding, body = "utf-16-le", data[2:]
+    elif data.startswith(codecs.BOM_UTF16_BE):
+        encoding, body = "utf-16-be", data[2:]
+    else:
+        what = _sniff_binary(data)
+        if what:
+            raise BinaryInputError(f"unreadable input: this is {what}, not HTML")
+        encoding = _utf16_without_bom(data)
+        if encoding is None:
+            encoding = resolve_label(http_charset)
+        if encoding is None:
+            m = _META_CHARSET_RE.search(data, 0, META_PRESCAN_BYTES)
+            if m:
+                encoding = resolve_label(m.group(1).decode("ascii", "replace"))
+        if encoding is None:
+            try:
+                text = data.decode("utf-8")
+                encoding = "utf-8"
+            except UnicodeDecodeError:
+                encoding = _detect(data)
+    text = body.decode(encoding, errors="replace")
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    if not text.strip():
+        raise EmptyInputError("unreadable input: the document has no text")
+    if _too_many_controls(text):
+        raise BinaryInputError("unreadable input: binary data (control bytes), not HTML")
+    return text, encoding
+
+
+def _detect(data: bytes) -> str:
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data[:200_000]).best()
+    if best is not None and best.encoding:
+        return resolve_label(best.encoding) or "cp1252"
+    return "cp1252"

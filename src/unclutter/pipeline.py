@@ -1,0 +1,184 @@
+"""The one place where the stages are composed.
+
+::
+
+    bytes/str ─1 decode─▶ str ─2 parse─▶ ParsedPage ─3 metadata─▶ Metadata
+                                          │
+                                          └─4 prune─▶ PruneResult ─5 select─▶ Selection
+                                                                          │
+      Article ◀─8 measure (tokens, words)─ TOC ◀─7 toc─ Markdown ◀─6 reconstruct─┘
+
+Each stage is a function with a typed input and output in its own module; this module only
+calls them in order, records what each decided (``Article.trace`` and ``Article.removed``,
+shown by ``--explain``), and applies two policies:
+
+* **no main content**: when the selected content has no word characters, raise
+  :class:`~unclutter.core.errors.NoContentError` (never return an empty article silently);
+* **structured-data fallback**: when the visible page yields fewer than
+  :data:`STRUCTURED_FALLBACK_MAX_CHARS` characters and the page's JSON-LD ``articleBody``
+  (or ``__NEXT_DATA__`` prose) is longer, that text is used instead and labelled
+  ``content_source = "structured-data"`` (client-rendered pages; bugcase 19). It passes the
+  same invisible-Unicode stripping as page text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .core.errors import InputTooLargeError, NoContentError, UsageError
+from .core.models import Article, Metadata
+from .core.options import Options
+from .parse.decode import decode_html
+from .parse.html import ParsedPage, parse_html
+from .parse.metadata import extract_metadata
+from .prune.clean import prune, strip_invisible
+from .reconstruct.markdown import markdown_to_text, to_markdown
+from .score.select import select_main_content
+from .structure.tokens import TOKENIZER_NAME, count_tokens
+from .structure.toc import build_toc
+
+__all__ = ["extract", "run_pipeline", "READING_WPM", "STRUCTURED_FALLBACK_MAX_CHARS"]
+
+#: Average silent reading rate of adults for non-fiction, words per minute (Brysbaert,
+#: "How many words do we read per minute? A review and meta-analysis of reading rate",
+#: Journal of Memory and Language 109, 2019: 238 wpm).
+READING_WPM = 238
+
+#: CJK characters read per minute (same meta-analysis reports ~260 characters/min for
+#: Chinese); each CJK character counts as one word here and is read at this rate.
+READING_CJK_CPM = 260
+
+#: The visible page counts as "no article" below this many characters of main text.
+STRUCTURED_FALLBACK_MAX_CHARS = 200
+
+_WORD_RE = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+_CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
+
+
+def _count_words(text: str) -> tuple[int, int]:
+    return len(_WORD_RE.findall(text)), len(_CJK_RE.findall(text))
+
+
+def _to_text(data: str | bytes, options: Options) -> str:
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        data = bytes(data)
+        if len(data) > options.max_input_bytes:
+            raise InputTooLargeError(
+                f"unreadable input: {len(data)} bytes is over the {options.max_input_bytes}-byte limit"
+            )
+        text, _encoding = decode_html(data, options.http_charset)
+        return text
+    if isinstance(data, str):
+        if len(data) > options.max_input_bytes:
+            raise InputTooLargeError(
+                f"unreadable input: {len(data)} characters is over the {options.max_input_bytes} limit"
+            )
+        # Run str input through the same emptiness/binary checks as bytes.
+        text, _ = decode_html(data.encode("utf-8", "surrogatepass"), "utf-8")
+        return text
+    raise UsageError(f"extract() takes str or bytes, not {type(data).__name__}")
+
+
+def _structured_markdown(body: str) -> str:
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n|\n", body)]
+    return "\n\n".join(p for p in paragraphs if p) + "\n"
+
+
+def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
+    """Run every stage; see the module docstring. Raises the errors of
+    :mod:`unclutter.core.errors` (UnreadableInputError subclasses, NoContentError)."""
+    trace: list[str] = []
+    html = _to_text(data, options)
+    page: ParsedPage = parse_html(html, url)
+    trace.append(f"parse: base URL {page.base_url!r}")
+    meta: Metadata = extract_metadata(page)
+    trace.append("metadata: " + ", ".join(f"{k} from {v}" for k, v in meta.sources.items()))
+
+    pruned = prune(page)
+    trace.append(f"prune: removed {len(pruned.removed)} elements")
+    selection = select_main_content(pruned.root)
+    trace.extend("select: " + line for line in selection.attempts)
+
+    title = meta.title
+    body_md = to_markdown(
+        selection.root, page.base_url, title=title,
+        include_links=options.include_links, include_images=options.include_images,
+    )
+    text = markdown_to_text(body_md)
+    content_source = "dom"
+    visible_chars = len(text.strip())
+    if (
+        options.structured_data_fallback
+        and visible_chars < STRUCTURED_FALLBACK_MAX_CHARS
+        and meta.article_body
+        and len(meta.article_body) > visible_chars
+    ):
+        body_md = _structured_markdown(strip_invisible(meta.article_body))
+        text = markdown_to_text(body_md)
+        content_source = "structured-data"
+        trace.append(f"fallback: visible page had {visible_chars} chars; "
+                     f"used {meta.sources.get('article_body', 'structured data')} articleBody")
+    if not any(ch.isalnum() for ch in text):
+        raise NoContentError("no main content found: the page has no readable article text")
+
+    markdown = (f"# {_escape_title(title)}\n\n" if title else "") + body_md
+    toc = build_toc(markdown)
+    words, cjk = _count_words(text)
+    reading = words / READING_WPM + cjk / READING_CJK_CPM
+    return Article(
+        title=title,
+        byline=meta.byline,
+        date_published=meta.date_published,
+        date_modified=meta.date_modified,
+        site_name=meta.site_name,
+        language=meta.language,
+        canonical_url=meta.canonical_url,
+        lead_image=meta.lead_image,
+        excerpt=meta.excerpt,
+        url=url,
+        markdown=markdown,
+        text=text,
+        toc=toc,
+        word_count=words + cjk,
+        reading_time_min=round(reading, 1),
+        tokens_raw=count_tokens(html),
+        tokens_clean=count_tokens(markdown),
+        tokenizer=TOKENIZER_NAME,
+        content_source=content_source,
+        extractor=options.extractor,
+        removed=pruned.removed + selection.removed,
+        trace=trace,
+    )
+
+
+def _escape_title(title: str) -> str:
+    t = " ".join(title.split())
+    return re.sub(r"([\\`*_\[\]<>#])", r"\\\1", t)
+
+
+def extract(html: str | bytes, url: str | None = None, **options) -> Article:
+    """Extract the main content of one page.
+
+    Args:
+        html: the page as bytes (encoding sniffed: BOM, ``http_charset``, ``<meta>``,
+            detection) or as already-decoded text.
+        url: the page's absolute URL; relative links and images resolve against it (and
+            against ``<base href>``).
+        **options: fields of :class:`~unclutter.core.options.Options`
+            (``extractor``, ``include_links``, ``include_images``,
+            ``structured_data_fallback``, ``http_charset``, ``max_input_bytes``).
+
+    Returns:
+        :class:`~unclutter.core.models.Article`.
+
+    Raises:
+        UsageError: an unknown option or value.
+        UnreadableInputError: empty, binary, oversized or too deeply nested input
+            (subclasses say which).
+        NoContentError: the page parsed but has no main content.
+    """
+    try:
+        opts = Options(**options)
+    except TypeError as exc:
+        raise UsageError(f"bad option: {exc}") from None
+    return run_pipeline(html, url, opts)

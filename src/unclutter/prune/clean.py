@@ -1,0 +1,202 @@
+"""The prune stage: remove what is never main content and everything a reader cannot see.
+
+Input: a :class:`~unclutter.parse.html.ParsedPage`. Output: :class:`PruneResult` — the
+same tree, mutated in place, and the log of what was removed and why (``--explain``).
+
+Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
+
+* non-content elements (``NON_CONTENT_TAGS``) and ARIA chrome roles (``NON_CONTENT_ROLES``);
+* page-level ``<header>``/``<footer>`` (those not inside ``article``/``section``/``main``:
+  HTML's scoping rule for the ``header``/``footer`` elements);
+* hidden elements: inline ``display:none`` / ``visibility:hidden``, the ``hidden``
+  attribute, ``aria-hidden="true"``, ``type="hidden"``, and elements matched by a simple
+  class/id/tag selector whose rule hides them in the page's own ``<style>`` blocks (rules
+  inside ``@media``/``@supports`` are conditional and ignored);
+* consent walls and overlays (``OVERLAY_CLASS_RE``);
+* invisible Unicode (``INVISIBLE_CHARS_RE``) inside every text node.
+
+Hidden text is removed here, before scoring, so it can never reach any output: it is how
+prompt injections are planted for LLM readers.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..core.dom import TEXT, Node
+from ..core.models import Removal
+from ..parse.html import ParsedPage
+from .rules import (
+    HIDDEN_ATTRIBUTE_RULES,
+    HIDING_DECLARATION_RE,
+    INVISIBLE_CHARS_RE,
+    NON_CONTENT_ROLES,
+    NON_CONTENT_TAGS,
+    OVERLAY_CLASS_RE,
+)
+
+__all__ = ["PruneResult", "prune", "hidden_selectors", "strip_invisible"]
+
+#: Characters of removed text kept in a log entry's preview.
+PREVIEW_CHARS = 80
+
+_SECTIONING = frozenset({"article", "section", "main"})
+_CSS_COMMENT_RE = re.compile(r"/\*.*?\*/", re.DOTALL)
+_SIMPLE_SELECTOR_RE = re.compile(r"^([a-z][a-z0-9-]*)?((?:[.#][A-Za-z_][\w-]*)+)$")
+_PART_RE = re.compile(r"([.#])([A-Za-z_][\w-]*)")
+_BRACE_RE = re.compile(r"[{}]")
+
+
+@dataclass
+class HiddenSelector:
+    """A compound selector ``tag.class1.class2#id`` from a hiding ``<style>`` rule."""
+
+    tag: str | None
+    classes: frozenset[str]
+    ident: str | None
+    source: str
+
+    def matches(self, node: Node, classes: set[str]) -> bool:
+        if self.tag and node.tag != self.tag:
+            return False
+        if self.ident and node.attrs.get("id") != self.ident:
+            return False
+        return self.classes <= classes
+
+
+@dataclass
+class PruneResult:
+    """Output of the prune stage: the pruned ``body`` (or root) and the removal log."""
+
+    root: Node
+    removed: list[Removal] = field(default_factory=list)
+
+
+def strip_invisible(text: str) -> str:
+    """Remove invisible Unicode (see ``rules.INVISIBLE_CHARS_RE``) from ``text``."""
+    return INVISIBLE_CHARS_RE.sub("", text)
+
+
+def hidden_selectors(css: str) -> list[HiddenSelector]:
+    """Simple selectors that a stylesheet hides unconditionally.
+
+    Only top-level rules are read (rules nested in ``@media``/``@supports``... apply only
+    sometimes). Only compound selectors of a tag, classes and an id are kept; selectors
+    with combinators, attributes or pseudo-classes are ignored (conservative: we hide only
+    what we are sure is hidden).
+    """
+    if "none" not in css and "hidden" not in css and "collapse" not in css:
+        return []
+    css = _CSS_COMMENT_RE.sub("", css)
+    out: list[HiddenSelector] = []
+    depth = 0
+    last = 0  # end of the previous rule or block boundary
+    prelude = ""
+    for m in _BRACE_RE.finditer(css):
+        if m.group() == "{":
+            if depth == 0:
+                prelude = css[last : m.start()].strip()
+            depth += 1
+            block_start = m.end()
+        else:
+            if depth == 1 and prelude and not prelude.startswith("@"):
+                block = css[block_start : m.start()]
+                if HIDING_DECLARATION_RE.search(block):
+                    for sel in prelude.split(","):
+                        parsed = _parse_selector(sel.strip())
+                        if parsed is not None:
+                            out.append(parsed)
+            depth = max(0, depth - 1)
+            if depth == 0:
+                last = m.end()
+            else:
+                # inner block closed: the next inner rule's prelude starts here
+                block_start = m.end()
+    return out
+
+
+def _parse_selector(sel: str) -> HiddenSelector | None:
+    m = _SIMPLE_SELECTOR_RE.match(sel)
+    if not m:
+        return None
+    classes: set[str] = set()
+    ident = None
+    for kind, name in _PART_RE.findall(m.group(2)):
+        if kind == ".":
+            classes.add(name)
+        else:
+            ident = name
+    return HiddenSelector(m.group(1), frozenset(classes), ident, sel)
+
+
+def _log(removed: list[Removal], node: Node, reason: str) -> None:
+    text = " ".join(node.text_content().split())
+    removed.append(
+        Removal("prune", reason, node.tag, node.class_id[:100], len(text), text[:PREVIEW_CHARS])
+    )
+
+
+def _hidden_reason(node: Node, selectors: list[HiddenSelector]) -> str | None:
+    attrs = node.attrs
+    if not attrs:
+        return None
+    for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
+        if name in attrs and (value is None or attrs[name].strip().lower() == value):
+            return f"hidden: {reason}"
+    style = attrs.get("style")
+    if style and HIDING_DECLARATION_RE.search(style):
+        return "hidden: inline style"
+    if selectors and ("class" in attrs or "id" in attrs):
+        classes = set(attrs.get("class", "").split())
+        for sel in selectors:
+            if sel.matches(node, classes):
+                return f"hidden: <style> rule {sel.source}"
+    return None
+
+
+def prune(page: ParsedPage) -> PruneResult:
+    """Run the prune stage on ``page`` (mutating its tree). See the module docstring.
+
+    Returns a :class:`PruneResult` whose ``root`` is the ``<body>`` (or the document when
+    the parser produced none).
+    """
+    selectors: list[HiddenSelector] = []
+    for node in page.root.iter_elements():
+        if node.tag == "style":
+            selectors.extend(hidden_selectors(node.text_content()))
+
+    root = page.body or page.root
+    removed: list[Removal] = []
+    stack = list(reversed(root.children))
+    while stack:
+        node = stack.pop()
+        tag = node.tag
+        if tag == TEXT:
+            t = node.text
+            if t and INVISIBLE_CHARS_RE.search(t):
+                node.text = INVISIBLE_CHARS_RE.sub("", t)
+            continue
+        reason = None
+        if tag in NON_CONTENT_TAGS:
+            reason = "non-content element"
+        else:
+            reason = _hidden_reason(node, selectors)
+            if reason is None and node.attrs:
+                role = node.attrs.get("role", "").strip().lower()
+                if role in NON_CONTENT_ROLES:
+                    reason = f"non-content role {role}"
+                else:
+                    cid = node.class_id
+                    if cid and OVERLAY_CLASS_RE.search(cid) and tag not in ("body", "html"):
+                        reason = "consent wall or overlay"
+            if reason is None and tag in ("header", "footer"):
+                if not any(a.tag in _SECTIONING for a in node.ancestors()):
+                    reason = f"page-level {tag}"
+        if reason is not None:
+            _log(removed, node, reason)
+            node.remove()
+            continue
+        if node.children:
+            stack.extend(reversed(node.children))
+    return PruneResult(root=root, removed=removed)

@@ -1,0 +1,59 @@
+"""Named rule tables for the prune stage. Every table says where its entries come from.
+
+Pruning is deterministic: it removes what a reader never sees (hidden elements) and what is
+never main content (scripts, navigation, form controls, page chrome), before any scoring.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Elements that never carry readable main content: executable/styling code, embedded
+#: documents and graphics, form controls, and dialogs (HTML Living Standard element index,
+#: https://html.spec.whatwg.org/multipage/indices.html#elements-3). ``form`` itself is *not*
+#: here: ASP.NET and similar frameworks wrap the whole page in one ``<form>``.
+NON_CONTENT_TAGS = frozenset(
+    """script style noscript template iframe frame frameset canvas svg math object embed
+    applet audio video map area link meta base title head dialog
+    input button select textarea option optgroup datalist output progress meter keygen
+    nav aside menu""".split()
+)
+
+#: ARIA landmark and widget roles that mark page chrome, not main content
+#: (WAI-ARIA 1.2, https://www.w3.org/TR/wai-aria-1.2/#landmark_roles).
+NON_CONTENT_ROLES = frozenset(
+    """navigation banner contentinfo complementary search dialog alertdialog menu menubar
+    toolbar tablist tooltip""".split()
+)
+
+#: Elements hidden from rendering by their attributes (HTML ``hidden`` attribute,
+#: WAI-ARIA ``aria-hidden``, ``<input type=hidden>``).
+HIDDEN_ATTRIBUTE_RULES = (
+    ("hidden", None, "hidden attribute"),
+    ("aria-hidden", "true", 'aria-hidden="true"'),
+    ("type", "hidden", 'type="hidden"'),
+)
+
+#: CSS declarations that hide an element (CSS Display Level 3 ``display: none``; CSS 2.1
+#: ``visibility: hidden | collapse``). Matched in inline ``style`` and in ``<style>`` rules.
+HIDING_DECLARATION_RE = re.compile(
+    r"(?:^|[;{\s])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\b", re.IGNORECASE
+)
+
+#: Class/id words of consent walls, cookie banners, newsletter and paywall overlays: page
+#: chrome that sits in the DOM next to the article (names of the common consent-management
+#: platforms and overlay patterns seen across the shared datasets).
+OVERLAY_CLASS_RE = re.compile(
+    r"cookie|consent|gdpr|\bcmp\b|onetrust|didomi|cookiebot|qc-cmp|truste|"
+    r"newsletter-?(?:popup|modal|signup)|paywall|modal-backdrop|interstitial",
+    re.IGNORECASE,
+)
+
+#: Invisible Unicode stripped from every text node (and from metadata): tag characters
+#: U+E0000-E007F (used to smuggle ASCII past readers: "ASCII smuggling"), bidi embedding,
+#: override and isolate controls U+202A-202E / U+2066-2069 (Unicode TR#9; the "Trojan
+#: Source" attack, CVE-2021-42574), zero-width space/joiners U+200B-200D, word joiner
+#: U+2060, invisible operators U+2061-2064, and the BOM/ZWNBSP U+FEFF, soft hyphen U+00AD.
+INVISIBLE_CHARS_RE = re.compile(
+    "[\U000E0000-\U000E007F\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060-\u2064\uFEFF\u00AD\u180E]+"
+)

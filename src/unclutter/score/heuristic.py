@@ -1,0 +1,225 @@
+"""Readability-style content scoring: paragraphs vote for their ancestors.
+
+Input: the pruned ``<body>`` subtree. Output: per-candidate scores (:class:`Scores`).
+Algorithm (Arc90 Readability, as in Mozilla's Readability.js ``_grabArticle``; constants
+in :mod:`unclutter.score.weights`):
+
+1. *Prepare* (:func:`prepare`): optionally remove unlikely candidates (class/id words,
+   ``UNLIKELY_RE`` unless ``MAYBE_CANDIDATE_RE``); turn ``<div>``s without block children
+   into paragraphs; wrap runs of inline content inside block containers into paragraphs;
+   collect the paragraph-like nodes.
+2. *Score* (:func:`score_paragraphs`): each paragraph of at least ``MIN_PARAGRAPH_CHARS``
+   characters scores ``1 + commas + [chars > 50] + min(chars // 100, 3)``; the score flows
+   100% to the parent, 50% to the grandparent and ``1 / (level * 3)`` further up. Every
+   ancestor starts from its tag's base score plus its class/id weight (±25 each).
+3. Candidates' final score is multiplied by ``1 - link density``; candidates with link
+   density above ``MAX_LINK_DENSITY`` are dropped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.dom import TEXT, Node
+from ..core.models import Removal
+from .features import TextStats
+from .weights import (
+    ANCESTOR_DIVIDER_PER_LEVEL,
+    BLOCK_TAGS,
+    CLASS_WEIGHT,
+    COMMA_SCORE,
+    GRANDPARENT_SHARE,
+    LENGTH_BONUS_CHARS,
+    LENGTH_BONUS_MAX,
+    LONG_PARAGRAPH_BONUS,
+    LONG_PARAGRAPH_CHARS,
+    MAX_LINK_DENSITY,
+    MAYBE_CANDIDATE_RE,
+    MIN_PARAGRAPH_CHARS,
+    NEGATIVE_RE,
+    PARAGRAPH_BASE_SCORE,
+    PARENT_SHARE,
+    POSITIVE_RE,
+    SCORABLE_TAGS,
+    SCORE_PROPAGATION_LEVELS,
+    TAG_BASE_SCORE,
+    UNLIKELY_EXEMPT_TAGS,
+    UNLIKELY_RE,
+)
+
+__all__ = ["Scores", "class_weight", "prepare", "score_paragraphs", "PARAGRAPH_CONTAINERS"]
+
+#: Containers whose loose inline content is wrapped into paragraphs.
+PARAGRAPH_CONTAINERS = frozenset({"div", "section", "article", "main", "body", "center"})
+
+
+def class_weight(node: Node) -> float:
+    """±``CLASS_WEIGHT`` for each of ``class`` and ``id`` matching positive/negative words."""
+    w = 0.0
+    attrs = node.attrs
+    if not attrs:
+        return w
+    for name in ("class", "id"):
+        v = attrs.get(name)
+        if v:
+            if NEGATIVE_RE.search(v):
+                w -= CLASS_WEIGHT
+            if POSITIVE_RE.search(v):
+                w += CLASS_WEIGHT
+    return w
+
+
+@dataclass
+class Scores:
+    """Candidate scores of one attempt: ``score[id(node)]`` and ``nodes[id(node)]``."""
+
+    score: dict[int, float] = field(default_factory=dict)
+    nodes: dict[int, Node] = field(default_factory=dict)
+
+    def get(self, node: Node) -> float | None:
+        return self.score.get(id(node))
+
+
+def _is_phrasing(node: Node) -> bool:
+    return node.tag == TEXT or node.tag not in BLOCK_TAGS
+
+
+def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[Node]:
+    """Step 1 of the module docstring. Mutates ``body``; returns the paragraph-like nodes
+    in document order."""
+    # Remove unlikely candidates first (pre-order, so a removed subtree is not visited).
+    if strip_unlikely:
+        stack = list(reversed(body.children))
+        while stack:
+            node = stack.pop()
+            if node.tag == TEXT:
+                continue
+            cid = node.class_id
+            if (
+                cid
+                and node.tag not in UNLIKELY_EXEMPT_TAGS
+                and UNLIKELY_RE.search(cid)
+                and not MAYBE_CANDIDATE_RE.search(cid)
+                and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
+            ):
+                text = " ".join(node.text_content().split())
+                removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
+                                       cid[:100], len(text), text[:80]))
+                node.remove()
+                continue
+            if node.children:
+                stack.extend(reversed(node.children))
+
+    # Which nodes have a block-level descendant (bottom-up, one pass).
+    has_block: set[int] = set()
+    for node in body.iter_postorder():
+        if node.tag == TEXT or not node.children:
+            continue
+        for c in node.children:
+            if c.tag != TEXT and (c.tag in BLOCK_TAGS or id(c) in has_block):
+                has_block.add(id(node))
+                break
+
+    paragraphs: list[Node] = []
+    stack = [body]
+    while stack:
+        node = stack.pop()
+        tag = node.tag
+        if tag == TEXT:
+            continue
+        if tag in PARAGRAPH_CONTAINERS:
+            if id(node) not in has_block:
+                if tag == "div" and node.text_content().strip():
+                    node.tag = "p"  # a div of inline content is a paragraph
+                    paragraphs.append(node)
+                    continue
+            else:
+                _wrap_inline_runs(node)
+        elif tag in SCORABLE_TAGS:
+            paragraphs.append(node)
+            if tag in ("p", "pre"):
+                continue  # no scorable content inside a paragraph
+        if node.children:
+            stack.extend(reversed(node.children))
+    # paragraphs were collected in document order except for nested ones; keep order
+    return paragraphs
+
+
+def _wrap_inline_runs(node: Node) -> None:
+    """Wrap maximal runs of phrasing content (text, inline elements, <br>) among block
+    children into new ``<p>`` nodes, so loose text is scored and rendered as paragraphs."""
+    children = node.children
+    if not any(c.tag == TEXT and c.text.strip() for c in children) and not any(
+        c.tag != TEXT and c.tag not in BLOCK_TAGS and c.tag != "br" for c in children
+    ):
+        return
+    out: list[Node] = []
+    run: list[Node] = []
+
+    def flush() -> None:
+        if not run:
+            return
+        if any((c.tag == TEXT and c.text.strip()) or (c.tag != TEXT and c.tag != "br") for c in run):
+            p = Node("p")
+            for c in run:
+                p.append(c)
+            # trim leading/trailing <br> inside the new paragraph
+            while p.children and p.children[0].tag == "br":
+                p.children.pop(0)
+            while p.children and p.children[-1].tag == "br":
+                p.children.pop()
+            p.parent = node
+            out.append(p)
+        run.clear()
+
+    for c in children:
+        if _is_phrasing(c):
+            run.append(c)
+        else:
+            flush()
+            out.append(c)
+    flush()
+    node.children = out
+
+
+def score_paragraphs(paragraphs: list[Node], stats: TextStats, weight_classes: bool) -> Scores:
+    """Steps 2-3 of the module docstring."""
+    scores = Scores()
+    raw = scores.score
+    nodes = scores.nodes
+    for p in paragraphs:
+        k = id(p)
+        chars = stats.chars.get(k, 0)
+        if chars < MIN_PARAGRAPH_CHARS:
+            continue
+        s = PARAGRAPH_BASE_SCORE + COMMA_SCORE * stats.commas.get(k, 0)
+        if chars > LONG_PARAGRAPH_CHARS:
+            s += LONG_PARAGRAPH_BONUS
+        s += min(chars // LENGTH_BONUS_CHARS, LENGTH_BONUS_MAX)
+        level = 0
+        anc = p.parent
+        while anc is not None and level < SCORE_PROPAGATION_LEVELS:
+            if anc.tag in ("#document", "html"):
+                break
+            ak = id(anc)
+            if ak not in raw:
+                raw[ak] = TAG_BASE_SCORE.get(anc.tag, 0.0) + (class_weight(anc) if weight_classes else 0.0)
+                nodes[ak] = anc
+            if level == 0:
+                share = PARENT_SHARE
+            elif level == 1:
+                share = GRANDPARENT_SHARE
+            else:
+                share = 1.0 / (level * ANCESTOR_DIVIDER_PER_LEVEL)
+            raw[ak] += s * share
+            anc = anc.parent
+            level += 1
+    # final scores: scaled by (1 - link density); link-dense candidates dropped
+    for k in list(raw):
+        ld = stats.link_density(nodes[k])
+        if ld > MAX_LINK_DENSITY and nodes[k].tag != "body":
+            del raw[k]
+            del nodes[k]
+        else:
+            raw[k] *= 1.0 - ld
+    return scores

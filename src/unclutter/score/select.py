@@ -1,0 +1,320 @@
+"""Pick the main content: top candidate, sibling merge, conditional cleaning, retry ladder.
+
+Input: the pruned ``<body>``. Output: :class:`Selection`, whose ``root`` is a new ``<div>``
+holding the kept nodes in document order.
+
+Steps (Readability.js ``_grabArticle``/``_prepArticle``; constants in
+:mod:`unclutter.score.weights`):
+
+1. score the page (:mod:`unclutter.score.heuristic`);
+2. take the best candidate; when at least ``MIN_ALTERNATIVE_ANCESTORS`` of the
+   ``TOP_CANDIDATES`` best score within ``ALTERNATIVE_CANDIDATE_SHARE`` of it and share an
+   ancestor, promote that ancestor (split articles); climb while the parent scores higher;
+3. merge siblings that look like the same article: scored siblings above
+   ``max(SIBLING_MIN_SCORE, SIBLING_SCORE_SHARE * top)`` (same class gets a bonus),
+   paragraphs that read as prose, and headings/figures/lists/tables lying between merged
+   blocks (a lede before the main block, a section heading between two parts);
+4. clean the result conditionally (negative class weight, link-only blocks, image/list
+   heavy blocks, share widgets, bylines);
+5. relax and retry: (strip unlikely, class weights, conditional cleaning) are switched off
+   one by one while the result holds fewer than
+   ``min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * page characters)``; the longest result wins
+   when no attempt passes. Every attempt is recorded in ``Selection.attempts``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..core.dom import TEXT, Node
+from ..core.models import Removal
+from .features import TextStats, compute_stats
+from .heuristic import Scores, class_weight, prepare, score_paragraphs
+from .weights import (
+    ALTERNATIVE_CANDIDATE_SHARE,
+    BYLINE_MAX_CHARS,
+    BYLINE_RE,
+    CLASS_WEIGHT,
+    CLEAN_KEEP_COMMAS,
+    CLEAN_MAX_LINK_DENSITY,
+    CLEAN_MAX_LINK_DENSITY_POSITIVE,
+    CLEAN_MIN_CHARS,
+    CONDITIONAL_TAGS,
+    LINK_ONLY_BLOCK_SHARE,
+    LINK_ONLY_LEAF_SHARE,
+    MIN_ALTERNATIVE_ANCESTORS,
+    MIN_ARTICLE_CHARS,
+    RETRY_PAGE_SHARE,
+    SHARE_MAX_CHARS,
+    SHARE_RE,
+    SIBLING_MAX_LINK_DENSITY,
+    SIBLING_MIN_SCORE,
+    SIBLING_PARAGRAPH_CHARS,
+    SIBLING_SAME_CLASS_BONUS,
+    SIBLING_SCORE_SHARE,
+    TOP_CANDIDATES,
+)
+
+__all__ = ["Selection", "Attempt", "select_main_content", "ATTEMPTS"]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One rung of the relax-and-retry ladder."""
+
+    strip_unlikely: bool
+    weight_classes: bool
+    clean_conditionally: bool
+
+    def describe(self) -> str:
+        on = [n for n, v in (("strip-unlikely", self.strip_unlikely),
+                             ("class-weights", self.weight_classes),
+                             ("clean-conditionally", self.clean_conditionally)) if v]
+        return "+".join(on) or "no-filters"
+
+
+#: The ladder, strictest first (Readability.js FLAG_STRIP_UNLIKELYS, FLAG_WEIGHT_CLASSES,
+#: FLAG_CLEAN_CONDITIONALLY removed in that order).
+ATTEMPTS = (
+    Attempt(True, True, True),
+    Attempt(False, True, True),
+    Attempt(False, False, True),
+    Attempt(False, False, False),
+)
+
+_SENTENCE_END_RE = re.compile(r"[.!?:\u3002](?:\s|$)")
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_BRIDGE_TAGS = _HEADINGS | frozenset({"figure", "ul", "ol", "dl", "table", "blockquote", "pre", "img", "picture", "hr"})
+_LEAF_BLOCKS = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"})
+
+
+@dataclass
+class Selection:
+    """Output of the selection step.
+
+    Attributes:
+        root: new ``<div>`` whose children are the kept nodes (moved out of the page tree).
+        top: the winning candidate node.
+        chars: characters of whitespace-collapsed text in ``root``.
+        attempts: one line per ladder attempt: flags, chosen candidate, characters.
+        removed: what scoring and cleaning removed, for ``--explain``.
+    """
+
+    root: Node
+    top: Node
+    chars: int
+    attempts: list[str] = field(default_factory=list)
+    removed: list[Removal] = field(default_factory=list)
+
+
+def _log(removed: list[Removal], node: Node, stats: TextStats | None, reason: str) -> None:
+    text = " ".join(node.text_content().split())
+    removed.append(Removal("select", reason, node.tag, node.class_id[:100], len(text), text[:80]))
+
+
+def _describe(node: Node) -> str:
+    cid = node.class_id
+    return f"<{node.tag}{' ' + repr(cid[:40]) if cid else ''}>"
+
+
+def _pick_top(body: Node, scores: Scores) -> Node:
+    if not scores.score:
+        return body
+    ranked = sorted(scores.score.items(), key=lambda kv: kv[1], reverse=True)[:TOP_CANDIDATES]
+    top = scores.nodes[ranked[0][0]]
+    top_score = ranked[0][1]
+    if top is body:
+        return body
+    # Split articles: several near-equal candidates under one ancestor -> that ancestor.
+    alternatives = [scores.nodes[k] for k, s in ranked[1:] if top_score > 0 and s / top_score >= ALTERNATIVE_CANDIDATE_SHARE]
+    if len(alternatives) >= MIN_ALTERNATIVE_ANCESTORS:
+        alt_ancestors = [set(id(a) for a in alt.ancestors()) for alt in alternatives]
+        anc = top.parent
+        while anc is not None and anc is not body:
+            if sum(1 for s in alt_ancestors if id(anc) in s) >= MIN_ALTERNATIVE_ANCESTORS:
+                top = anc
+                break
+            anc = anc.parent
+    # Climb while a parent scores better (the article is larger than this part of it).
+    last = scores.get(top) or 0.0
+    threshold = last / 3.0
+    parent = top.parent
+    while parent is not None and parent is not body and parent.tag not in ("#document", "html"):
+        ps = scores.get(parent)
+        if ps is None:
+            parent = parent.parent
+            continue
+        if ps < threshold:
+            break
+        if ps > last:
+            top = parent
+            break
+        last = ps
+        parent = parent.parent
+    # A lone child adds nothing: use its parent.
+    while top.parent is not None and top is not body and top.parent is not body and len(
+        [c for c in top.parent.children if c.tag != TEXT or c.text.strip()]
+    ) == 1:
+        top = top.parent
+    return top
+
+
+def _merge_siblings(top: Node, body: Node, scores: Scores, stats: TextStats) -> list[Node]:
+    if top is body or top.parent is None:
+        return [top]
+    top_score = scores.get(top) or 0.0
+    threshold = max(SIBLING_MIN_SCORE, top_score * SIBLING_SCORE_SHARE)
+    top_class = top.attrs.get("class", "")
+    siblings = [c for c in top.parent.children if c.tag != TEXT]
+    keep = [False] * len(siblings)
+    for i, sib in enumerate(siblings):
+        if sib is top:
+            keep[i] = True
+            continue
+        bonus = top_score * SIBLING_SAME_CLASS_BONUS if top_class and sib.attrs.get("class", "") == top_class else 0.0
+        s = scores.get(sib)
+        if s is not None and s + bonus >= threshold:
+            keep[i] = True
+        elif sib.tag == "p":
+            chars = stats.chars.get(id(sib), 0)
+            ld = stats.link_density(sib)
+            if chars > SIBLING_PARAGRAPH_CHARS and ld < SIBLING_MAX_LINK_DENSITY:
+                keep[i] = True
+            elif 0 < chars <= SIBLING_PARAGRAPH_CHARS and ld == 0 and _SENTENCE_END_RE.search(
+                " ".join(sib.text_content().split())
+            ):
+                keep[i] = True
+    # Bridge: headings/figures/lists/tables between kept blocks, and a heading right
+    # before the first kept block (the section title of a split article).
+    kept_idx = [i for i, k in enumerate(keep) if k]
+    first, last = kept_idx[0], kept_idx[-1]
+    for i in range(first + 1, last):
+        sib = siblings[i]
+        if not keep[i] and sib.tag in _BRIDGE_TAGS and stats.link_density(sib) <= SIBLING_MAX_LINK_DENSITY:
+            keep[i] = True
+    j = first - 1
+    while j >= 0 and siblings[j].tag in _HEADINGS | {"figure", "picture", "img"}:
+        keep[j] = True
+        j -= 1
+    return [s for s, k in zip(siblings, keep) if k]
+
+
+def _link_only_share(node: Node, stats: TextStats) -> float:
+    leaves = 0
+    link_only = 0
+    for d in node.iter_elements():
+        if d.tag in _LEAF_BLOCKS:
+            c = stats.chars.get(id(d), 0)
+            if c:
+                leaves += 1
+                if stats.link_chars.get(id(d), 0.0) >= LINK_ONLY_LEAF_SHARE * c:
+                    link_only += 1
+    if leaves == 0:
+        return 1.0 if stats.link_density(node) >= LINK_ONLY_LEAF_SHARE else 0.0
+    return link_only / leaves
+
+
+def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
+           removed: list[Removal]) -> None:
+    stack = list(reversed(container.children))
+    while stack:
+        node = stack.pop()
+        if node.tag == TEXT:
+            continue
+        k = id(node)
+        chars = stats.chars.get(k, 0)
+        cid = node.class_id
+        reason = None
+        if cid and chars < SHARE_MAX_CHARS and SHARE_RE.search(cid):
+            reason = "share widget"
+        elif cid and chars < BYLINE_MAX_CHARS and node.tag not in ("a",) and (
+            BYLINE_RE.search(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
+        ):
+            reason = "byline"
+        elif node.tag in ("h1", "h2") and attempt.weight_classes and class_weight(node) < 0:
+            reason = "heading with negative class weight"
+        elif attempt.clean_conditionally and node.tag in CONDITIONAL_TAGS:
+            reason = _conditional_reason(node, scores, stats, attempt)
+        if reason:
+            _log(removed, node, stats, reason)
+            node.remove()
+            continue
+        if node.children:
+            stack.extend(reversed(node.children))
+
+
+def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: Attempt) -> str | None:
+    k = id(node)
+    weight = class_weight(node) if attempt.weight_classes else 0.0
+    if weight + (scores.score.get(k) or 0.0) < 0:
+        return "negative class weight"
+    if stats.commas.get(k, 0) >= CLEAN_KEEP_COMMAS:
+        return None
+    chars = stats.chars.get(k, 0)
+    ld = stats.link_density(node)
+    p = img = li = 0
+    li_chars = 0
+    for d in node.iter_elements(include_self=False):
+        t = d.tag
+        if t == "p":
+            p += 1
+        elif t == "img":
+            img += 1
+        elif t == "li":
+            li += 1
+            li_chars += stats.chars.get(id(d), 0)
+    is_list = node.tag in ("ul", "ol", "dl") or (li and chars and li_chars >= 0.9 * chars)
+    if img > 1 and p / img < 0.5 and not any(a.tag == "figure" for a in node.iter_elements()):
+        if chars < CLEAN_MIN_CHARS * 4:
+            return "more images than paragraphs"
+    if not is_list and li - 100 > p:
+        return "more list items than paragraphs"
+    if not is_list and chars < CLEAN_MIN_CHARS and (img == 0 or img > 2) and ld > 0:
+        return "short link fragment"
+    if ld > CLEAN_MAX_LINK_DENSITY:
+        limit = CLEAN_MAX_LINK_DENSITY_POSITIVE if weight >= CLASS_WEIGHT or is_list else CLEAN_MAX_LINK_DENSITY
+        if ld > limit and _link_only_share(node, stats) > LINK_ONLY_BLOCK_SHARE:
+            return f"link-only block (link density {ld:.2f})"
+    return None
+
+
+def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal]) -> Selection:
+    paragraphs = prepare(body, attempt.strip_unlikely, removed)
+    stats = compute_stats(body)
+    scores = score_paragraphs(paragraphs, stats, attempt.weight_classes)
+    top = _pick_top(body, scores)
+    kept = _merge_siblings(top, body, scores, stats)
+    container = Node("div")
+    if top is body:
+        for c in list(body.children):
+            container.append(c)
+    else:
+        for c in kept:
+            c.remove()
+            container.append(c)
+    _clean(container, scores, stats, attempt, removed)
+    chars = compute_stats(container).chars.get(id(container), 0)
+    return Selection(root=container, top=top, chars=chars)
+
+
+def select_main_content(body: Node) -> Selection:
+    """Run the ladder of :data:`ATTEMPTS` on ``body`` (not mutated; each attempt works on
+    a copy). See the module docstring."""
+    page_chars = compute_stats(body).chars.get(id(body), 0)
+    needed = min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * page_chars)
+    best: Selection | None = None
+    lines: list[str] = []
+    for attempt in ATTEMPTS:
+        removed: list[Removal] = []
+        sel = _run_attempt(body.clone(), attempt, removed)
+        sel.removed = removed
+        lines.append(f"attempt {attempt.describe()}: top {_describe(sel.top)}, {sel.chars} chars")
+        if best is None or sel.chars > best.chars:
+            best = sel
+        if sel.chars >= needed:
+            best = sel
+            break
+    assert best is not None
+    best.attempts = lines
+    return best

@@ -1,0 +1,176 @@
+"""Every constant of the heuristic content scorer, in one place, with its source.
+
+The scoring scheme follows Arc90's Readability algorithm (2009) as kept alive by Mozilla's
+Readability.js (https://github.com/mozilla/readability, ``Readability.js``: ``_grabArticle``,
+``_initializeNode``, ``_getClassWeight``, ``_cleanConditionally``); where this project
+departs from it, the entry says so and why. Word lists are this project's own, written
+from the field's common naming of page parts.
+"""
+
+from __future__ import annotations
+
+import re
+
+# --- Paragraph scoring (Readability: _grabArticle) -------------------------------------
+
+#: A paragraph-like node shorter than this (characters, whitespace-collapsed) adds no
+#: score. Readability.js uses 25.
+MIN_PARAGRAPH_CHARS = 25
+
+#: Base score of every scored paragraph (Readability.js: 1 point for the paragraph).
+PARAGRAPH_BASE_SCORE = 1.0
+
+#: Bonus for a paragraph of over this many characters (the "+1 per paragraph of over 50
+#: characters" rule of issue 2; Readability.js instead adds 1 per 100 characters, max 3).
+LONG_PARAGRAPH_CHARS = 50
+LONG_PARAGRAPH_BONUS = 1.0
+
+#: Readability.js's length bonus: +1 per ``LENGTH_BONUS_CHARS`` characters, at most
+#: ``LENGTH_BONUS_MAX``.
+LENGTH_BONUS_CHARS = 100
+LENGTH_BONUS_MAX = 3
+
+#: Points per comma in the paragraph's text (Readability.js: 1). Counts ASCII and
+#: full-width/ideographic commas so CJK prose scores too.
+COMMA_SCORE = 1.0
+COMMA_RE = re.compile("[,\uFF0C\u3001\u060C]")
+
+#: Share of a paragraph's score that flows to its ancestors: 100% to the parent, 50% to the
+#: grandparent, then 1/(level*3) for levels 3..``SCORE_PROPAGATION_LEVELS``
+#: (Readability.js: ``scoreDivider``).
+PARENT_SHARE = 1.0
+GRANDPARENT_SHARE = 0.5
+ANCESTOR_DIVIDER_PER_LEVEL = 3
+SCORE_PROPAGATION_LEVELS = 5
+
+# --- Node initial scores (Readability.js: _initializeNode) -----------------------------
+
+#: Initial score of a candidate by tag.
+TAG_BASE_SCORE = {
+    "div": 5.0, "article": 8.0, "main": 5.0, "section": 3.0,
+    "pre": 3.0, "td": 3.0, "blockquote": 3.0,
+    "address": -3.0, "ol": -3.0, "ul": -3.0, "dl": -3.0, "dd": -3.0, "dt": -3.0,
+    "li": -3.0, "form": -3.0,
+    "h1": -5.0, "h2": -5.0, "h3": -5.0, "h4": -5.0, "h5": -5.0, "h6": -5.0, "th": -5.0,
+}
+
+#: Class/id weight (Readability.js: _getClassWeight uses ±25 for each of class and id).
+CLASS_WEIGHT = 25.0
+
+#: class/id words that suggest main content.
+POSITIVE_RE = re.compile(
+    r"article|body|content|entry|main|page|post|story|text|blog|hentry|h-entry|prose|"
+    r"instapaper_body|markdown|richtext|rich-text|wysiwyg",
+    re.IGNORECASE,
+)
+
+#: class/id words that suggest boilerplate.
+NEGATIVE_RE = re.compile(
+    r"-ad-|\bads?\b|^ad-|advert|banner|byline|combx|comment|contact|foot|footer|footnote|"
+    r"gdpr|masthead|media|meta|outbrain|promo|related|recommend|scroll|share|sharing|"
+    r"shoutbox|sidebar|skyscraper|sponsor|shopping|tags|taboola|tool|widget|newsletter|"
+    r"subscribe|signup|popular|trending|teaser|breadcrumb|pagination|pager|social|"
+    r"author-bio|disclaimer|hidden|\bhid\b",
+    re.IGNORECASE,
+)
+
+# --- Unlikely candidates (Readability.js: REGEXPS.unlikelyCandidates) ------------------
+
+#: class/id/role words of nodes removed before scoring in the first attempt...
+UNLIKELY_RE = re.compile(
+    r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|"
+    r"footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|"
+    r"skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|"
+    r"yom-remote|share|subscribe|newsletter|recirc|outbrain|taboola|promo|signature|"
+    r"postprofile|user-?info|post-?buttons|post-?actions",
+    re.IGNORECASE,
+)
+#: ...unless they also match one of these words.
+MAYBE_CANDIDATE_RE = re.compile(r"and|article|body|column|content|main|shadow", re.IGNORECASE)
+
+#: Tags never removed as unlikely candidates (structural containers of the article).
+UNLIKELY_EXEMPT_TAGS = frozenset({"body", "html", "a", "table", "tbody", "thead", "tr", "td", "th",
+                                  "article", "main", "code", "pre"})
+
+# --- Paragraph detection -----------------------------------------------------------------
+
+#: Elements scored as paragraphs (Readability.js: DEFAULT_TAGS_TO_SCORE, without headings
+#: and sections; ``<div>``s of inline content are turned into ``<p>`` first).
+SCORABLE_TAGS = frozenset({"p", "pre", "td"})
+
+#: Elements that make a ``<div>`` a container rather than a paragraph
+#: (Readability.js: DIV_TO_P_ELEMS, extended with the HTML5 sectioning elements).
+BLOCK_TAGS = frozenset(
+    """address article aside blockquote center details dialog dir div dl fieldset figure
+    footer form h1 h2 h3 h4 h5 h6 header hgroup hr main nav ol p pre section table ul
+    li dd dt tbody thead tfoot tr td th figcaption summary""".split()
+)
+
+# --- Candidate selection (Readability.js: _grabArticle) --------------------------------
+
+#: How many top candidates are compared when looking for a shared ancestor.
+TOP_CANDIDATES = 5
+#: A rival candidate counts when its score is at least this share of the top score.
+ALTERNATIVE_CANDIDATE_SHARE = 0.75
+#: At least this many rival candidates must share an ancestor to promote it.
+MIN_ALTERNATIVE_ANCESTORS = 3
+
+#: Siblings of the top candidate are merged when their score exceeds this share of the
+#: top score, or ``SIBLING_MIN_SCORE``, whichever is larger (Readability.js: 0.2 and 10).
+SIBLING_SCORE_SHARE = 0.2
+SIBLING_MIN_SCORE = 10.0
+#: Bonus share of the top score for a sibling with the same class attribute.
+SIBLING_SAME_CLASS_BONUS = 0.2
+#: A paragraph sibling is merged when it is longer than this with link density below
+#: ``SIBLING_MAX_LINK_DENSITY``, or shorter but link-free and ends a sentence.
+SIBLING_PARAGRAPH_CHARS = 80
+SIBLING_MAX_LINK_DENSITY = 0.25
+
+#: The main content must have at least this many characters, else the next attempt of the
+#: relax-and-retry ladder runs (Readability.js: charThreshold = 500).
+MIN_ARTICLE_CHARS = 500
+
+# --- Link density ------------------------------------------------------------------------
+
+#: Nodes whose link density (anchor text characters / text characters) exceeds this are
+#: dropped as candidates (issue 2; Readability.js uses 0.25 for siblings and 0.2/0.5 in
+#: conditional cleaning).
+MAX_LINK_DENSITY = 0.25
+#: Links to in-page fragments (``href="#..."``) count this much toward link density
+#: (Readability.js: 0.3) — footnote and table-of-contents links are part of articles.
+HASH_LINK_WEIGHT = 0.3
+
+# --- Conditional cleaning of the selected content (Readability.js: _cleanConditionally) -
+
+#: Elements checked by conditional cleaning.
+CONDITIONAL_TAGS = frozenset({"table", "ul", "ol", "div", "section", "form", "fieldset", "dl"})
+#: A checked element with at least this many commas is always kept.
+CLEAN_KEEP_COMMAS = 10
+#: Removed when link density exceeds this and the class weight is below ``CLASS_WEIGHT``.
+CLEAN_MAX_LINK_DENSITY = 0.2
+#: Removed when link density exceeds this even with a positive class weight.
+CLEAN_MAX_LINK_DENSITY_POSITIVE = 0.5
+#: Removed when it holds fewer than this many characters and no image... (Readability: 25)
+CLEAN_MIN_CHARS = 25
+#: Link density alone does not remove a block: most of its leaf blocks (paragraphs, list
+#: items, cells) must also be *link-only*, i.e. at least this share of their text is
+#: anchor text. Prose with inline links (numbered steps such as "1. Open the <a>app</a>",
+#: bugcase 01) is kept; menus and "related" lists go. Readability.js has no such rule and
+#: loses such steps (mozilla/readability#704).
+LINK_ONLY_LEAF_SHARE = 0.8
+#: ...and the share of link-only leaves must exceed this.
+LINK_ONLY_BLOCK_SHARE = 0.5
+
+#: Elements whose class/id says "share"/"social" and that hold fewer characters than this
+#: are removed from the content (Readability.js: _cleanMatchedNodes with shareElements, 500).
+SHARE_MAX_CHARS = 500
+SHARE_RE = re.compile(r"(?:\b|_)(?:share|sharing|social|sharedaddy|addthis)(?:\b|_)", re.IGNORECASE)
+
+#: Bylines inside the content are removed when shorter than this many characters
+#: (Readability.js: _isValidByline, 100); the byline goes to the metadata instead.
+BYLINE_MAX_CHARS = 100
+BYLINE_RE = re.compile(r"byline|author|dateline|writtenby|p-author", re.IGNORECASE)
+
+#: Accept an attempt of the relax-and-retry ladder when its text reaches
+#: min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * characters of the pruned page).
+RETRY_PAGE_SHARE = 0.25
