@@ -34,6 +34,8 @@ from .rules import (
     NON_CONTENT_ROLES,
     NON_CONTENT_TAGS,
     OVERLAY_CLASS_RE,
+    OVERLAY_CONTENT_RE,
+    OVERLAY_MAX_CHARS,
 )
 
 __all__ = ["PruneResult", "prune", "hidden_selectors", "strip_invisible"]
@@ -188,7 +190,13 @@ def prune(page: ParsedPage) -> PruneResult:
                     reason = f"non-content role {role}"
                 else:
                     cid = node.class_id
-                    if cid and OVERLAY_CLASS_RE.search(cid) and tag not in ("body", "html"):
+                    if (
+                        cid
+                        and tag not in ("body", "html")
+                        and OVERLAY_CLASS_RE.search(cid)
+                        and not OVERLAY_CONTENT_RE.search(cid)
+                        and len(node.text_content()) < OVERLAY_MAX_CHARS
+                    ):
                         reason = "consent wall or overlay"
             if reason is None and tag in ("header", "footer"):
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):

@@ -45,9 +45,15 @@ HIDING_DECLARATION_RE = re.compile(
 #: platforms and overlay patterns seen across the shared datasets).
 OVERLAY_CLASS_RE = re.compile(
     r"cookie|consent|gdpr|\bcmp\b|onetrust|didomi|cookiebot|qc-cmp|truste|"
-    r"newsletter-?(?:popup|modal|signup)|paywall|modal-backdrop|interstitial",
+    r"newsletter-?(?:popup|modal|signup)|modal-backdrop|interstitial",
     re.IGNORECASE,
 )
+
+#: An overlay match is only removed when it is not also named like content (a paywalled
+#: article is often ``class="article-content consent-gated"``)...
+OVERLAY_CONTENT_RE = re.compile(r"article|content|story|body|main|post", re.IGNORECASE)
+#: ...and holds fewer characters than this (banners and walls are short).
+OVERLAY_MAX_CHARS = 3000
 
 #: Invisible Unicode stripped from every text node (and from metadata): tag characters
 #: U+E0000-E007F (used to smuggle ASCII past readers: "ASCII smuggling"), bidi embedding,

@@ -31,6 +31,8 @@ from .weights import (
     GRANDPARENT_SHARE,
     LENGTH_BONUS_CHARS,
     LENGTH_BONUS_MAX,
+    LINK_ONLY_BLOCK_SHARE,
+    LINK_ONLY_LEAF_SHARE,
     LONG_PARAGRAPH_BONUS,
     LONG_PARAGRAPH_CHARS,
     MAX_LINK_DENSITY,
@@ -44,10 +46,36 @@ from .weights import (
     SCORE_PROPAGATION_LEVELS,
     TAG_BASE_SCORE,
     UNLIKELY_EXEMPT_TAGS,
+    UNLIKELY_MAX_PAGE_SHARE,
     UNLIKELY_RE,
 )
 
-__all__ = ["Scores", "class_weight", "prepare", "score_paragraphs", "PARAGRAPH_CONTAINERS"]
+__all__ = ["Scores", "class_weight", "prepare", "score_paragraphs", "link_only_share",
+           "PARAGRAPH_CONTAINERS"]
+
+#: Leaf blocks judged link-only or not by :func:`link_only_share`.
+LEAF_BLOCKS = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6",
+                         "pre", "blockquote"})
+
+
+def link_only_share(node: Node, stats: TextStats) -> float:
+    """Share of the leaf blocks under ``node`` whose text is at least
+    ``LINK_ONLY_LEAF_SHARE`` anchor text (menus, link lists), in [0, 1]. A node without
+    leaf blocks counts as one leaf."""
+    leaves = 0
+    link_only = 0
+    chars = stats.chars
+    link_chars = stats.link_chars
+    for d in node.iter_elements(include_self=False):
+        if d.tag in LEAF_BLOCKS:
+            c = chars.get(id(d), 0)
+            if c:
+                leaves += 1
+                if link_chars.get(id(d), 0.0) >= LINK_ONLY_LEAF_SHARE * c:
+                    link_only += 1
+    if leaves == 0:
+        return 1.0 if stats.link_density(node) >= LINK_ONLY_LEAF_SHARE else 0.0
+    return link_only / leaves
 
 #: Containers whose loose inline content is wrapped into paragraphs.
 PARAGRAPH_CONTAINERS = frozenset({"div", "section", "article", "main", "body", "center"})
@@ -89,6 +117,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[No
     in document order."""
     # Remove unlikely candidates first (pre-order, so a removed subtree is not visited).
     if strip_unlikely:
+        page_chars = max(1, len(body.text_content()))
         stack = list(reversed(body.children))
         while stack:
             node = stack.pop()
@@ -101,6 +130,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[No
                 and UNLIKELY_RE.search(cid)
                 and not MAYBE_CANDIDATE_RE.search(cid)
                 and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
+                and len(node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * page_chars
             ):
                 text = " ".join(node.text_content().split())
                 removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
@@ -214,10 +244,15 @@ def score_paragraphs(paragraphs: list[Node], stats: TextStats, weight_classes: b
             raw[ak] += s * share
             anc = anc.parent
             level += 1
-    # final scores: scaled by (1 - link density); link-dense candidates dropped
+    # final scores: scaled by (1 - link density); link-dense candidates dropped unless
+    # their links sit inside prose (see weights.LINK_ONLY_LEAF_SHARE)
     for k in list(raw):
         ld = stats.link_density(nodes[k])
-        if ld > MAX_LINK_DENSITY and nodes[k].tag != "body":
+        if (
+            ld > MAX_LINK_DENSITY
+            and nodes[k].tag != "body"
+            and link_only_share(nodes[k], stats) > LINK_ONLY_BLOCK_SHARE
+        ):
             del raw[k]
             del nodes[k]
         else:

@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
 from .features import TextStats, compute_stats
-from .heuristic import Scores, class_weight, prepare, score_paragraphs
+from .heuristic import Scores, class_weight, link_only_share, prepare, score_paragraphs
 from .weights import (
     ALTERNATIVE_CANDIDATE_SHARE,
+    BOILERPLATE_MAX_CHARS,
+    BOILERPLATE_TEXT_RE,
     BYLINE_MAX_CHARS,
     BYLINE_RE,
     CLASS_WEIGHT,
@@ -42,7 +44,6 @@ from .weights import (
     CLEAN_MIN_CHARS,
     CONDITIONAL_TAGS,
     LINK_ONLY_BLOCK_SHARE,
-    LINK_ONLY_LEAF_SHARE,
     MIN_ALTERNATIVE_ANCESTORS,
     MIN_ARTICLE_CHARS,
     RETRY_PAGE_SHARE,
@@ -53,6 +54,7 @@ from .weights import (
     SIBLING_PARAGRAPH_CHARS,
     SIBLING_SAME_CLASS_BONUS,
     SIBLING_SCORE_SHARE,
+    TEASER_MAX_CHARS,
     TOP_CANDIDATES,
 )
 
@@ -86,7 +88,6 @@ ATTEMPTS = (
 _SENTENCE_END_RE = re.compile(r"[.!?:\u3002](?:\s|$)")
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 _BRIDGE_TAGS = _HEADINGS | frozenset({"figure", "ul", "ol", "dl", "table", "blockquote", "pre", "img", "picture", "hr"})
-_LEAF_BLOCKS = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote"})
 
 
 @dataclass
@@ -200,19 +201,19 @@ def _merge_siblings(top: Node, body: Node, scores: Scores, stats: TextStats) -> 
     return [s for s, k in zip(siblings, keep) if k]
 
 
-def _link_only_share(node: Node, stats: TextStats) -> float:
-    leaves = 0
-    link_only = 0
-    for d in node.iter_elements():
-        if d.tag in _LEAF_BLOCKS:
+_TEASER_TAGS = frozenset({"div", "li", "article", "section", "aside"})
+
+
+def _has_linked_heading(node: Node, stats: TextStats) -> bool:
+    for d in node.iter_elements(include_self=False):
+        if d.tag in _HEADINGS:
             c = stats.chars.get(id(d), 0)
-            if c:
-                leaves += 1
-                if stats.link_chars.get(id(d), 0.0) >= LINK_ONLY_LEAF_SHARE * c:
-                    link_only += 1
-    if leaves == 0:
-        return 1.0 if stats.link_density(node) >= LINK_ONLY_LEAF_SHARE else 0.0
-    return link_only / leaves
+            linked = any(a.tag == "a" and "href" in a.attrs for a in d.ancestors() if a is not node) or (
+                c and stats.link_chars.get(id(d), 0.0) >= 0.8 * c
+            )
+            if linked:
+                return True
+    return False
 
 
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
@@ -228,6 +229,12 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         reason = None
         if cid and chars < SHARE_MAX_CHARS and SHARE_RE.search(cid):
             reason = "share widget"
+        elif chars < BOILERPLATE_MAX_CHARS and node.tag not in ("a", "span", "b", "strong", "em", "i") and (
+            BOILERPLATE_TEXT_RE.match(" ".join(node.text_content().split()))
+        ):
+            reason = "boilerplate phrase"
+        elif chars < TEASER_MAX_CHARS and node.tag in _TEASER_TAGS and _has_linked_heading(node, stats):
+            reason = "teaser card (linked heading)"
         elif cid and chars < BYLINE_MAX_CHARS and node.tag not in ("a",) and (
             BYLINE_RE.search(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
         ):
@@ -274,7 +281,7 @@ def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: A
         return "short link fragment"
     if ld > CLEAN_MAX_LINK_DENSITY:
         limit = CLEAN_MAX_LINK_DENSITY_POSITIVE if weight >= CLASS_WEIGHT or is_list else CLEAN_MAX_LINK_DENSITY
-        if ld > limit and _link_only_share(node, stats) > LINK_ONLY_BLOCK_SHARE:
+        if ld > limit and link_only_share(node, stats) > LINK_ONLY_BLOCK_SHARE:
             return f"link-only block (link density {ld:.2f})"
     return None
 

@@ -70,7 +70,8 @@ NEGATIVE_RE = re.compile(
     r"gdpr|masthead|media|meta|outbrain|promo|related|recommend|scroll|share|sharing|"
     r"shoutbox|sidebar|skyscraper|sponsor|shopping|tags|taboola|tool|widget|newsletter|"
     r"subscribe|signup|popular|trending|teaser|breadcrumb|pagination|pager|social|"
-    r"author-bio|disclaimer|hidden|\bhid\b",
+    r"author-bio|disclaimer|hidden|\bhid\b|tags?\b|tagbox|tag-?list|tag-?cloud|recent|"
+    r"next-?prev|prev-?next|more-?stories|read-?more|row-more|slideshow|gallery-?nav",
     re.IGNORECASE,
 )
 
@@ -82,11 +83,17 @@ UNLIKELY_RE = re.compile(
     r"footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|"
     r"skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|"
     r"yom-remote|share|subscribe|newsletter|recirc|outbrain|taboola|promo|signature|"
-    r"postprofile|user-?info|post-?buttons|post-?actions",
+    r"postprofile|user-?info|post-?buttons|post-?actions|next-?prev|prev-?next|more-?stories|"
+    r"tagbox|tag-?cloud",
     re.IGNORECASE,
 )
 #: ...unless they also match one of these words.
 MAYBE_CANDIDATE_RE = re.compile(r"and|article|body|column|content|main|shadow", re.IGNORECASE)
+
+#: An unlikely candidate holding more than this share of the page's characters is a page
+#: wrapper with an unlucky name (``class="Page-ad-margins"``), not a widget: it is kept.
+#: Readability.js has no such guard and relies on its retry ladder.
+UNLIKELY_MAX_PAGE_SHARE = 0.5
 
 #: Tags never removed as unlikely candidates (structural containers of the article).
 UNLIKELY_EXEMPT_TAGS = frozenset({"body", "html", "a", "table", "tbody", "thead", "tr", "td", "th",
@@ -165,6 +172,21 @@ LINK_ONLY_BLOCK_SHARE = 0.5
 #: are removed from the content (Readability.js: _cleanMatchedNodes with shareElements, 500).
 SHARE_MAX_CHARS = 500
 SHARE_RE = re.compile(r"(?:\b|_)(?:share|sharing|social|sharedaddy|addthis)(?:\b|_)", re.IGNORECASE)
+
+#: A small block (fewer than ``TEASER_MAX_CHARS``) built around a heading that is itself a
+#: link is a teaser card for another page ("recent articles", "next story"), not part of
+#: this article.
+TEASER_MAX_CHARS = 400
+
+#: Short blocks (under ``BOILERPLATE_MAX_CHARS``) whose whole text is one of these phrases
+#: are page furniture that survives inside article containers.
+BOILERPLATE_MAX_CHARS = 60
+BOILERPLATE_TEXT_RE = re.compile(
+    r"^(?:advertisement|advert|ad|sponsored(?: content)?|share(?: this| on| via)?\b.*|tags?:?|"
+    r"related(?: articles| stories| posts)?:?|read more:?|continue reading.*|"
+    r"more (?:stories|on this)\b.*|loading\W*|(?:next|previous) (?:article|story|post)\b.*)$",
+    re.IGNORECASE,
+)
 
 #: Bylines inside the content are removed when shorter than this many characters
 #: (Readability.js: _isValidByline, 100); the byline goes to the metadata instead.

@@ -1,0 +1,330 @@
+"""Scoring an extracted main text against a ground truth.
+
+Two measures, both re-implemented here from their published definitions (no code copied):
+
+1. **AEB shingle metric** -- the metric of the Article Extraction Benchmark
+   (scrapinghub/article-extraction-benchmark, ``evaluate.py`` and its README; restated in
+   ``shared/datasets/aeb/README.md``, section "Metric"):
+
+   * tokens are the matches of the regular expression ``\\w+`` (Unicode word characters;
+     case is kept, punctuation and whitespace are dropped);
+   * a text becomes the multiset of its 4-token *shingles* (runs of 4 consecutive tokens);
+     a text with fewer than 4 tokens gives one shingle made of all its tokens, and a text
+     with no token gives no shingle;
+   * per page, over the two shingle multisets: TP = shared shingles (the smaller of the two
+     counts of each shingle), FP = predicted shingles beyond the true count, FN = true
+     shingles beyond the predicted count; the three are normalised so TP + FP + FN = 1
+     (so every page weighs the same, whatever its length);
+   * precision = TP / (TP + FP) and recall = TP / (TP + FN) are averaged over pages; a page
+     with no predicted shingle is left out of the precision mean, a page with no true
+     shingle out of the recall mean;
+   * F1 is the harmonic mean of the *mean* precision and the *mean* recall (not a mean of
+     per-page F1s);
+   * the "±" is the standard deviation of each figure over 1000 bootstrap resamples of the
+     pages (sampling pages with replacement; population standard deviation), here with a
+     fixed seed so that a run is reproducible.
+
+2. **Snippet checks** for ground truths given as ``with`` / ``without`` lists (WCXB,
+   Murrough-Foley/web-content-extraction-benchmark, ``ground_truth.with`` / ``.without``;
+   also the bug cases under ``shared/bugcases``): per page, the share of ``with`` snippets
+   found in the prediction and the share of ``without`` snippets absent from it. Matching is
+   substring search after normalising both sides: Unicode case folding and every run of
+   whitespace collapsed to one space (our rule; stated here because a looser or stricter rule
+   moves the numbers). Page rates are averaged over the pages that have such a list.
+
+Everything is pure standard library.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+__all__ = [
+    "SHINGLE_SIZE",
+    "BOOTSTRAP_RESAMPLES",
+    "BOOTSTRAP_SEED",
+    "PageCounts",
+    "Scores",
+    "SnippetScores",
+    "SnippetSummary",
+    "tokenize",
+    "shingles",
+    "page_counts",
+    "aggregate",
+    "bootstrap_std",
+    "evaluate",
+    "normalize_for_snippets",
+    "snippet_scores",
+    "aggregate_snippets",
+]
+
+#: Shingle length in tokens. Source: AEB ``evaluate.py`` (``ngram_n=4``).
+SHINGLE_SIZE = 4
+#: Bootstrap resamples behind the "±". Source: AEB ``evaluate.py`` (``n_bootstrap=1000``).
+BOOTSTRAP_RESAMPLES = 1000
+#: Our fixed seed, so the "±" is the same on every run (AEB leaves the seed to the caller).
+BOOTSTRAP_SEED = 20200101
+
+#: ``\w+`` on ``str`` is Unicode-aware in Python 3: letters and digits of every script, and ``_``.
+_TOKEN_RE = re.compile(r"\w+")
+_WHITESPACE_RE = re.compile(r"\s+")
+
+
+# --------------------------------------------------------------------------- AEB metric
+
+
+def tokenize(text: str | None) -> list[str]:
+    """The AEB tokens of ``text``: every match of ``\\w+``, in order, case kept."""
+    if not text:
+        return []
+    return _TOKEN_RE.findall(text)
+
+
+def shingles(text: str | None, size: int = SHINGLE_SIZE) -> Counter[tuple[str, ...]]:
+    """The multiset of ``size``-token shingles of ``text``.
+
+    Fewer than ``size`` tokens (but at least one) give a single shingle of all the tokens;
+    no tokens give an empty multiset.
+    """
+    tokens = tokenize(text)
+    if not tokens:
+        return Counter()
+    if len(tokens) < size:
+        return Counter([tuple(tokens)])
+    return Counter(tuple(tokens[i : i + size]) for i in range(len(tokens) - size + 1))
+
+
+@dataclass(frozen=True)
+class PageCounts:
+    """One page's TP/FP/FN over shingles, normalised so ``tp + fp + fn == 1``.
+
+    All three are 0 when neither text has a shingle.
+    """
+
+    tp: float
+    fp: float
+    fn: float
+
+    @property
+    def precision(self) -> float | None:
+        """TP / (TP + FP); ``None`` when nothing was predicted (left out of the mean)."""
+        denominator = self.tp + self.fp
+        return self.tp / denominator if denominator > 0 else None
+
+    @property
+    def recall(self) -> float | None:
+        """TP / (TP + FN); ``None`` when the truth has no shingle (left out of the mean)."""
+        denominator = self.tp + self.fn
+        return self.tp / denominator if denominator > 0 else None
+
+
+def page_counts(true_text: str | None, predicted_text: str | None) -> PageCounts:
+    """Compare one page's prediction with its ground truth (AEB definition)."""
+    truth = shingles(true_text)
+    pred = shingles(predicted_text)
+    tp = fp = fn = 0
+    for shingle in truth.keys() | pred.keys():
+        t, p = truth.get(shingle, 0), pred.get(shingle, 0)
+        tp += min(t, p)
+        fp += max(0, p - t)
+        fn += max(0, t - p)
+    total = tp + fp + fn
+    if total == 0:
+        return PageCounts(0.0, 0.0, 0.0)
+    return PageCounts(tp / total, fp / total, fn / total)
+
+
+@dataclass
+class Scores:
+    """Precision, recall and F1 over a set of pages, with bootstrap standard deviations.
+
+    ``precision`` is ``None`` when no page had a prediction (F1 is then 0); ``recall`` and
+    ``f1`` are ``None`` when no page had a ground truth. ``n_precision`` / ``n_recall`` are
+    how many pages entered each mean.
+    """
+
+    precision: float | None
+    recall: float | None
+    f1: float | None
+    n_pages: int
+    n_precision: int
+    n_recall: int
+    precision_std: float | None = None
+    recall_std: float | None = None
+    f1_std: float | None = None
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        return dict(self.__dict__)
+
+
+def _mean(values: Sequence[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def _f1(precision: float | None, recall: float | None) -> float | None:
+    if recall is None:
+        return None
+    if precision is None or precision + recall == 0:
+        return 0.0
+    return 2 * precision * recall / (precision + recall)
+
+
+def aggregate(pages: Sequence[PageCounts]) -> Scores:
+    """Mean precision, mean recall and their harmonic mean (AEB definition); no ``±``."""
+    precisions = [p for p in (c.precision for c in pages) if p is not None]
+    recalls = [r for r in (c.recall for c in pages) if r is not None]
+    precision, recall = _mean(precisions), _mean(recalls)
+    return Scores(
+        precision=precision,
+        recall=recall,
+        f1=_f1(precision, recall),
+        n_pages=len(pages),
+        n_precision=len(precisions),
+        n_recall=len(recalls),
+    )
+
+
+def _population_std(values: Sequence[float]) -> float | None:
+    if not values:
+        return None
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+
+
+def bootstrap_std(
+    pages: Sequence[PageCounts],
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> tuple[float | None, float | None, float | None]:
+    """Standard deviation of (precision, recall, F1) over ``resamples`` bootstrap resamples.
+
+    Each resample draws ``len(pages)`` pages with replacement and recomputes the three
+    figures exactly as :func:`aggregate` does. A resample where a figure is undefined is
+    left out of that figure's deviation.
+    """
+    if not pages:
+        return None, None, None
+    per_page = [(c.precision, c.recall) for c in pages]
+    rng = random.Random(seed)
+    n = len(per_page)
+    ps: list[float] = []
+    rs: list[float] = []
+    fs: list[float] = []
+    for _ in range(resamples):
+        p_sum = r_sum = 0.0
+        p_n = r_n = 0
+        for p, r in rng.choices(per_page, k=n):
+            if p is not None:
+                p_sum += p
+                p_n += 1
+            if r is not None:
+                r_sum += r
+                r_n += 1
+        precision = p_sum / p_n if p_n else None
+        recall = r_sum / r_n if r_n else None
+        f1 = _f1(precision, recall)
+        if precision is not None:
+            ps.append(precision)
+        if recall is not None:
+            rs.append(recall)
+        if f1 is not None:
+            fs.append(f1)
+    return _population_std(ps), _population_std(rs), _population_std(fs)
+
+
+def evaluate(
+    pairs: Iterable[tuple[str | None, str | None]],
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> Scores:
+    """Score ``(true_text, predicted_text)`` pairs: AEB precision, recall, F1 and their ``±``.
+
+    Pass ``resamples=0`` to skip the bootstrap.
+    """
+    pages = [page_counts(true, pred) for true, pred in pairs]
+    scores = aggregate(pages)
+    if resamples > 0:
+        scores.precision_std, scores.recall_std, scores.f1_std = bootstrap_std(
+            pages, resamples, seed
+        )
+    return scores
+
+
+# --------------------------------------------------------------------------- snippets
+
+
+def normalize_for_snippets(text: str | None) -> str:
+    """Case-fold and collapse whitespace runs to one space (both sides of a snippet match)."""
+    if not text:
+        return ""
+    return _WHITESPACE_RE.sub(" ", text.casefold()).strip()
+
+
+@dataclass(frozen=True)
+class SnippetScores:
+    """One page's snippet checks.
+
+    ``with_hit``: share of ``with`` snippets found (``None`` when the page has none);
+    ``without_clean``: share of ``without`` snippets absent (``None`` when it has none).
+    """
+
+    with_hit: float | None
+    without_clean: float | None
+    with_found: int = 0
+    with_total: int = 0
+    without_absent: int = 0
+    without_total: int = 0
+
+
+def snippet_scores(
+    prediction: str | None,
+    with_snippets: Iterable[str] | None,
+    without_snippets: Iterable[str] | None,
+) -> SnippetScores:
+    """Check one prediction against its ``with`` / ``without`` snippet lists.
+
+    Snippets that normalise to the empty string are ignored (they would match anything).
+    """
+    haystack = normalize_for_snippets(prediction)
+    wanted = [s for s in map(normalize_for_snippets, with_snippets or []) if s]
+    unwanted = [s for s in map(normalize_for_snippets, without_snippets or []) if s]
+    found = sum(1 for s in wanted if s in haystack)
+    absent = sum(1 for s in unwanted if s not in haystack)
+    return SnippetScores(
+        with_hit=found / len(wanted) if wanted else None,
+        without_clean=absent / len(unwanted) if unwanted else None,
+        with_found=found,
+        with_total=len(wanted),
+        without_absent=absent,
+        without_total=len(unwanted),
+    )
+
+
+@dataclass
+class SnippetSummary:
+    """Snippet rates averaged over pages (each page weighs the same)."""
+
+    with_hit: float | None
+    without_clean: float | None
+    n_with: int
+    n_without: int
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        return dict(self.__dict__)
+
+
+def aggregate_snippets(pages: Sequence[SnippetScores]) -> SnippetSummary:
+    """Mean of the per-page snippet rates over the pages that have each kind of list."""
+    hits = [p.with_hit for p in pages if p.with_hit is not None]
+    cleans = [p.without_clean for p in pages if p.without_clean is not None]
+    return SnippetSummary(
+        with_hit=_mean(hits),
+        without_clean=_mean(cleans),
+        n_with=len(hits),
+        n_without=len(cleans),
+    )

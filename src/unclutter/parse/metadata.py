@@ -1,0 +1,1392 @@
+"""Metadata stage: a parsed page in, :class:`~unclutter.core.models.Metadata` out.
+
+Call :func:`extract_metadata` on the page *as parsed*, before pruning: JSON-LD and
+``__NEXT_DATA__`` live in ``<script>`` elements, which the prune stage removes.
+
+Precedence (the first source that yields a usable value wins; the winner's label is
+recorded in ``Metadata.sources[field]``)::
+
+    title           JSON-LD headline/name of the main Article-like object   "json-ld"
+                    > og:title > twitter:title > dc.title / dcterms.title
+                      > parsely-title > meta name=title                      "meta[property=og:title]" ...
+                    > <title>, site-name suffix/prefix removed              "title"
+                    > first visible <h1>                                     "h1"
+    byline          JSON-LD author name(s) (Person/Organization objects,
+                      @id references, lists, strings; joined with ", ")      "json-ld"
+                    > meta author > article:author (when not a URL)
+                      > dc.creator / dcterms.creator > parsely-author
+                      > sailthru.author                                      "meta[name=author]" ...
+                    > DOM: first short visible [rel~=author],
+                      [itemprop~=author], class/id containing "byline",
+                      "author", "writtenby" or "p-author"                    "dom"
+    date_published  JSON-LD datePublished                                    "json-ld"
+                    > article:published_time > og:published_time
+                      > pubdate > publishdate > publish_date > date
+                      > dc.date > dc.date.issued > dcterms.issued
+                      > dcterms.created > sailthru.date > parsely-pub-date   "meta[...]"
+                    > <meta itemprop=datePublished> (microdata, anywhere)    "meta[itemprop=datepublished]"
+                    > <time datetime> in the body (itemprop=datePublished
+                      or the ``pubdate`` attribute first, else the first)    "time"
+    date_modified   JSON-LD dateModified > article:modified_time
+                    > og:updated_time > dc.date.modified > dcterms.modified
+                    > <meta itemprop=dateModified>
+                    > <time itemprop=dateModified datetime>
+    site_name       og:site_name > JSON-LD publisher.name (main object's
+                    first, then any object's) > application-name
+                    > JSON-LD WebSite name
+    language        <html lang> / <html xml:lang> > meta http-equiv
+                    content-language > og:locale > JSON-LD inLanguage
+    canonical_url   <link rel=canonical> > og:url
+    lead_image      og:image (og:image:url, og:image:secure_url) > twitter:image
+                    (twitter:image:src) > JSON-LD image/thumbnailUrl (string,
+                    list, ImageObject url/contentUrl) > <link rel=image_src>
+    excerpt         og:description > twitter:description > meta description
+                    > dc.description / dcterms.description > JSON-LD description
+    article_body    JSON-LD articleBody of the main Article-like object       "json-ld"
+                    > prose strings of ``<script id="__NEXT_DATA__">`` JSON   "next-data"
+
+Sources of the rules: JSON-LD and the Article / WebPage type trees are schema.org
+(https://schema.org/Article, https://schema.org/WebPage, JSON-LD 1.1 ``@graph``/``@id``);
+og:* keys are the Open Graph protocol (https://ogp.me/); twitter:* keys are Twitter/X
+Cards markup; dc.* / dcterms.* are Dublin Core (DCMI Metadata Terms, and the HTML
+encoding of RFC 2731); ``<meta name>``, ``<link rel=canonical>`` (RFC 6596),
+``<html lang>``, ``<time datetime>`` and ``http-equiv content-language`` are the WHATWG
+HTML standard; parsely-* and sailthru.* are those vendors' documented meta tags.
+
+Meta keys are matched case-insensitively on ``name``, ``property`` (a space-separated
+list, as in RDFa) and ``http-equiv``; empty ``content`` is skipped, so the next source is
+tried. Values are normalised:
+
+* Every text field: invisible Unicode removed (:data:`INVISIBLE_CODEPOINTS`: tag
+  characters U+E0000-E007F, bidi controls U+202A-U+202E / U+2066-U+2069 / U+200E-U+200F /
+  U+061C, zero-width U+200B-U+200D / U+2060-U+2064 / U+FEFF, soft hyphen, C0/C1 controls)
+  -- hidden prompt-injection text must not travel through metadata; whitespace collapsed;
+  length capped by :data:`FIELD_LIMITS` (text is cut at a word boundary and ends with
+  "…"; over-long URLs, dates and language tags are dropped, not cut).
+* JSON-LD and ``__NEXT_DATA__`` strings are HTML-unescaped and stripped of tags.
+* Dates: ISO 8601 (``datetime.isoformat``) when the value is ISO 8601, RFC 2822 or one
+  of :data:`DATE_FORMATS`; otherwise the cleaned raw value.
+* Language: a BCP 47 tag (RFC 5646) with ``_`` turned into ``-`` and the conventional
+  case of RFC 5646 §2.1.1 (``en_us`` -> ``en-US``); non-tags are rejected.
+* URLs: absolute ``http``/``https`` only, resolved against ``page.base_url``; a relative
+  URL on a page without a base URL, ``data:``/``javascript:`` URIs and malformed URLs
+  are rejected (the next source is tried).
+* Title: known site names (og:site_name, application-name, JSON-LD publisher/WebSite
+  names, the host name) are removed from the start/end of every title source; a title
+  that equals a visible ``<h1>`` after dropping separator-delimited segments is cut to
+  that span; for ``<title>`` only, an unknown site suffix is dropped by the heuristic
+  of :func:`_strip_site_segments`.
+
+Hostile input: every walk is iterative (no recursion, so deep DOMs and deeply nested
+JSON are safe); JSON blocks over :data:`MAX_JSON_LD_CHARS` / :data:`MAX_NEXT_DATA_CHARS`
+are skipped, invalid JSON is skipped, and JSON walks stop after :data:`MAX_JSON_NODES`
+values. The function never raises on page content.
+
+Cost: the head and the body are each walked once; a typical page takes well under 1 ms
+(plus JSON decoding when the page carries structured data).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html as _html
+import json
+import re
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from itertools import chain
+from typing import Any, Iterator
+from urllib.parse import urljoin, urlsplit
+
+from ..core.dom import TEXT, Node
+from ..core.models import Metadata
+from .html import ParsedPage
+
+__all__ = [
+    "extract_metadata",
+    "FIELD_LIMITS",
+    "INVISIBLE_CODEPOINTS",
+    "clean_text",
+]
+
+# =====================================================================================
+# Limits and rule tables: every constant of this stage is here.
+# =====================================================================================
+
+#: Longest value kept per field, in characters (Unicode code points). Text fields are
+#: cut at a word boundary; URL, date and language values over the limit are rejected.
+#: 35 for language is RFC 5646 §4.4.1's minimum buffer size for a tag; 2048 for URLs is
+#: the de-facto ceiling browsers and sitemaps (sitemaps.org) use.
+FIELD_LIMITS: dict[str, int] = {
+    "title": 300,
+    "byline": 200,
+    "date_published": 64,
+    "date_modified": 64,
+    "site_name": 120,
+    "language": 35,
+    "canonical_url": 2048,
+    "lead_image": 2048,
+    "excerpt": 1000,
+    "article_body": 200_000,
+}
+
+#: JSON-LD blocks read per page, and the largest one decoded (characters). Real blocks
+#: are a few kB; bigger ones are almost always embedded state, not metadata.
+MAX_JSON_LD_BLOCKS = 16
+MAX_JSON_LD_CHARS = 1_000_000
+#: Largest ``__NEXT_DATA__`` payload decoded (characters). Next.js pages carry their
+#: whole render state there; 4 MB covers real article pages.
+MAX_NEXT_DATA_CHARS = 4_000_000
+#: Values visited per decoded JSON document before a walk stops (bounds time on
+#: hostile payloads such as a million-element list).
+MAX_JSON_NODES = 50_000
+#: Author names joined into a byline at most.
+MAX_AUTHORS = 10
+#: A DOM byline candidate is rejected when its visible text is longer than this: a real
+#: byline is a name or two ("By Jane Doe and John Roe"), not a bio or a comment.
+MAX_DOM_BYLINE_CHARS = 100
+#: How many body candidates are kept per kind for later checks (first in document order).
+MAX_H1_CANDIDATES = 4
+MAX_TIME_CANDIDATES = 8
+MAX_BYLINE_CANDIDATES = 12
+#: Title heuristics (for ``<title>`` only, see :func:`_strip_site_segments`): the part
+#: kept must have at least this many words (or this many characters when the script
+#: does not separate words with spaces), and a dropped site segment at most
+#: ``SITE_SEGMENT_MAX_WORDS`` words.
+TITLE_MIN_WORDS = 3
+TITLE_MIN_CHARS_UNSPACED = 10
+SITE_SEGMENT_MAX_WORDS = 5
+#: At most this many separator-delimited title segments are examined.
+MAX_TITLE_SEGMENTS = 12
+#: ``__NEXT_DATA__`` prose test (see :func:`_is_prose`): a string is article text when
+#: it is at least ``PROSE_MIN_CHARS`` long, at least ``PROSE_MIN_LETTER_RATIO`` of its
+#: non-space characters are letters, it ends a sentence somewhere, and no
+#: whitespace-free run is longer than ``PROSE_MAX_TOKEN_CHARS`` (ids, hashes, URLs,
+#: base64). The joined body must reach ``NEXT_DATA_MIN_BODY_CHARS``.
+PROSE_MIN_CHARS = 120
+PROSE_MIN_LETTER_RATIO = 0.6
+PROSE_MAX_TOKEN_CHARS = 60
+NEXT_DATA_MIN_BODY_CHARS = 300
+
+#: Code points removed from every field: tag characters (U+E0000-E007F), bidi embedding/
+#: override/isolate controls (U+202A-U+202E, U+2066-U+2069) and marks (U+200E, U+200F,
+#: U+061C), zero-width characters (U+200B-U+200D, U+2060, U+FEFF), invisible math
+#: operators (U+2061-U+2064), Mongolian vowel separator (U+180E), soft hyphen (U+00AD),
+#: C0 controls other than tab/LF/CR, DEL and C1 controls (Unicode "Default_Ignorable"
+#: and "Cc" characters that render as nothing).
+INVISIBLE_CODEPOINTS: frozenset[int] = frozenset(
+    chain(
+        range(0xE0000, 0xE0080),
+        range(0x202A, 0x202F),
+        range(0x2066, 0x206A),
+        range(0x200B, 0x2010),
+        range(0x2060, 0x2065),
+        (0xFEFF, 0x061C, 0x180E, 0x00AD, 0x7F),
+        (c for c in range(0x00, 0x20) if c not in (0x09, 0x0A, 0x0D)),
+        range(0x80, 0xA0),
+    )
+)
+
+#: schema.org types whose headline/author/dates describe the page's article: Article and
+#: its subtypes (https://schema.org/Article, "More specific Types"), rank 0.
+ARTICLE_TYPES = frozenset(
+    "Article AdvertiserContentArticle AnalysisNewsArticle APIReference "
+    "AskPublicNewsArticle BackgroundNewsArticle BlogPosting Certification "
+    "DiscussionForumPosting LiveBlogPosting MedicalScholarlyArticle NewsArticle "
+    "OpinionNewsArticle Report ReportageNewsArticle ReviewNewsArticle SatiricalArticle "
+    "ScholarlyArticle SocialMediaPosting TechArticle".split()
+)
+#: WebPage and its subtypes (https://schema.org/WebPage), rank 1: used when the page
+#: has no Article-like object.
+PAGE_TYPES = frozenset(
+    "WebPage AboutPage CheckoutPage CollectionPage ContactPage FAQPage ItemPage "
+    "MedicalWebPage ProfilePage QAPage RealEstateListing SearchResultsPage".split()
+)
+
+#: Meta keys per field, in precedence order (lower-case; matched against ``name``,
+#: each token of ``property``, and ``http-equiv`` prefixed with "http-equiv:").
+TITLE_META_KEYS = (
+    "og:title",
+    "twitter:title",
+    "dc.title",
+    "dc:title",
+    "dcterms.title",
+    "dcterms:title",
+    "parsely-title",
+    "title",
+)
+BYLINE_META_KEYS = (
+    "author",
+    "article:author",
+    "dc.creator",
+    "dc:creator",
+    "dcterms.creator",
+    "dcterms:creator",
+    "parsely-author",
+    "sailthru.author",
+)
+DATE_PUBLISHED_META_KEYS = (
+    "article:published_time",
+    "og:published_time",
+    "pubdate",
+    "publishdate",
+    "publish_date",
+    "date",
+    "dc.date",
+    "dc:date",
+    "dc.date.issued",
+    "dcterms.issued",
+    "dcterms:issued",
+    "dcterms.created",
+    "dcterms:created",
+    "sailthru.date",
+    "parsely-pub-date",
+    "itemprop:datepublished",
+)
+DATE_MODIFIED_META_KEYS = (
+    "article:modified_time",
+    "og:updated_time",
+    "dc.date.modified",
+    "dcterms.modified",
+    "dcterms:modified",
+    "itemprop:datemodified",
+)
+SITE_NAME_META_KEYS = ("og:site_name",)
+SITE_NAME_FALLBACK_META_KEYS = ("application-name",)
+LANGUAGE_META_KEYS = ("http-equiv:content-language", "og:locale")
+CANONICAL_META_KEYS = ("og:url",)
+IMAGE_META_KEYS = (
+    "og:image",
+    "og:image:url",
+    "og:image:secure_url",
+    "twitter:image",
+    "twitter:image:src",
+)
+EXCERPT_META_KEYS = (
+    "og:description",
+    "twitter:description",
+    "description",
+    "dc.description",
+    "dc:description",
+    "dcterms.description",
+    "dcterms:description",
+)
+#: ``itemprop`` values kept from ``<meta itemprop>`` (microdata), stored as "itemprop:<v>"
+#: so they never mix with ``name``/``property`` keys of the same spelling.
+ITEMPROP_META_KEYS = frozenset({"datepublished", "datemodified"})
+
+#: class/id substrings that mark a byline element (lower-case).
+BYLINE_CLASS_RE = re.compile(r"byline|author|writtenby|p-author", re.IGNORECASE)
+#: Leading words removed from bylines ("By Jane Doe" -> "Jane Doe"); English only, as
+#: other languages' equivalents ("von", "di", "par") are also surname particles.
+BYLINE_PREFIX_RE = re.compile(
+    r"^(?:(?:written|posted|words|story|reported|text)\s+)?by\b\s*:?\s*", re.IGNORECASE
+)
+
+#: Title separators: a run of whitespace, one of these, a run of whitespace.
+TITLE_SEPARATOR_RE = re.compile(r"\s+(\||::|[-\u2013\u2014\u00b7\u00bb\u2022])\s+")
+#: Separators after which a leading segment may be a site name ("Site | Title"); dashes
+#: are left out because "Topic - Subtitle" is far more common than "Site - Title".
+PREFIX_SEPARATORS = frozenset({"|", "::", "\u00bb", "\u2022", "\u00b7"})
+
+#: Date formats tried after ISO 8601 and RFC 2822 (``datetime.strptime``, C locale).
+DATE_FORMATS = (
+    "%Y/%m/%d",
+    "%Y/%m/%d %H:%M",
+    "%Y/%m/%d %H:%M:%S",
+    "%Y.%m.%d",
+    "%d.%m.%Y",
+    "%B %d, %Y",
+    "%b %d, %Y",
+    "%B %d %Y",
+    "%b %d %Y",
+    "%d %B %Y",
+    "%d %b %Y",
+    "%B %d, %Y %I:%M %p",
+    "%b %d, %Y %I:%M %p",
+    "%Y%m%d",
+)
+
+#: ``__NEXT_DATA__`` keys whose strings are page metadata or captions, not article text.
+NEXT_DATA_SKIP_KEYS = frozenset(
+    "description excerpt summary teaser dek subtitle subheadline caption alt credit "
+    "title headline seotitle seodescription metadescription ogdescription "
+    "twitterdescription socialdescription".split()
+)
+
+#: Elements whose content is never visible text (WHATWG "rendering" section).
+_INVISIBLE_TAGS = frozenset({"script", "style", "template", "noscript", "svg", "math", "head"})
+_HIDDEN_STYLE_RE = re.compile(
+    r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.IGNORECASE
+)
+_TAG_RE = re.compile(r"</?[A-Za-z][^<>]{0,2000}>|<![^<>]{0,2000}>")
+_BLOCK_TAG_RE = re.compile(
+    r"</?(?:p|div|h[1-6]|li|ul|ol|blockquote|pre|section|article|table|tr|figure|"
+    r"figcaption|header|footer|dl|dt|dd|hr)\b[^<>]{0,2000}>",
+    re.IGNORECASE,
+)
+_BR_RE = re.compile(r"<br\b[^<>]{0,2000}>", re.IGNORECASE)
+_RAW_OPEN_RE = re.compile(r"<(script|style)\b", re.IGNORECASE)
+_RAW_CLOSE_RE = {
+    "script": re.compile(r"</script\s*>", re.IGNORECASE),
+    "style": re.compile(r"</style\s*>", re.IGNORECASE),
+}
+_LANG_RE = re.compile(r"^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$")
+_ISO_RE = re.compile(
+    r"^(\d{4})-(\d{2})-(\d{2})"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*"
+    r"(Z|[+-]\d{2}(?::?\d{2})?)?)?$",
+    re.IGNORECASE,
+)
+_URL_LIKE_RE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//|www\.)", re.IGNORECASE)
+_SENTENCE_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f]")
+_LONG_TOKEN_RE = re.compile(r"\S{%d,}" % (PROSE_MAX_TOKEN_CHARS + 1))
+_BLOCKED_URL_SCHEMES = ("data:", "javascript:", "vbscript:", "blob:", "file:", "about:")
+
+_TRANSLATE_INVISIBLE = {cp: None for cp in INVISIBLE_CODEPOINTS}
+
+
+# =====================================================================================
+# Text helpers
+# =====================================================================================
+
+
+def clean_text(value: Any, limit: int, *, strip_tags: bool = False) -> str | None:
+    """Single-line cleaned text, or ``None`` when nothing printable is left.
+
+    Args:
+        value: anything; only ``str`` yields text (other types give ``None``).
+        limit: maximum length in characters; longer text is cut at the last space in
+            its final 40% (else hard) and ends with "…" (so the result is <= ``limit``).
+        strip_tags: remove HTML tags and decode entities first (for JSON-LD strings).
+
+    Removes :data:`INVISIBLE_CODEPOINTS` and collapses all Unicode whitespace to single
+    spaces. Work is bounded: at most ``8 * limit + 4096`` input characters are read.
+    """
+    if not isinstance(value, str) or not value:
+        return None
+    s = value[: 8 * limit + 4096]
+    if strip_tags:
+        s = _strip_html(s, keep_breaks=False)
+    s = " ".join(s.translate(_TRANSLATE_INVISIBLE).split())
+    if not s:
+        return None
+    return _cap(s, limit)
+
+
+def _cap(s: str, limit: int) -> str:
+    if len(s) <= limit:
+        return s
+    cut = s[: max(limit - 1, 0)]
+    space = cut.rfind(" ")
+    if space > limit * 0.6:
+        cut = cut[:space]
+    return cut.rstrip() + "\u2026"
+
+
+def _remove_raw_blocks(s: str) -> str:
+    """Drop ``<script>``/``<style>`` elements with their content (linear time)."""
+    if "<" not in s:
+        return s
+    out = []
+    pos = 0
+    while True:
+        m = _RAW_OPEN_RE.search(s, pos)
+        if m is None:
+            out.append(s[pos:])
+            break
+        out.append(s[pos : m.start()])
+        close = _RAW_CLOSE_RE[m.group(1).lower()].search(s, m.end())
+        if close is None:
+            break
+        pos = close.end()
+    return "".join(out)
+
+
+def _strip_html(s: str, keep_breaks: bool) -> str:
+    """Tags removed and entities decoded; with ``keep_breaks`` block tags become blank
+    lines and ``<br>`` a newline (for article bodies)."""
+    if "<" in s:
+        s = _remove_raw_blocks(s)
+        if keep_breaks:
+            s = _BR_RE.sub("\n", s)
+            s = _BLOCK_TAG_RE.sub("\n\n", s)
+        s = _TAG_RE.sub(" " if not keep_breaks else "", s)
+    if "&" in s:
+        s = _html.unescape(s)
+    return s
+
+
+def _clean_body(value: Any, limit: int) -> str | None:
+    """Multi-paragraph text: tags stripped, paragraphs (blank-line separated) kept, each
+    paragraph's whitespace collapsed, invisible characters removed, capped."""
+    if not isinstance(value, str) or not value:
+        return None
+    s = _strip_html(value[: 4 * limit + 4096], keep_breaks=True)
+    s = s.translate(_TRANSLATE_INVISIBLE).replace("\r", "\n")
+    paras = []
+    for block in s.split("\n\n"):
+        lines = [" ".join(line.split()) for line in block.split("\n")]
+        text = "\n".join(line for line in lines if line)
+        if text:
+            paras.append(text)
+    if not paras:
+        return None
+    return _cap("\n\n".join(paras), limit)
+
+
+def _norm_key(s: str) -> str:
+    """Casefolded, whitespace-collapsed text used to compare titles and names."""
+    return " ".join(s.casefold().split())
+
+
+def _alnum_key(s: str) -> str:
+    """Casefolded letters and digits only ("Ars Technica" -> "arstechnica")."""
+    return "".join(ch for ch in s.casefold() if ch.isalnum())
+
+
+def _word_count(s: str) -> int:
+    return len(s.split())
+
+
+# =====================================================================================
+# Values: dates, languages, URLs
+# =====================================================================================
+
+
+def normalise_date(raw: str) -> str:
+    """ISO 8601 text for a date string when it can be parsed, else ``raw`` unchanged.
+
+    Tried in order: ISO 8601 / RFC 3339 (``2021-11-01T10:52:50+0100``, ``...Z``,
+    date only ``2024-06-25`` stays a date), RFC 2822 (``Tue, 15 Nov 1994 08:12:31 GMT``),
+    then :data:`DATE_FORMATS`. Output is ``datetime.isoformat()`` (milliseconds when the
+    fraction is whole milliseconds; an offset only when the input has one).
+    """
+    s = raw.strip()
+    m = _ISO_RE.match(s)
+    try:
+        if m:
+            y, mo, d, hh, mi, ss, frac, tz = m.groups()
+            if hh is None:
+                return _dt.date(int(y), int(mo), int(d)).isoformat()
+            micro = int((frac or "0")[:6].ljust(6, "0"))
+            tzinfo = None
+            if tz:
+                if tz.upper() == "Z":
+                    tzinfo = _dt.timezone.utc
+                else:
+                    digits = tz[1:].replace(":", "")
+                    minutes = int(digits[:2]) * 60 + (int(digits[2:4]) if len(digits) > 2 else 0)
+                    if minutes >= 24 * 60:
+                        return raw
+                    sign = -1 if tz[0] == "-" else 1
+                    tzinfo = _dt.timezone(sign * _dt.timedelta(minutes=minutes))
+            value = _dt.datetime(
+                int(y), int(mo), int(d), int(hh), int(mi), int(ss or 0), micro, tzinfo
+            )
+            return _iso(value)
+    except (ValueError, OverflowError):
+        return raw
+    if "," in s or " " in s:
+        try:
+            value = parsedate_to_datetime(s)
+            if value is not None:
+                return _iso(value)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            pass
+    for fmt in DATE_FORMATS:
+        try:
+            value = _dt.datetime.strptime(s, fmt)
+        except ValueError:
+            continue
+        if "%H" in fmt or "%I" in fmt:
+            return _iso(value)
+        return value.date().isoformat()
+    return raw
+
+
+def _iso(value: _dt.datetime) -> str:
+    spec = "milliseconds" if value.microsecond % 1000 == 0 and value.microsecond else "auto"
+    return value.isoformat(timespec=spec)
+
+
+def _clean_date(value: Any, limit: int) -> str | None:
+    s = clean_text(value, 10 * limit)
+    if s is None:
+        return None
+    s = normalise_date(s)
+    return s if len(s) <= limit else None
+
+
+def normalise_language(raw: Any) -> str | None:
+    """A BCP 47 tag in RFC 5646 §2.1.1 case (``en_us`` -> ``en-US``), or ``None``.
+
+    Takes the first entry of a comma/semicolon separated list (``Content-Language`` may
+    list several); rejects values that are not shaped like a tag.
+    """
+    s = clean_text(raw, 256)
+    if s is None:
+        return None
+    s = re.split(r"[,;\s]", s, maxsplit=1)[0].replace("_", "-")
+    if not s or len(s) > FIELD_LIMITS["language"] or not _LANG_RE.match(s):
+        return None
+    parts = s.split("-")
+    out = [parts[0].lower()]
+    singleton = False
+    for p in parts[1:]:
+        if singleton or len(p) == 1:
+            singleton = True  # extensions and private use keep lower case
+            out.append(p.lower())
+        elif len(p) == 2 and p.isalpha():
+            out.append(p.upper())
+        elif len(p) == 4 and p.isalpha():
+            out.append(p.title())
+        else:
+            out.append(p.lower())
+    return "-".join(out)
+
+
+def absolute_url(raw: Any, base: str | None, limit: int = 2048) -> str | None:
+    """``raw`` resolved against ``base`` as an absolute http(s) URL, or ``None``.
+
+    Rejects data:/javascript:/other non-web schemes, relative URLs when ``base`` is
+    ``None``, malformed URLs (``urljoin``/``urlsplit`` raise ``ValueError``) and URLs
+    longer than ``limit`` characters. ASCII tab/newline are removed and spaces encoded,
+    as the WHATWG URL parser does.
+    """
+    if not isinstance(raw, str):
+        return None
+    s = raw[: limit + 256].translate(_TRANSLATE_INVISIBLE).strip()
+    if not s or len(s) > limit:
+        return None
+    s = s.replace("\t", "").replace("\n", "").replace("\r", "").replace(" ", "%20")
+    low = s[:16].lower()
+    if low.startswith(_BLOCKED_URL_SCHEMES):
+        return None
+    try:
+        if base:
+            s = urljoin(base, s)
+        parts = urlsplit(s)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return s if len(s) <= limit else None
+
+
+# =====================================================================================
+# Collecting candidates from the DOM (one walk of the head, one of the body)
+# =====================================================================================
+
+
+@dataclass
+class _Scan:
+    meta: dict[str, tuple[str, str]] = field(default_factory=dict)  # key -> (content, attr)
+    links: dict[str, str] = field(default_factory=dict)  # rel token -> href
+    title: str | None = None
+    json_ld: list[str] = field(default_factory=list)
+    next_data: str | None = None
+    h1s: list[Node] = field(default_factory=list)
+    times: list[Node] = field(default_factory=list)
+    bylines: list[tuple[Node, str]] = field(default_factory=list)  # (node, how)
+
+
+def _add_meta(scan: _Scan, node: Node) -> None:
+    attrs = node.attrs
+    content = attrs.get("content")
+    if not content or not content.strip():
+        return
+    meta = scan.meta
+    name = attrs.get("name")
+    if name:
+        key = name.strip().lower()
+        if key and key not in meta:
+            meta[key] = (content, "name")
+    prop = attrs.get("property")
+    if prop:
+        for key in prop.lower().split():
+            if key not in meta:
+                meta[key] = (content, "property")
+    equiv = attrs.get("http-equiv")
+    if equiv:
+        key = "http-equiv:" + equiv.strip().lower()
+        if key not in meta:
+            meta[key] = (content, "http-equiv")
+    itemprop = attrs.get("itemprop")
+    if itemprop:
+        for token in itemprop.lower().split():
+            if token in ITEMPROP_META_KEYS:
+                key = "itemprop:" + token
+                if key not in meta:
+                    meta[key] = (content, "itemprop")
+
+
+def _add_link(scan: _Scan, node: Node) -> None:
+    href = node.attrs.get("href")
+    rel = node.attrs.get("rel")
+    if not href or not rel:
+        return
+    for token in rel.lower().split():
+        if token in ("canonical", "image_src") and token not in scan.links:
+            scan.links[token] = href
+
+
+def _add_script(scan: _Scan, node: Node) -> None:
+    attrs = node.attrs
+    stype = attrs.get("type", "").strip().lower()
+    if stype == "application/ld+json":
+        if len(scan.json_ld) < MAX_JSON_LD_BLOCKS:
+            scan.json_ld.append(node.text_content())
+    elif attrs.get("id") == "__NEXT_DATA__" and scan.next_data is None:
+        scan.next_data = node.text_content()
+
+
+def _scan_head(scan: _Scan, head: Node) -> None:
+    for node in head.iter_elements(include_self=False):
+        tag = node.tag
+        if tag == "meta":
+            _add_meta(scan, node)
+        elif tag == "link":
+            _add_link(scan, node)
+        elif tag == "script":
+            _add_script(scan, node)
+        elif tag == "title" and scan.title is None:
+            scan.title = node.text_content()
+
+
+def _scan_body(scan: _Scan, body: Node) -> None:
+    """One pre-order walk of the body collecting every body-side candidate."""
+    stack = list(reversed(body.children))
+    h1s, times, bylines = scan.h1s, scan.times, scan.bylines
+    while stack:
+        node = stack.pop()
+        tag = node.tag
+        if tag == TEXT:
+            continue
+        children = node.children
+        if tag == "script":
+            _add_script(scan, node)
+            continue
+        if tag == "meta":
+            _add_meta(scan, node)
+        elif tag == "link":
+            _add_link(scan, node)
+        elif tag == "h1":
+            if len(h1s) < MAX_H1_CANDIDATES:
+                h1s.append(node)
+        elif tag == "time":
+            if len(times) < MAX_TIME_CANDIDATES and node.attrs.get("datetime"):
+                times.append(node)
+        elif tag in ("style", "template", "svg", "math"):
+            continue
+        attrs = node.attrs
+        if attrs and len(bylines) < MAX_BYLINE_CANDIDATES:
+            how = None
+            rel = attrs.get("rel")
+            if rel and "author" in rel.lower().split():
+                how = "dom[rel=author]"
+            else:
+                itemprop = attrs.get("itemprop")
+                if itemprop and "author" in itemprop.lower().split():
+                    how = "dom[itemprop=author]"
+                else:
+                    cls = attrs.get("class")
+                    ident = attrs.get("id")
+                    if (cls and BYLINE_CLASS_RE.search(cls)) or (
+                        ident and BYLINE_CLASS_RE.search(ident)
+                    ):
+                        how = "dom[class/id=byline]"
+            if how is not None:
+                bylines.append((node, how))
+        if children:
+            stack.extend(reversed(children))
+
+
+def _hidden_self(node: Node) -> bool:
+    if node.tag in _INVISIBLE_TAGS:
+        return True
+    attrs = node.attrs
+    if not attrs:
+        return False
+    if "hidden" in attrs or attrs.get("aria-hidden", "").strip().lower() == "true":
+        return True
+    if attrs.get("type", "").strip().lower() == "hidden":
+        return True
+    style = attrs.get("style")
+    return bool(style and _HIDDEN_STYLE_RE.search(style))
+
+
+def _is_hidden(node: Node) -> bool:
+    """True when the node or an ancestor is hidden by markup (``hidden``,
+    ``aria-hidden="true"``, inline ``display:none``/``visibility:hidden``) or sits in an
+    element that never renders text."""
+    if _hidden_self(node):
+        return True
+    for anc in node.ancestors():
+        if _hidden_self(anc):
+            return True
+    return False
+
+
+def _visible_text(node: Node, limit: int) -> str:
+    """Whitespace-collapsed visible text of ``node`` (hidden descendants skipped); stops
+    reading once more than ``limit`` characters are collected."""
+    parts: list[str] = []
+    total = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.tag == TEXT:
+            parts.append(n.text)
+            total += len(n.text)
+            if total > limit:
+                break
+            continue
+        if n is not node and _hidden_self(n):
+            continue
+        if n.tag == "br":
+            parts.append(" ")
+        if n.children:
+            stack.extend(reversed(n.children))
+    return " ".join("".join(parts).translate(_TRANSLATE_INVISIBLE).split())
+
+
+# =====================================================================================
+# JSON (JSON-LD and __NEXT_DATA__)
+# =====================================================================================
+
+
+def _load_json(text: str, limit: int) -> Any:
+    """Decoded JSON, or ``None`` when too long or invalid. Tolerates HTML comment and
+    CDATA wrappers, raw control characters in strings, and an HTML-escaped payload."""
+    if not text or len(text) > limit:
+        return None
+    s = text.strip()
+    for opener in ("<!--", "//<![CDATA[", "<![CDATA["):
+        if s.startswith(opener):
+            s = s[len(opener) :]
+    for closer in ("-->", "//]]>", "]]>"):
+        if s.endswith(closer):
+            s = s[: -len(closer)]
+    s = s.strip().rstrip(";")
+    if not s:
+        return None
+    for attempt in range(2):
+        try:
+            return json.loads(s, strict=False)
+        except (ValueError, RecursionError, TypeError):
+            if attempt == 0 and "&" in s and ("&quot;" in s or "&#" in s):
+                s = _html.unescape(s)
+                continue
+            return None
+    return None
+
+
+def _iter_json(data: Any) -> Iterator[tuple[Any, Any]]:
+    """(key, value) for every value of a decoded JSON document, in document order;
+    list items carry their list's key. Iterative; stops after MAX_JSON_NODES values."""
+    stack: list[tuple[Any, Any]] = [(None, data)]
+    seen = 0
+    while stack and seen < MAX_JSON_NODES:
+        key, value = stack.pop()
+        seen += 1
+        yield key, value
+        if isinstance(value, dict):
+            stack.extend(reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((key, item) for item in reversed(value))
+
+
+def _ld_types(obj: dict) -> list[str]:
+    """``@type`` as a list of bare names ("http://schema.org/NewsArticle" ->
+    "NewsArticle"; "schema:BlogPosting" -> "BlogPosting")."""
+    t = obj.get("@type")
+    if isinstance(t, str):
+        raw = [t]
+    elif isinstance(t, list):
+        raw = [x for x in t[:16] if isinstance(x, str)]
+    else:
+        return []
+    out = []
+    for x in raw:
+        x = x.strip()
+        for sep in ("/", "#", ":"):
+            if sep in x:
+                x = x.rsplit(sep, 1)[1]
+        out.append(x)
+    return out
+
+
+def _ld_first_str(value: Any) -> str | None:
+    """The first string of a JSON-LD value: a string, the first string of a list, or a
+    value object's ``@value``."""
+    if isinstance(value, list):
+        value = next((v for v in value[:32] if isinstance(v, (str, dict))), None)
+    if isinstance(value, dict):
+        value = value.get("@value")
+    return value if isinstance(value, str) else None
+
+
+@dataclass
+class _LD:
+    objects: list[dict] = field(default_factory=list)
+    ids: dict[str, dict] = field(default_factory=dict)
+    main: dict | None = None
+
+    def deref(self, value: Any) -> Any:
+        """Follow an ``{"@id": ...}`` reference to the node defined in the page."""
+        if isinstance(value, dict):
+            ref = value.get("@id")
+            if isinstance(ref, str) and ref in self.ids and len(value) <= 2:
+                return self.ids[ref]
+        elif isinstance(value, str) and value in self.ids:
+            return self.ids[value]
+        return value
+
+
+def _parse_json_ld(blocks: list[str], page_urls: set[str]) -> _LD:
+    ld = _LD()
+    for text in blocks:
+        data = _load_json(text, MAX_JSON_LD_CHARS)
+        if data is None:
+            continue
+        for _key, value in _iter_json(data):
+            if isinstance(value, dict):
+                ld.objects.append(value)
+                ref = value.get("@id")
+                if isinstance(ref, str) and len(value) > 1 and ref not in ld.ids:
+                    ld.ids[ref] = value
+    best_rank, best = 9, None
+    for obj in ld.objects:
+        types = _ld_types(obj)
+        if not types:
+            continue
+        if any(t in ARTICLE_TYPES for t in types):
+            rank = 0
+        elif any(t in PAGE_TYPES for t in types):
+            rank = 2
+        else:
+            continue
+        if rank == 0 and page_urls and _ld_url_key(obj, ld) & page_urls:
+            rank = -1  # the Article that names this page's URL beats other Articles
+        if rank < best_rank:
+            best_rank, best = rank, obj
+    ld.main = best
+    return ld
+
+
+def _url_key(url: str) -> str:
+    """Comparable form of a URL: no scheme, no fragment, no trailing slash, lower case."""
+    u = url.strip().split("#", 1)[0].lower()
+    if "://" in u:
+        u = u.split("://", 1)[1]
+    return u.rstrip("/")
+
+
+def _ld_url_key(obj: dict, ld: _LD) -> set[str]:
+    keys = set()
+    for name in ("url", "mainEntityOfPage", "@id"):
+        v = obj.get(name)
+        if isinstance(v, dict):
+            v = v.get("@id") or v.get("url")
+        if isinstance(v, str) and v:
+            keys.add(_url_key(v))
+    return keys
+
+
+def _ld_names(value: Any, ld: _LD) -> list[str]:
+    """Names from a JSON-LD author/creator value: strings, Person/Organization objects
+    (``name``, else ``givenName familyName``), ``@id`` references and lists of these."""
+    names: list[str] = []
+    seen: set[str] = set()
+    stack = [value]
+    steps = 0
+    while stack and len(names) < MAX_AUTHORS and steps < 4 * MAX_AUTHORS:
+        steps += 1
+        v = ld.deref(stack.pop())
+        if isinstance(v, list):
+            stack.extend(reversed(v[: 4 * MAX_AUTHORS]))
+            continue
+        name: Any = None
+        if isinstance(v, str):
+            name = v
+        elif isinstance(v, dict):
+            name = v.get("name")
+            if isinstance(name, (list, dict)):
+                name = _ld_first_str(name)
+            if not isinstance(name, str) or not name.strip():
+                given, family = v.get("givenName"), v.get("familyName")
+                name = " ".join(x for x in (given, family) if isinstance(x, str))
+        text = clean_text(name, FIELD_LIMITS["byline"], strip_tags=True)
+        if not text or _URL_LIKE_RE.match(text):
+            continue
+        k = _norm_key(text)
+        if k not in seen:
+            seen.add(k)
+            names.append(text)
+    return names
+
+
+def _ld_image(value: Any, ld: _LD) -> list[str]:
+    """Image URLs (unresolved) from a JSON-LD image value: strings, lists, ImageObject
+    ``url``/``contentUrl``, ``@id`` references."""
+    out: list[str] = []
+    stack = [value]
+    steps = 0
+    while stack and steps < 32:
+        steps += 1
+        v = stack.pop()
+        if isinstance(v, dict):
+            v = ld.deref(v)
+        if isinstance(v, list):
+            stack.extend(reversed(v[:16]))
+        elif isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            for k in ("url", "contentUrl"):
+                if k in v:
+                    stack.append(v[k])
+                    break
+    return out
+
+
+def _ld_publisher_name(ld: _LD) -> str | None:
+    holders = ([ld.main] if ld.main is not None else []) + ld.objects
+    for obj in holders:
+        pub = ld.deref(obj.get("publisher"))
+        if isinstance(pub, list):
+            pub = ld.deref(pub[0]) if pub else None
+        name = pub.get("name") if isinstance(pub, dict) else pub
+        text = clean_text(_ld_first_str(name), FIELD_LIMITS["site_name"], strip_tags=True)
+        if text:
+            return text
+    return None
+
+
+def _ld_website_name(ld: _LD) -> str | None:
+    for obj in ld.objects:
+        if "WebSite" in _ld_types(obj):
+            text = clean_text(
+                _ld_first_str(obj.get("name")), FIELD_LIMITS["site_name"], strip_tags=True
+            )
+            if text:
+                return text
+    return None
+
+
+def _is_prose(text: str) -> bool:
+    """Heuristic: does this string read like article text (see PROSE_* constants)?"""
+    if len(text) < PROSE_MIN_CHARS or _URL_LIKE_RE.match(text):
+        return False
+    if not _SENTENCE_END_RE.search(text) or _LONG_TOKEN_RE.search(text):
+        return False
+    compact = "".join(text.split())
+    letters = sum(1 for ch in compact if ch.isalpha())
+    return letters >= PROSE_MIN_LETTER_RATIO * len(compact)
+
+
+def _next_data_body(text: str | None) -> str | None:
+    """Article text from a Next.js ``__NEXT_DATA__`` payload: the prose-like string
+    values (never keys; ids, URLs, code and short labels fail :func:`_is_prose`), in
+    document order, duplicates dropped, joined as paragraphs."""
+    if not text:
+        return None
+    data = _load_json(text, MAX_NEXT_DATA_CHARS)
+    if data is None:
+        return None
+    limit = FIELD_LIMITS["article_body"]
+    paras: list[str] = []
+    seen: set[str] = set()
+    total = 0
+    for key, value in _iter_json(data):
+        if not isinstance(value, str) or len(value) < PROSE_MIN_CHARS:
+            continue
+        if isinstance(key, str) and _alnum_key(key) in NEXT_DATA_SKIP_KEYS:
+            continue
+        body = _clean_body(value, limit)
+        if not body:
+            continue
+        for para in body.split("\n\n"):
+            if para in seen or not _is_prose(para):
+                continue
+            seen.add(para)
+            paras.append(para)
+            total += len(para) + 2
+        if total > limit:
+            break
+    if total < NEXT_DATA_MIN_BODY_CHARS:
+        return None
+    return _cap("\n\n".join(paras), limit)
+
+
+# =====================================================================================
+# Title
+# =====================================================================================
+
+
+def _split_title(title: str) -> tuple[list[str], list[str]]:
+    """Segments and the separators between them (``len(seps) == len(segs) - 1``)."""
+    parts = TITLE_SEPARATOR_RE.split(title)
+    return parts[0::2], parts[1::2]
+
+
+def _join(segs: list[str], seps: list[str], i: int, j: int) -> str:
+    """Segments i..j (inclusive) joined with their original separators."""
+    out = [segs[i]]
+    for k in range(i + 1, j + 1):
+        out.append(f" {seps[k - 1]} {segs[k]}")
+    return "".join(out)
+
+
+def _match_h1(title: str, h1_keys: list[str]) -> str | None:
+    """The longest separator-delimited span of ``title`` equal to a visible h1."""
+    if not h1_keys:
+        return None
+    if _norm_key(title) in h1_keys:
+        return title
+    segs, seps = _split_title(title)
+    n = len(segs)
+    if n < 2 or n > MAX_TITLE_SEGMENTS:
+        return None
+    for length in range(n - 1, 0, -1):
+        for i in range(0, n - length + 1):
+            span = _join(segs, seps, i, i + length - 1)
+            if _norm_key(span) in h1_keys:
+                return span
+    return None
+
+
+def _strip_known_site(title: str, site_keys: set[str]) -> str:
+    """Drop leading/trailing segments that are a known site name (repeatedly)."""
+    if not site_keys:
+        return title
+    segs, seps = _split_title(title)
+    i, j = 0, len(segs) - 1
+    while j > i and _alnum_key(segs[j]) in site_keys:
+        j -= 1
+    while i < j and _alnum_key(segs[i]) in site_keys:
+        i += 1
+    if (i, j) == (0, len(segs) - 1):
+        return title
+    return _join(segs, seps, i, j)
+
+
+def _long_enough(text: str) -> bool:
+    words = _word_count(text)
+    if words >= TITLE_MIN_WORDS:
+        return True
+    return words == 1 and len(text) >= TITLE_MIN_CHARS_UNSPACED and not text.isascii()
+
+
+def _looks_like_site(segment: str) -> bool:
+    return (
+        bool(segment)
+        and _word_count(segment) <= SITE_SEGMENT_MAX_WORDS
+        and not segment[0].islower()
+    )
+
+
+def _strip_site_segments(title: str) -> str:
+    """Heuristic for a ``<title>`` whose site name is unknown: drop the last segment
+    ("Title | Site", "Title - Site") when it is shorter than the rest, looks like a name
+    (at most SITE_SEGMENT_MAX_WORDS words, not starting lower-case) and the rest is long
+    enough (:func:`_long_enough`); else drop a first segment that does the same before a
+    non-dash separator ("Site | Title"). At most one segment goes."""
+    segs, seps = _split_title(title)
+    if len(segs) < 2:
+        return title
+    last = segs[-1]
+    rest = _join(segs, seps, 0, len(segs) - 2)
+    if _looks_like_site(last) and len(last) < len(rest) and _long_enough(rest):
+        return rest
+    first = segs[0]
+    rest = _join(segs, seps, 1, len(segs) - 1)
+    if (
+        seps[0] in PREFIX_SEPARATORS
+        and _looks_like_site(first)
+        and len(first) < len(rest)
+        and _long_enough(rest)
+    ):
+        return rest
+    return title
+
+
+def _refine_title(
+    text: str, h1_keys: list[str], site_keys: set[str], heuristic: bool
+) -> str | None:
+    matched = _match_h1(text, h1_keys)
+    if matched is not None:
+        return matched
+    stripped = _strip_known_site(text, site_keys)
+    if stripped != text:
+        return stripped
+    if heuristic:
+        return _strip_site_segments(text)
+    return text
+
+
+# =====================================================================================
+# The stage
+# =====================================================================================
+
+
+class _Result:
+    """Accumulates fields and their sources (first ``offer`` per field wins)."""
+
+    def __init__(self) -> None:
+        self.md = Metadata()
+
+    def has(self, name: str) -> bool:
+        return getattr(self.md, name) is not None
+
+    def offer(self, name: str, value: str | None, source: str) -> bool:
+        if value is None or getattr(self.md, name) is not None:
+            return False
+        setattr(self.md, name, value)
+        self.md.sources[name] = source
+        return True
+
+
+def _meta_source(scan: _Scan, key: str) -> str:
+    attr = scan.meta[key][1]
+    bare = key.split(":", 1)[1] if attr in ("http-equiv", "itemprop") else key
+    return f"meta[{attr}={bare}]"
+
+
+def _meta_values(scan: _Scan, keys: tuple[str, ...]) -> Iterator[tuple[str, str]]:
+    """(raw content, source label) for each present key, in precedence order."""
+    for key in keys:
+        hit = scan.meta.get(key)
+        if hit is not None:
+            yield hit[0], _meta_source(scan, key)
+
+
+def extract_metadata(page: ParsedPage) -> Metadata:
+    """Extract the page's metadata (see the module docstring for precedence and rules).
+
+    Args:
+        page: the parse stage's output, before pruning (scripts must still be there).
+
+    Returns:
+        A :class:`~unclutter.core.models.Metadata`; fields the page does not state are
+        ``None``; ``sources`` names the winning source of each filled field. Lengths are
+        capped by :data:`FIELD_LIMITS`. Never raises on page content.
+    """
+    scan = _Scan()
+    head = page.head
+    if head is not None:
+        _scan_head(scan, head)
+    body = page.body
+    if body is not None:
+        _scan_body(scan, body)
+    elif head is None:
+        _scan_body(scan, page.root)
+
+    page_urls = set()
+    for candidate in (scan.links.get("canonical"), scan.meta.get("og:url", (None,))[0], page.url):
+        if isinstance(candidate, str) and candidate.strip():
+            page_urls.add(_url_key(candidate))
+    ld = _parse_json_ld(scan.json_ld, page_urls)
+    main = ld.main or {}
+    res = _Result()
+    limits = FIELD_LIMITS
+    base = page.base_url
+
+    # --- site name (first: the title uses it) -------------------------------------
+    for raw, src in _meta_values(scan, SITE_NAME_META_KEYS):
+        if res.offer("site_name", clean_text(raw, limits["site_name"]), src):
+            break
+    res.offer("site_name", _ld_publisher_name(ld), "json-ld")
+    for raw, src in _meta_values(scan, SITE_NAME_FALLBACK_META_KEYS):
+        if res.offer("site_name", clean_text(raw, limits["site_name"]), src):
+            break
+    website_name = _ld_website_name(ld)
+    res.offer("site_name", website_name, "json-ld")
+
+    # --- title ------------------------------------------------------------------------
+    site_keys = {
+        _alnum_key(s)
+        for s in (
+            res.md.site_name,
+            clean_text(scan.meta.get("application-name", ("",))[0], 200),
+            _ld_publisher_name(ld),
+            website_name,
+        )
+        if s
+    }
+    site_keys.update(_host_keys(page.url))
+    site_keys.discard("")
+    h1_texts = [
+        t
+        for t in (
+            _visible_text(n, 2 * limits["title"]) for n in scan.h1s if not _is_hidden(n)
+        )
+        if t
+    ]
+    h1_keys = [_norm_key(t) for t in h1_texts]
+    candidates: list[tuple[str | None, str, bool]] = []
+    if main:
+        headline = _ld_first_str(main.get("headline")) or _ld_first_str(main.get("name"))
+        candidates.append(
+            (clean_text(headline, 2 * limits["title"], strip_tags=True), "json-ld", False)
+        )
+    for raw, src in _meta_values(scan, TITLE_META_KEYS):
+        candidates.append((clean_text(raw, 2 * limits["title"]), src, False))
+    candidates.append((clean_text(scan.title, 2 * limits["title"]), "title", True))
+    for text, src, heuristic in candidates:
+        if not text or _alnum_key(text) in site_keys:
+            continue  # a "title" that is only the site's name says nothing
+        refined = _refine_title(text, h1_keys, site_keys, heuristic)
+        if res.offer("title", clean_text(refined, limits["title"]), src):
+            break
+    if h1_texts:
+        res.offer("title", clean_text(h1_texts[0], limits["title"]), "h1")
+
+    # --- byline -----------------------------------------------------------------------
+    if main:
+        names = _ld_names(main.get("author") or main.get("creator"), ld)
+        if names:
+            res.offer("byline", clean_text(", ".join(names), limits["byline"]), "json-ld")
+    if not res.has("byline"):
+        for raw, src in _meta_values(scan, BYLINE_META_KEYS):
+            if res.offer("byline", _clean_byline(raw, limits["byline"]), src):
+                break
+    if not res.has("byline"):
+        for node, how in scan.bylines:
+            if _is_hidden(node):
+                continue
+            if node.tag == "meta":
+                text = node.attrs.get("content", "")
+            else:
+                name_node = next(
+                    (
+                        n
+                        for n in node.iter_elements(include_self=False)
+                        if "name" in n.attrs.get("itemprop", "").lower().split()
+                    ),
+                    None,
+                ) if how == "dom[itemprop=author]" else None
+                text = _visible_text(name_node or node, MAX_DOM_BYLINE_CHARS + 1)
+            byline = _clean_byline(text, limits["byline"])
+            if byline and len(byline) <= MAX_DOM_BYLINE_CHARS:
+                res.offer("byline", byline, how)
+                break
+
+    # --- dates ------------------------------------------------------------------------
+    for name, ld_key, meta_keys, itemprop in (
+        ("date_published", "datePublished", DATE_PUBLISHED_META_KEYS, "datepublished"),
+        ("date_modified", "dateModified", DATE_MODIFIED_META_KEYS, "datemodified"),
+    ):
+        if main:
+            res.offer(name, _clean_date(_ld_first_str(main.get(ld_key)), limits[name]), "json-ld")
+        for raw, src in _meta_values(scan, meta_keys):
+            if res.has(name):
+                break
+            res.offer(name, _clean_date(raw, limits[name]), src)
+        if not res.has(name):
+            _date_from_times(res, scan.times, name, itemprop, limits[name])
+
+    # --- language -----------------------------------------------------------------------
+    html_node = page.html_node
+    if html_node is not None:
+        for attr in ("lang", "xml:lang"):
+            if res.offer("language", normalise_language(html_node.attrs.get(attr)), "html[lang]"):
+                break
+    for raw, src in _meta_values(scan, LANGUAGE_META_KEYS):
+        if res.offer("language", normalise_language(raw), src):
+            break
+    if main:
+        lang = main.get("inLanguage")
+        if isinstance(lang, dict):
+            lang = lang.get("alternateName") or lang.get("name")
+        res.offer("language", normalise_language(_ld_first_str(lang)), "json-ld")
+
+    # --- canonical URL ------------------------------------------------------------------
+    url_limit = limits["canonical_url"]
+    res.offer(
+        "canonical_url",
+        absolute_url(scan.links.get("canonical"), base, url_limit),
+        "link[rel=canonical]",
+    )
+    for raw, src in _meta_values(scan, CANONICAL_META_KEYS):
+        if res.offer("canonical_url", absolute_url(raw, base, url_limit), src):
+            break
+
+    # --- lead image -----------------------------------------------------------------------
+    img_limit = limits["lead_image"]
+    for raw, src in _meta_values(scan, IMAGE_META_KEYS):
+        if res.offer("lead_image", absolute_url(raw, base, img_limit), src):
+            break
+    if main and not res.has("lead_image"):
+        for raw in _ld_image(main.get("image"), ld) + _ld_image(main.get("thumbnailUrl"), ld):
+            if res.offer("lead_image", absolute_url(raw, base, img_limit), "json-ld"):
+                break
+    res.offer("lead_image", absolute_url(scan.links.get("image_src"), base, img_limit),
+              "link[rel=image_src]")
+
+    # --- excerpt --------------------------------------------------------------------------
+    for raw, src in _meta_values(scan, EXCERPT_META_KEYS):
+        if res.offer("excerpt", clean_text(raw, limits["excerpt"]), src):
+            break
+    if main:
+        res.offer(
+            "excerpt",
+            clean_text(_ld_first_str(main.get("description")), limits["excerpt"], strip_tags=True),
+            "json-ld",
+        )
+
+    # --- article body (labelled fallback) ---------------------------------------------------
+    if main:
+        res.offer(
+            "article_body",
+            _clean_body(_ld_first_str(main.get("articleBody")), limits["article_body"]),
+            "json-ld",
+        )
+    if not res.has("article_body"):
+        res.offer("article_body", _next_data_body(scan.next_data), "next-data")
+    return res.md
+
+
+def _clean_byline(raw: Any, limit: int) -> str | None:
+    text = clean_text(raw, 4 * limit)
+    if not text or _URL_LIKE_RE.match(text):
+        return None
+    text = BYLINE_PREFIX_RE.sub("", text, count=1).strip(" |,;:-\u2013\u2014")
+    if not text or not any(ch.isalpha() for ch in text):
+        return None
+    return _cap(text, limit)
+
+
+def _date_from_times(
+    res: _Result, times: list[Node], name: str, itemprop: str, limit: int
+) -> None:
+    """``<time datetime>`` fallback: the first visible one marked with ``itemprop`` (or,
+    for the publication date, the obsolete ``pubdate`` attribute), else for the
+    publication date the first visible one."""
+    visible = [t for t in times if not _is_hidden(t)]
+    marked = [
+        t
+        for t in visible
+        if itemprop in t.attrs.get("itemprop", "").lower().split()
+        or (name == "date_published" and "pubdate" in t.attrs)
+    ]
+    pool = marked or (visible if name == "date_published" else [])
+    for t in pool:
+        if res.offer(name, _clean_date(t.attrs.get("datetime"), limit), "time[datetime]"):
+            return
+
+
+def _host_keys(url: str | None) -> set[str]:
+    """Site-name keys derived from the host: "www.ehow.com" -> {"ehow", "ehowcom"}."""
+    if not url:
+        return set()
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return set()
+    labels = [x for x in host.split(".") if x]
+    if labels and labels[0] == "www":
+        labels = labels[1:]
+    if len(labels) < 2:
+        return set()
+    return {_alnum_key(labels[0]), _alnum_key("".join(labels))}
