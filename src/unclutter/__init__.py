@@ -1,0 +1,27 @@
+"""unclutter: any web page in, a clean, safe, LLM-ready reader view out.
+
+Public surface::
+
+    unclutter.extract(html, url=None, **options) -> Article
+    unclutter.extract_url(url, policy=None, **options) -> Article
+    unclutter.Article, unclutter.TocEntry, unclutter.Options
+    unclutter.errors  (the exception tree; see unclutter.core.errors)
+"""
+
+from .core import errors
+from .core.errors import NoContentError, UnclutterError
+from .core.models import Article, TocEntry
+from .core.options import Options
+from .pipeline import extract, extract_url
+
+__all__ = [
+    "extract",
+    "extract_url",
+    "Article",
+    "TocEntry",
+    "Options",
+    "errors",
+    "UnclutterError",
+    "NoContentError",
+]
+__version__ = "0.1.0"

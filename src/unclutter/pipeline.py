@@ -32,12 +32,11 @@ from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata
 from .prune.clean import prune, strip_invisible
-from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.select import select_main_content
 from .structure.tokens import TOKENIZER_NAME, count_tokens
 from .structure.toc import build_toc
 
-__all__ = ["extract", "run_pipeline", "READING_WPM", "STRUCTURED_FALLBACK_MAX_CHARS"]
+__all__ = ["extract", "extract_url", "run_pipeline", "READING_WPM", "STRUCTURED_FALLBACK_MAX_CHARS"]
 
 #: Average silent reading rate of adults for non-fiction, words per minute (Brysbaert,
 #: "How many words do we read per minute? A review and meta-analysis of reading rate",
@@ -87,6 +86,8 @@ def _structured_markdown(body: str) -> str:
 def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     """Run every stage; see the module docstring. Raises the errors of
     :mod:`unclutter.core.errors` (UnreadableInputError subclasses, NoContentError)."""
+    from .reconstruct.markdown import markdown_to_text, to_markdown
+
     trace: list[str] = []
     html = _to_text(data, options)
     page: ParsedPage = parse_html(html, url)
@@ -182,3 +183,23 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
     except TypeError as exc:
         raise UsageError(f"bad option: {exc}") from None
     return run_pipeline(html, url, opts)
+
+
+def extract_url(url: str, policy=None, **options) -> Article:
+    """Fetch ``url`` through the SSRF-safe fetcher, then :func:`extract` it.
+
+    Args:
+        url: an absolute http(s) URL.
+        policy: a :class:`unclutter.fetch.FetchPolicy` (safe defaults when ``None``).
+        **options: as for :func:`extract` (``http_charset`` is taken from the response).
+
+    Raises:
+        PolicyError: the URL or an address it resolves to is refused by the policy.
+        FetchError: the fetch failed (timeout, too large, not HTML, HTTP error...).
+        plus everything :func:`extract` raises.
+    """
+    from .fetch import fetch
+
+    page = fetch(url, policy)
+    options.setdefault("http_charset", page.charset)
+    return extract(page.content, url=page.final_url, **options)

@@ -1,0 +1,162 @@
+"""Command-line interface: parse arguments, call the library, map errors to exit codes.
+
+Exit codes (also in README): 0 ok, 2 usage, 3 refused by the safety policy, 4 fetch
+failed, 5 unreadable input, 6 no main content found, 1 unexpected internal error.
+Errors print one line on stderr (``unclutter: error: ...``), never a traceback. ``-o FILE``
+writes atomically (temporary file in the same folder, fsync, rename): on any error no
+partial file is left behind.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+
+import click
+
+from .core.errors import UnclutterError, UsageError
+
+__all__ = ["main", "EXIT_CODES"]
+
+#: Exit code table, as documented in README.md.
+EXIT_CODES = {
+    "ok": 0,
+    "internal": 1,
+    "usage": 2,
+    "policy": 3,
+    "fetch": 4,
+    "unreadable": 5,
+    "no_content": 6,
+}
+
+FORMATS = ("markdown", "text", "json", "html")
+
+
+def _read_source(source: str) -> bytes:
+    if source == "-":
+        return sys.stdin.buffer.read()
+    if os.path.isdir(source):
+        raise UsageError(f"{source!r} is a directory, not an HTML file")
+    try:
+        with open(source, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {source!r} (give a path, an http(s) URL, or - for stdin)") from None
+    except OSError as exc:
+        from .core.errors import UnreadableInputError
+
+        raise UnreadableInputError(f"cannot read {source!r}: {exc.strerror or exc}") from None
+
+
+def _render(article, fmt: str, explain: bool) -> str:
+    if fmt == "markdown":
+        return article.markdown
+    if fmt == "text":
+        return article.text if article.text.endswith("\n") else article.text + "\n"
+    if fmt == "json":
+        return json.dumps(article.to_dict(explain=explain), ensure_ascii=False, indent=2) + "\n"
+    from .render.htmlview import render_article_html
+
+    return render_article_html(article)
+
+
+def _write_atomic(path: str, data: str) -> None:
+    directory = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=".unclutter-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _explain(article) -> None:
+    err = click.get_text_stream("stderr")
+    for line in article.trace:
+        err.write(f"trace: {line}\n")
+    for r in article.removed:
+        err.write(f"removed [{r.stage}] <{r.tag}> {r.class_id[:40]!r} {r.chars} chars: {r.reason}"
+                  f"{' | ' + r.preview if r.preview else ''}\n")
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("source")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True,
+              help="Output format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+              help="Write to FILE (atomically) instead of stdout.")
+@click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin.")
+@click.option("--extractor", default="heuristic", show_default=True, help="Main-content extractor.")
+@click.option("--no-links", is_flag=True, help="Keep link text only, drop link targets.")
+@click.option("--no-images", is_flag=True, help="Drop images.")
+@click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
+@click.option("--allow-private", "allow_private", multiple=True, hidden=True,
+              help="Test hook: allow exactly this IP address to be fetched.")
+@click.version_option(package_name="unclutter")
+def cli(source: str, fmt: str, output: str | None, base_url: str | None, extractor: str,
+        no_links: bool, no_images: bool, explain: bool, allow_private: tuple[str, ...]) -> None:
+    """Print the main content of SOURCE as clean Markdown (or text, JSON, HTML).
+
+    SOURCE is an HTML file, an http(s) URL, or - for standard input.
+    """
+    from . import pipeline
+
+    options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images)
+    if source.lower().startswith(("http://", "https://")) or "://" in source:
+        policy = None
+        if allow_private:
+            from .fetch import FetchPolicy
+
+            policy = FetchPolicy(allow_addresses=frozenset(allow_private))
+        article = pipeline.extract_url(source, policy=policy, **options)
+    else:
+        data = _read_source(source)
+        article = pipeline.extract(data, url=base_url, **options)
+    out = _render(article, fmt, explain)
+    if explain:
+        _explain(article)
+    if output:
+        _write_atomic(output, out)
+    else:
+        stream = click.get_text_stream("stdout")
+        stream.write(out)
+        stream.flush()
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``unclutter`` command; returns (and exits with) the exit code."""
+    try:
+        cli.main(args=argv, prog_name="unclutter", standalone_mode=False)
+        code = 0
+    except click.exceptions.Abort:
+        click.echo("unclutter: error: interrupted", err=True)
+        code = 130
+    except click.ClickException as exc:  # usage errors from click itself
+        click.echo(f"unclutter: error: {exc.format_message()}", err=True)
+        code = EXIT_CODES["usage"]
+    except UnclutterError as exc:
+        click.echo(f"unclutter: error: {exc}", err=True)
+        code = exc.exit_code
+    except BrokenPipeError:
+        code = 0
+    except RecursionError:
+        click.echo("unclutter: error: unreadable input: structure too deep", err=True)
+        code = EXIT_CODES["unreadable"]
+    except MemoryError:
+        click.echo("unclutter: error: unreadable input: out of memory", err=True)
+        code = EXIT_CODES["unreadable"]
+    except Exception as exc:  # noqa: BLE001 - last line of defence: one line, no traceback
+        click.echo(f"unclutter: internal error: {type(exc).__name__}: {exc}", err=True)
+        code = EXIT_CODES["internal"]
+    if argv is None:
+        sys.exit(code)
+    return code

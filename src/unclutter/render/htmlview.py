@@ -1,0 +1,101 @@
+"""The self-contained HTML reader view (``--format html``), rendered from our Markdown.
+
+Safety by construction: the article HTML is produced **from the clean Markdown** (never
+from the source page's HTML) by markdown-it-py in CommonMark mode with GFM tables and
+``html=False`` (raw HTML in the Markdown is escaped, not passed through), links are limited
+to http(s)/mailto/fragment URLs, and the page carries a strict Content-Security-Policy
+(no scripts at all, no frames, styles inline only, images from http(s) only). Headings get
+``id`` attributes equal to the table-of-contents anchors
+(:func:`unclutter.structure.toc.build_toc`).
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+from importlib import resources
+
+from markdown_it import MarkdownIt
+
+from ..core.models import Article
+from ..structure.toc import Slugger, heading_text
+
+__all__ = ["render_article_html", "markdown_to_html", "CONTENT_SECURITY_POLICY"]
+
+#: Sent as a <meta http-equiv> in the file (and as a header by the service): nothing but
+#: our inline stylesheet and remote images may load; no script, frame, form or plugin.
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; style-src 'unsafe-inline'; img-src https: http: data:; "
+    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+
+_SAFE_SCHEMES = ("http://", "https://", "mailto:", "#")
+
+
+def _md() -> MarkdownIt:
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    md.enable("table")
+    md.enable("strikethrough")
+    md.validateLink = lambda url: url.strip().lower().startswith(_SAFE_SCHEMES)  # type: ignore[method-assign]
+    return md
+
+
+def markdown_to_html(markdown: str, anchors: list[str] | None = None) -> str:
+    """Render Markdown to an HTML fragment; headings get ``anchors`` in order (or
+    GitHub-style slugs computed here when ``anchors`` is None or does not line up)."""
+    md = _md()
+    tokens = md.parse(markdown)
+    slugger = Slugger()
+    hi = 0
+    for i, tok in enumerate(tokens):
+        if tok.type == "heading_open":
+            inline = tokens[i + 1]
+            text = heading_text(inline.content)
+            slug = slugger.slug(text)
+            if anchors is not None and hi < len(anchors):
+                slug = anchors[hi]
+            tok.attrSet("id", slug)
+            hi += 1
+        elif tok.type == "inline" and tok.children:
+            for child in tok.children:
+                if child.type == "image":
+                    child.attrSet("loading", "lazy")
+                    child.attrSet("referrerpolicy", "no-referrer")
+                elif child.type == "link_open":
+                    child.attrSet("rel", "noopener noreferrer nofollow")
+    return md.renderer.render(tokens, md.options, {})
+
+
+def _css() -> str:
+    return resources.files("unclutter.render").joinpath("reader.css").read_text("utf-8")
+
+
+def render_article_html(article: Article) -> str:
+    """A complete, self-contained HTML document for ``article`` (UTF-8, no external assets)."""
+    e = html_lib.escape
+    body_md = article.markdown
+    anchors = [t.anchor for t in article.toc]
+    content = markdown_to_html(body_md, anchors)
+    meta_bits = [x for x in (article.byline, article.site_name, article.date_published) if x]
+    meta_bits.append(f"{article.reading_time_min:g} min read")
+    toc_html = ""
+    entries = [t for t in article.toc if t.level > 1 or len(article.toc) == 1]
+    if len(entries) > 1:
+        items = "".join(
+            f'<li class="l{t.level}"><a href="#{e(t.anchor)}">{e(t.title)}</a></li>' for t in entries
+        )
+        toc_html = f'<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>{items}</ol></nav>'
+    source = ""
+    if article.url and article.url.lower().startswith(("http://", "https://")):
+        source = f'<p class="source">Source: <a href="{e(article.url)}" rel="noopener noreferrer nofollow">{e(article.url)}</a></p>'
+    lang = f' lang="{e(article.language)}"' if article.language else ""
+    return (
+        "<!DOCTYPE html>\n"
+        f"<html{lang}><head><meta charset=\"utf-8\">"
+        f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="referrer" content="no-referrer">'
+        f"<title>{e(article.title or 'Reader view')}</title>"
+        f"<style>{_css()}</style></head><body><main class=\"reader\">"
+        f'<p class="meta">{" · ".join(e(b) for b in meta_bits)}</p>'
+        f"{toc_html}<article>{content}</article>{source}</main></body></html>\n"
+    )

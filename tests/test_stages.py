@@ -1,0 +1,243 @@
+"""Unit tests per stage on small hand-written pages: decode, parse, prune, score/select,
+TOC, tokens."""
+
+from __future__ import annotations
+
+import codecs
+
+import pytest
+
+from unclutter.core.dom import Node, new_text
+from unclutter.core.errors import BinaryInputError, EmptyInputError, InputTooDeepError
+from unclutter.parse.decode import decode_html, resolve_label
+from unclutter.parse.html import estimate_depth, parse_html
+from unclutter.prune.clean import hidden_selectors, prune
+from unclutter.score.features import collapsed_len, compute_stats
+from unclutter.score.select import select_main_content
+from unclutter.structure.toc import Slugger, build_toc, slugify
+from unclutter.structure.tokens import TOKENIZER_NAME, count_tokens
+
+# --- decode -----------------------------------------------------------------------------
+
+
+def test_decode_bom_wins_over_meta():
+    data = codecs.BOM_UTF8 + '<meta charset="iso-8859-1"><p>café</p>'.encode("utf-8")
+    text, enc = decode_html(data)
+    assert enc == "utf-8" and "café" in text and "\ufeff" not in text
+
+
+def test_decode_http_charset_then_meta():
+    latin = '<meta charset="utf-8"><p>Straße</p>'.encode("cp1252")
+    assert "Straße" in decode_html(latin, http_charset="iso-8859-1")[0]
+    meta_only = '<html><head><meta charset="iso-8859-1"></head><p>Gärten</p>'.encode("latin-1")
+    text, enc = decode_html(meta_only)
+    assert enc == "cp1252" and "Gärten" in text  # WHATWG: iso-8859-1 means windows-1252
+
+
+def test_decode_http_equiv_and_bad_label():
+    data = '<meta http-equiv="Content-Type" content="text/html; charset=windows-1251"><p>привет</p>'.encode("cp1251")
+    assert "привет" in decode_html(data)[0]
+    bad = b'<meta charset="no-such-charset"><p>plain ascii</p>'
+    assert "plain ascii" in decode_html(bad)[0]
+    assert resolve_label("rot13") is None and resolve_label("base64") is None
+
+
+def test_decode_utf16_without_bom_and_invalid_bytes():
+    text, enc = decode_html("<p>hello wide world</p>".encode("utf-16-le"))
+    assert enc == "utf-16-le" and "hello wide world" in text
+    text, _ = decode_html(b"<p>ok \xff\xfe\xfa bytes</p>")
+    assert "ok" in text and "bytes" in text
+
+
+@pytest.mark.parametrize(
+    "data,what",
+    [
+        (b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj", "PDF"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "PNG"),
+        (b"\x1f\x8b\x08\x00\x00\x00\x00\x00", "gzip"),
+        (bytes(range(256)) * 20, "binary"),
+    ],
+)
+def test_decode_refuses_binary(data, what):
+    with pytest.raises(BinaryInputError) as exc:
+        decode_html(data)
+    assert what.lower() in str(exc.value).lower()
+
+
+def test_decode_refuses_empty_and_nul_only():
+    for data in (b"", b"   \n\t ", b"\x00" * 10):
+        with pytest.raises((EmptyInputError, BinaryInputError)):
+            decode_html(data)
+
+
+# --- parse ------------------------------------------------------------------------------
+
+
+def test_parse_builds_tree_and_base_url():
+    page = parse_html(
+        '<html><head><base href="/docs/"></head><body><p class="a">x<!-- c -->y</p>'
+        "<template><p>t</p></template></body></html>",
+        "https://example.org/start/page.html",
+    )
+    assert page.base_url == "https://example.org/docs/"
+    p = page.body.children[0]
+    assert p.tag == "p" and p.attrs == {"class": "a"} and p.text_content() == "xy"
+    assert "t" not in page.body.text_content()  # template contents are not in the tree
+
+
+def test_parse_deep_trees_without_recursion():
+    html = "<p>shallow</p>" + "<div>" * 1000 + "<p>deep</p>" + "</div>" * 1000 + "<p>closing</p>"
+    page = parse_html(html)
+    assert page.body.text_content() == "shallowdeepclosing"
+    assert estimate_depth(html) >= 1000
+    with pytest.raises(InputTooDeepError):
+        parse_html("<div>" * 100_000)
+
+
+def test_parse_caps_huge_attributes():
+    page = parse_html('<p title="' + "x" * 3_000_000 + '">text</p>')
+    assert page.body.children[0].attrs["title"] == ""
+
+
+def test_dom_walks_are_iterative_on_100k_levels():
+    root = Node("div")
+    cur = root
+    for _ in range(100_000):
+        cur = cur.append(Node("div"))
+    cur.append(new_text("bottom"))
+    assert root.text_content() == "bottom"
+    assert sum(1 for _ in root.iter_postorder()) == 100_002
+    assert root.clone().text_content() == "bottom"
+    assert compute_stats(root).chars[id(root)] > 0
+
+
+# --- prune ------------------------------------------------------------------------------
+
+HIDDEN_PAGE = """<html><head><style>
+.sneaky { display: none }  .ok { color: red }
+@media print { .printonly { display: none } }
+div.x.y, #secret { visibility: hidden }
+.menu .sub { display:none }
+</style></head><body>
+<p>Visible text stays here.</p>
+<p style="display:none">INLINE-HIDDEN</p>
+<p style="color:red;visibility : hidden">VIS-HIDDEN</p>
+<p hidden>ATTR-HIDDEN</p>
+<div aria-hidden="true">ARIA-HIDDEN</div>
+<input type="hidden" value="TYPE-HIDDEN">
+<p class="sneaky big">CLASS-HIDDEN</p>
+<div class="x y">COMPOUND-HIDDEN</div>
+<span id="secret">ID-HIDDEN</span>
+<p class="printonly">PRINT-ONLY-VISIBLE</p>
+<p>Tag\U000E0041\U000E0042 chars and bidi\u202e x\u202c and zero\u200b\u200bwidth</p>
+<nav>NAV</nav><script>SCRIPT</script><aside>ASIDE</aside><footer>FOOTER</footer>
+<article><header><h1>Article header stays</h1></header><p>Body</p></article>
+</body></html>"""
+
+
+def test_prune_removes_every_hidden_kind_and_logs_it():
+    page = parse_html(HIDDEN_PAGE)
+    result = prune(page)
+    text = result.root.text_content()
+    for gone in ("INLINE-HIDDEN", "VIS-HIDDEN", "ATTR-HIDDEN", "ARIA-HIDDEN", "CLASS-HIDDEN",
+                 "COMPOUND-HIDDEN", "ID-HIDDEN", "NAV", "SCRIPT", "ASIDE", "FOOTER"):
+        assert gone not in text, gone
+    assert "Visible text stays here." in text
+    assert "PRINT-ONLY-VISIBLE" in text  # @media rules are conditional
+    assert "Article header stays" in text  # header inside <article> is not page chrome
+    assert "Tag chars and bidi x and zerowidth" in " ".join(text.split())
+    reasons = {r.reason for r in result.removed}
+    assert "hidden: inline style" in reasons and "non-content element" in reasons
+    assert any(r.startswith("hidden: <style> rule") for r in reasons)
+
+
+def test_hidden_selectors_only_simple_top_level_rules():
+    sels = hidden_selectors(".a{display:none} .b .c{display:none} @media (x){.d{display:none}} p#e.f{visibility:collapse}")
+    assert sorted(s.source for s in sels) == [".a", "p#e.f"]
+
+
+# --- score / select ---------------------------------------------------------------------
+
+ARTICLE_PAGE = """<html><body>
+<div id="nav-wrap"><ul><li><a href="/">Home</a></li><li><a href="/a">About</a></li><li><a href="/b">Blog</a></li></ul></div>
+<div class="sidebar"><p>Sidebar: subscribe to our newsletter, follow us, and more, and more.</p></div>
+<div class="article-content">
+<p>The first paragraph of the story explains, in some detail, what happened on the day and why it matters to readers.</p>
+<p>A second paragraph continues the story, adding context, quotes, and numbers, so that the scorer sees prose.</p>
+<p>Steps: open the <a href="/app">companion app</a>, then choose the settings page, and confirm the change there.</p>
+<ul class="related"><li><a href="/x">Related story one</a></li><li><a href="/y">Related story two</a></li></ul>
+<p>A closing paragraph wraps up the story with a final remark, a date, and a place, to end the piece.</p>
+</div>
+<div class="comments"><p>Comment: great article, thanks, I agree with everything, really well written!</p></div>
+</body></html>"""
+
+
+def _select(html: str):
+    page = parse_html(html, "https://example.org/")
+    return select_main_content(prune(page).root)
+
+
+def test_select_picks_article_and_drops_boilerplate():
+    sel = _select(ARTICLE_PAGE)
+    text = " ".join(sel.root.text_content().split())
+    assert "first paragraph of the story" in text and "closing paragraph" in text
+    assert "companion app" in text  # prose with an inline link survives
+    for gone in ("Home", "Sidebar", "Comment: great", "Related story"):
+        assert gone not in text, gone
+    assert sel.attempts and sel.attempts[0].startswith("attempt strip-unlikely")
+
+
+def test_select_merges_split_siblings_and_lede():
+    html = """<html><body><div class="wrap">
+    <h2>Section heading of the story</h2>
+    <div class="part"><p>Part one of a split article, with commas, clauses, and enough text to be scored as prose.</p>
+    <p>More of part one, again with commas, clauses, and details that a reader would want to keep.</p></div>
+    <div class="ad-slot"><a href="/buy">Buy now</a></div>
+    <div class="part"><p>Part two continues after the advert, with commas, clauses, and a conclusion for the reader.</p>
+    <p>And the final words of part two, also with commas, clauses, and details worth keeping.</p></div>
+    </div></body></html>"""
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Part one" in text and "Part two" in text and "Section heading" in text
+    assert "Buy now" not in text
+
+
+def test_select_relaxes_when_first_attempt_finds_too_little():
+    # the only article text sits in a container whose class looks like a comment box
+    html = "<html><body><div class='comment-wrapper'>" + "".join(
+        f"<p>Paragraph {i} of real prose, with commas, clauses, and plenty of characters to score.</p>"
+        for i in range(8)
+    ) + "</div></body></html>"
+    sel = _select(html)
+    assert "Paragraph 7" in sel.root.text_content()
+    assert len(sel.attempts) >= 2
+
+
+# --- TOC and tokens ---------------------------------------------------------------------
+
+
+def test_slugs_follow_github_rules():
+    assert slugify("Hello, World!") == "hello-world"
+    assert slugify("C++ & Rust: a_b") == "c--rust-a_b"
+    s = Slugger()
+    assert [s.slug("Intro"), s.slug("Intro"), s.slug("Intro")] == ["intro", "intro-1", "intro-2"]
+
+
+def test_toc_offsets_and_code_fences():
+    md = "# Title\n\nText\n\n## Part *one*\n\n```\n# not a heading\n```\n\n### [Linked](http://x)\n"
+    toc = build_toc(md)
+    assert [(t.level, t.title, t.anchor) for t in toc] == [
+        (1, "Title", "title"), (2, "Part one", "part-one"), (3, "Linked", "linked")]
+    for t in toc:
+        assert md[t.offset:].startswith("#" * t.level + " ")
+
+
+def test_token_counts_are_exact_cl100k():
+    assert TOKENIZER_NAME == "tiktoken/cl100k_base"
+    assert count_tokens("hello world") == 2
+    assert count_tokens("") == 0
+    assert count_tokens("<|endoftext|>") > 1  # counted as text, never as a special token
+
+
+def test_collapsed_len():
+    assert collapsed_len("  a \n\t bb  ") == 4
+    assert collapsed_len("   ") == 0
