@@ -20,9 +20,11 @@ Two measures, both re-implemented here from their published definitions (no code
      shingle out of the recall mean;
    * F1 is the harmonic mean of the *mean* precision and the *mean* recall (not a mean of
      per-page F1s);
-   * the "±" is the standard deviation of each figure over 1000 bootstrap resamples of the
-     pages (sampling pages with replacement; population standard deviation), here with a
-     fixed seed so that a run is reproducible.
+   * the spread is the standard deviation (sample, ``n - 1``) of each figure over 1000
+     bootstrap resamples of the pages (pages drawn with replacement), here with a fixed seed
+     so that a run is reproducible. We report that standard deviation as the "±"; note that
+     AEB's own script prints 1.96 times it (a 95% interval half-width), so an AEB "±" is about
+     twice ours -- :attr:`Scores.f1_ci95` gives the AEB-style figure.
 
 2. **Snippet checks** for ground truths given as ``with`` / ``without`` lists (WCXB,
    Murrough-Foley/web-content-extraction-benchmark, ``ground_truth.with`` / ``.without``;
@@ -158,8 +160,15 @@ class Scores:
     recall_std: float | None = None
     f1_std: float | None = None
 
+    @property
+    def f1_ci95(self) -> float | None:
+        """1.96 x the bootstrap std of F1: the "±" as AEB's ``evaluate.py`` prints it."""
+        return None if self.f1_std is None else 1.96 * self.f1_std
+
     def as_dict(self) -> dict[str, float | int | None]:
-        return dict(self.__dict__)
+        out = dict(self.__dict__)
+        out["f1_ci95"] = self.f1_ci95
+        return out
 
 
 def _mean(values: Sequence[float]) -> float | None:
@@ -189,11 +198,12 @@ def aggregate(pages: Sequence[PageCounts]) -> Scores:
     )
 
 
-def _population_std(values: Sequence[float]) -> float | None:
-    if not values:
+def _sample_std(values: Sequence[float]) -> float | None:
+    """Sample standard deviation (``n - 1`` in the denominator); ``None`` below 2 values."""
+    if len(values) < 2:
         return None
     mean = sum(values) / len(values)
-    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
 
 
 def bootstrap_std(
@@ -234,7 +244,7 @@ def bootstrap_std(
             rs.append(recall)
         if f1 is not None:
             fs.append(f1)
-    return _population_std(ps), _population_std(rs), _population_std(fs)
+    return _sample_std(ps), _sample_std(rs), _sample_std(fs)
 
 
 def evaluate(
