@@ -3,47 +3,56 @@
 Call :func:`extract_metadata` on the page *as parsed*, before pruning: JSON-LD and
 ``__NEXT_DATA__`` live in ``<script>`` elements, which the prune stage removes.
 
-Precedence (the first source that yields a usable value wins; the winner's label is
-recorded in ``Metadata.sources[field]``)::
+Precedence (the first source that yields a usable value wins). ``Metadata.sources[field]``
+records the winner as ``"json-ld"``, ``"next-data"``, ``"meta[<attr>=<key>]"`` (e.g.
+``"meta[property=og:title]"``, ``"meta[name=author]"``, ``"meta[itemprop=datepublished]"``),
+``"title"``, ``"h1"``, ``"dom[rel=author]"`` / ``"dom[itemprop=author]"`` /
+``"dom[class/id=byline]"``, ``"time[datetime]"``, ``"html[lang]"``,
+``"link[rel=canonical]"`` or ``"link[rel=image_src]"``::
 
-    title           JSON-LD headline/name of the main Article-like object   "json-ld"
+    title           JSON-LD headline (or name) of the main Article-like object
                     > og:title > twitter:title > dc.title / dcterms.title
-                      > parsely-title > meta name=title                      "meta[property=og:title]" ...
-                    > <title>, site-name suffix/prefix removed              "title"
-                    > first visible <h1>                                     "h1"
-    byline          JSON-LD author name(s) (Person/Organization objects,
-                      @id references, lists, strings; joined with ", ")      "json-ld"
+                      > parsely-title > meta name=title
+                    > <title>, site-name suffix/prefix removed
+                    > first visible <h1>
+                    (a source equal to a known site name is skipped when a later
+                    source differs)
+    byline          JSON-LD author (or creator) name(s): Person/Organization objects,
+                      @id references, lists, strings; joined with ", "
                     > meta author > article:author (when not a URL)
-                      > dc.creator / dcterms.creator > parsely-author
-                      > sailthru.author                                      "meta[name=author]" ...
-                    > DOM: first short visible [rel~=author],
-                      [itemprop~=author], class/id containing "byline",
-                      "author", "writtenby" or "p-author"                    "dom"
-    date_published  JSON-LD datePublished                                    "json-ld"
-                    > article:published_time > og:published_time
-                      > pubdate > publishdate > publish_date > date
-                      > dc.date > dc.date.issued > dcterms.issued
-                      > dcterms.created > sailthru.date > parsely-pub-date   "meta[...]"
-                    > <meta itemprop=datePublished> (microdata, anywhere)    "meta[itemprop=datepublished]"
-                    > <time datetime> in the body (itemprop=datePublished
-                      or the ``pubdate`` attribute first, else the first)    "time"
-    date_modified   JSON-LD dateModified > article:modified_time
-                    > og:updated_time > dc.date.modified > dcterms.modified
-                    > <meta itemprop=dateModified>
+                      > dc.creator / dcterms.creator > parsely-author > sailthru.author
+                    > DOM: the first short visible [rel~=author], [itemprop~=author], or
+                      class/id containing "byline", "author", "writtenby"
+    date_published  JSON-LD datePublished
+                    > article:published_time > og:published_time > pubdate
+                      > publishdate > publish_date > date > dc.date > dc.date.issued
+                      > dcterms.issued > dcterms.created > sailthru.date
+                      > parsely-pub-date > <meta itemprop=datePublished> (anywhere)
+                    > <time datetime> in the body (itemprop=datePublished or the
+                      ``pubdate`` attribute first, else the first visible one)
+    date_modified   JSON-LD dateModified > article:modified_time > og:updated_time
+                    > dc.date.modified > dcterms.modified > <meta itemprop=dateModified>
                     > <time itemprop=dateModified datetime>
-    site_name       og:site_name > JSON-LD publisher.name (main object's
-                    first, then any object's) > application-name
-                    > JSON-LD WebSite name
-    language        <html lang> / <html xml:lang> > meta http-equiv
-                    content-language > og:locale > JSON-LD inLanguage
+    site_name       og:site_name > JSON-LD publisher name (the main object's, else
+                    the first object's) > application-name > JSON-LD WebSite name
+    language        <html lang> > <html xml:lang> > meta http-equiv content-language
+                    > og:locale > JSON-LD inLanguage
     canonical_url   <link rel=canonical> > og:url
-    lead_image      og:image (og:image:url, og:image:secure_url) > twitter:image
-                    (twitter:image:src) > JSON-LD image/thumbnailUrl (string,
-                    list, ImageObject url/contentUrl) > <link rel=image_src>
+    lead_image      og:image > og:image:url > og:image:secure_url > twitter:image
+                    > twitter:image:src > JSON-LD image, then thumbnailUrl (string,
+                    list, ImageObject url/contentUrl, @id reference)
+                    > <link rel=image_src>
     excerpt         og:description > twitter:description > meta description
                     > dc.description / dcterms.description > JSON-LD description
-    article_body    JSON-LD articleBody of the main Article-like object       "json-ld"
-                    > prose strings of ``<script id="__NEXT_DATA__">`` JSON   "next-data"
+    article_body    JSON-LD articleBody of the main Article-like object
+                    > prose strings of ``<script id="__NEXT_DATA__">`` JSON
+                    (a labelled fallback: the pipeline uses it only when the visible
+                    page has no article)
+
+The *main* JSON-LD object is the first object (in document order, across all blocks,
+``@graph`` and nested values) whose ``@type`` is in :data:`ARTICLE_TYPES`, preferring
+one whose ``url``/``mainEntityOfPage``/``@id`` names this page; else the first in
+:data:`PAGE_TYPES`.
 
 Sources of the rules: JSON-LD and the Article / WebPage type trees are schema.org
 (https://schema.org/Article, https://schema.org/WebPage, JSON-LD 1.1 ``@graph``/``@id``);
@@ -149,6 +158,8 @@ MAX_DOM_BYLINE_CHARS = 100
 MAX_H1_CANDIDATES = 4
 MAX_TIME_CANDIDATES = 8
 MAX_BYLINE_CANDIDATES = 12
+#: Descendants of one DOM byline candidate searched for more specific author markup.
+MAX_BYLINE_SUBTREE_NODES = 300
 #: Title heuristics (for ``<title>`` only, see :func:`_strip_site_segments`): the part
 #: kept must have at least this many words (or this many characters when the script
 #: does not separate words with spaces), and a dropped site segment at most
@@ -275,8 +286,12 @@ EXCERPT_META_KEYS = (
 #: so they never mix with ``name``/``property`` keys of the same spelling.
 ITEMPROP_META_KEYS = frozenset({"datepublished", "datemodified"})
 
-#: class/id substrings that mark a byline element (lower-case).
-BYLINE_CLASS_RE = re.compile(r"byline|author|writtenby|p-author", re.IGNORECASE)
+#: class/id substrings that mark a byline element (matched in the lower-cased class and
+#: id; "author" also covers microformats' "p-author").
+BYLINE_CLASS_WORDS = ("byline", "author", "writtenby")
+#: Lower-cased class/id substrings that contain "author" but mark something else
+#: (login widgets: id="authorization"; "authority").
+BYLINE_CLASS_FALSE_FRIENDS = ("authoriz", "authoris", "authorit")
 #: Leading words removed from bylines ("By Jane Doe" -> "Jane Doe"); English only, as
 #: other languages' equivalents ("von", "di", "par") are also surname particles.
 BYLINE_PREFIX_RE = re.compile(
@@ -316,6 +331,8 @@ NEXT_DATA_SKIP_KEYS = frozenset(
 
 #: Elements whose content is never visible text (WHATWG "rendering" section).
 _INVISIBLE_TAGS = frozenset({"script", "style", "template", "noscript", "svg", "math", "head"})
+#: Body elements the walk looks at (or does not descend into).
+_BODY_SPECIAL_TAGS = frozenset({"script", "meta", "link", "h1", "time", "title"}) | _INVISIBLE_TAGS
 _HIDDEN_STYLE_RE = re.compile(
     r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.IGNORECASE
 )
@@ -331,7 +348,11 @@ _RAW_CLOSE_RE = {
     "script": re.compile(r"</script\s*>", re.IGNORECASE),
     "style": re.compile(r"</style\s*>", re.IGNORECASE),
 }
-_LANG_RE = re.compile(r"^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$")
+_ENTITY_RE = re.compile(r"&(?:#[0-9]{1,10}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z0-9]{1,31});")
+_SLASH_DATE_RE = re.compile(
+    r"^(\d{1,2})/(\d{1,2})/(\d{4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$"
+)
+_LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
 _ISO_RE = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})"
     r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?\s*"
@@ -343,12 +364,43 @@ _SENTENCE_END_RE = re.compile(r"[.!?\u3002\uff01\uff1f]")
 _LONG_TOKEN_RE = re.compile(r"\S{%d,}" % (PROSE_MAX_TOKEN_CHARS + 1))
 _BLOCKED_URL_SCHEMES = ("data:", "javascript:", "vbscript:", "blob:", "file:", "about:")
 
-_TRANSLATE_INVISIBLE = {cp: None for cp in INVISIBLE_CODEPOINTS}
+
+def _char_class(codepoints: frozenset[int]) -> str:
+    """A regex character class matching exactly ``codepoints`` (as ranges)."""
+    cps = sorted(codepoints)
+    out = []
+    start = prev = cps[0]
+    for cp in cps[1:] + [-1]:
+        if cp == prev + 1:
+            prev = cp
+            continue
+        first, last = re.escape(chr(start)), re.escape(chr(prev))
+        out.append(first if start == prev else f"{first}-{last}")
+        start = prev = cp
+    return "[" + "".join(out) + "]+"
+
+
+_INVISIBLE_RE = re.compile(_char_class(INVISIBLE_CODEPOINTS))
+
+
+def strip_invisible(s: str) -> str:
+    """``s`` without :data:`INVISIBLE_CODEPOINTS`."""
+    return _INVISIBLE_RE.sub("", s)
 
 
 # =====================================================================================
 # Text helpers
 # =====================================================================================
+
+
+def unescape_entities(s: str) -> str:
+    """Decode character references that end with ";" (``&amp;``, ``&#039;``,
+    ``&#x1F62D;``); bare ``&copy`` or ``Q&A`` are left alone (unlike ``html.unescape``),
+    so URLs and ordinary ampersands survive. Invalid code points become U+FFFD (WHATWG
+    "numeric character reference end state")."""
+    if "&" not in s:
+        return s
+    return _ENTITY_RE.sub(lambda m: _html.unescape(m.group(0)), s)
 
 
 def clean_text(value: Any, limit: int, *, strip_tags: bool = False) -> str | None:
@@ -358,17 +410,21 @@ def clean_text(value: Any, limit: int, *, strip_tags: bool = False) -> str | Non
         value: anything; only ``str`` yields text (other types give ``None``).
         limit: maximum length in characters; longer text is cut at the last space in
             its final 40% (else hard) and ends with "…" (so the result is <= ``limit``).
-        strip_tags: remove HTML tags and decode entities first (for JSON-LD strings).
+        strip_tags: remove HTML tags first (for JSON-LD strings).
 
-    Removes :data:`INVISIBLE_CODEPOINTS` and collapses all Unicode whitespace to single
-    spaces. Work is bounded: at most ``8 * limit + 4096`` input characters are read.
+    Decodes character references that survived parsing (double-escaped ``&amp;#039;``
+    in a meta tag is a common CMS bug; see :func:`unescape_entities`), removes
+    :data:`INVISIBLE_CODEPOINTS` and collapses all Unicode whitespace to single spaces.
+    Work is bounded: at most ``8 * limit + 4096`` input characters are read.
     """
     if not isinstance(value, str) or not value:
         return None
     s = value[: 8 * limit + 4096]
     if strip_tags:
         s = _strip_html(s, keep_breaks=False)
-    s = " ".join(s.translate(_TRANSLATE_INVISIBLE).split())
+    elif "&" in s:
+        s = unescape_entities(s)
+    s = " ".join(strip_invisible(s).split())
     if not s:
         return None
     return _cap(s, limit)
@@ -404,16 +460,16 @@ def _remove_raw_blocks(s: str) -> str:
 
 
 def _strip_html(s: str, keep_breaks: bool) -> str:
-    """Tags removed and entities decoded; with ``keep_breaks`` block tags become blank
-    lines and ``<br>`` a newline (for article bodies)."""
+    """Entities decoded, then tags (and script/style content) removed, so escaped markup
+    (``&lt;p&gt;``) goes too; with ``keep_breaks`` block tags become blank lines and
+    ``<br>`` a newline (for article bodies)."""
+    s = unescape_entities(s)
     if "<" in s:
         s = _remove_raw_blocks(s)
         if keep_breaks:
             s = _BR_RE.sub("\n", s)
             s = _BLOCK_TAG_RE.sub("\n\n", s)
         s = _TAG_RE.sub(" " if not keep_breaks else "", s)
-    if "&" in s:
-        s = _html.unescape(s)
     return s
 
 
@@ -423,7 +479,7 @@ def _clean_body(value: Any, limit: int) -> str | None:
     if not isinstance(value, str) or not value:
         return None
     s = _strip_html(value[: 4 * limit + 4096], keep_breaks=True)
-    s = s.translate(_TRANSLATE_INVISIBLE).replace("\r", "\n")
+    s = strip_invisible(s).replace("\r\n", "\n").replace("\r", "\n")
     paras = []
     for block in s.split("\n\n"):
         lines = [" ".join(line.split()) for line in block.split("\n")]
@@ -459,8 +515,9 @@ def normalise_date(raw: str) -> str:
 
     Tried in order: ISO 8601 / RFC 3339 (``2021-11-01T10:52:50+0100``, ``...Z``,
     date only ``2024-06-25`` stays a date), RFC 2822 (``Tue, 15 Nov 1994 08:12:31 GMT``),
-    then :data:`DATE_FORMATS`. Output is ``datetime.isoformat()`` (milliseconds when the
-    fraction is whole milliseconds; an offset only when the input has one).
+    then ``d/m/yyyy`` or ``m/d/yyyy`` when unambiguous, then :data:`DATE_FORMATS`.
+    Output is ``datetime.isoformat()`` (milliseconds when the fraction is whole
+    milliseconds; an offset only when the input has one).
     """
     s = raw.strip()
     m = _ISO_RE.match(s)
@@ -494,6 +551,9 @@ def normalise_date(raw: str) -> str:
                 return _iso(value)
         except (TypeError, ValueError, IndexError, OverflowError):
             pass
+    m = _SLASH_DATE_RE.match(s)
+    if m:
+        return _slash_date(m, raw)
     for fmt in DATE_FORMATS:
         try:
             value = _dt.datetime.strptime(s, fmt)
@@ -503,6 +563,25 @@ def normalise_date(raw: str) -> str:
             return _iso(value)
         return value.date().isoformat()
     return raw
+
+
+def _slash_date(m: re.Match, raw: str) -> str:
+    """``a/b/yyyy [hh:mm[:ss]]``: day-first when a > 12, month-first when b > 12,
+    otherwise ambiguous (05/06/2007) and ``raw`` is kept."""
+    a, b, y, hh, mi, ss = m.groups()
+    a_i, b_i = int(a), int(b)
+    if a_i > 12 and b_i <= 12:
+        day, month = a_i, b_i
+    elif b_i > 12 and a_i <= 12:
+        day, month = b_i, a_i
+    else:
+        return raw
+    try:
+        if hh is None:
+            return _dt.date(int(y), month, day).isoformat()
+        return _iso(_dt.datetime(int(y), month, day, int(hh), int(mi), int(ss or 0)))
+    except ValueError:
+        return raw
 
 
 def _iso(value: _dt.datetime) -> str:
@@ -522,7 +601,8 @@ def normalise_language(raw: Any) -> str | None:
     """A BCP 47 tag in RFC 5646 §2.1.1 case (``en_us`` -> ``en-US``), or ``None``.
 
     Takes the first entry of a comma/semicolon separated list (``Content-Language`` may
-    list several); rejects values that are not shaped like a tag.
+    list several); rejects values that are not shaped like a tag whose primary subtag
+    is a 2-3 letter ISO 639 code (so "English" or "x-klingon" give ``None``).
     """
     s = clean_text(raw, 256)
     if s is None:
@@ -556,7 +636,7 @@ def absolute_url(raw: Any, base: str | None, limit: int = 2048) -> str | None:
     """
     if not isinstance(raw, str):
         return None
-    s = raw[: limit + 256].translate(_TRANSLATE_INVISIBLE).strip()
+    s = strip_invisible(raw[: limit + 256]).strip()
     if not s or len(s) > limit:
         return None
     s = s.replace("\t", "").replace("\n", "").replace("\r", "").replace(" ", "%20")
@@ -654,52 +734,69 @@ def _scan_head(scan: _Scan, head: Node) -> None:
             scan.title = node.text_content()
 
 
-def _scan_body(scan: _Scan, body: Node) -> None:
-    """One pre-order walk of the body collecting every body-side candidate."""
+def _scan_body(scan: _Scan, body: Node, want_bylines: bool = True) -> None:
+    """One pre-order walk of the body collecting every body-side candidate (DOM byline
+    candidates only when ``want_bylines``)."""
     stack = list(reversed(body.children))
     h1s, times, bylines = scan.h1s, scan.times, scan.bylines
+    words = BYLINE_CLASS_WORDS
     while stack:
         node = stack.pop()
         tag = node.tag
         if tag == TEXT:
             continue
-        children = node.children
-        if tag == "script":
-            _add_script(scan, node)
-            continue
-        if tag == "meta":
-            _add_meta(scan, node)
-        elif tag == "link":
-            _add_link(scan, node)
-        elif tag == "h1":
-            if len(h1s) < MAX_H1_CANDIDATES:
-                h1s.append(node)
-        elif tag == "time":
-            if len(times) < MAX_TIME_CANDIDATES and node.attrs.get("datetime"):
-                times.append(node)
-        elif tag in ("style", "template", "svg", "math"):
-            continue
+        if tag in _BODY_SPECIAL_TAGS:
+            if tag == "script":
+                _add_script(scan, node)
+                continue
+            if tag in _INVISIBLE_TAGS:
+                continue
+            if tag == "meta":
+                _add_meta(scan, node)
+            elif tag == "link":
+                _add_link(scan, node)
+            elif tag == "h1":
+                if len(h1s) < MAX_H1_CANDIDATES:
+                    h1s.append(node)
+            elif tag == "time":
+                if len(times) < MAX_TIME_CANDIDATES and (
+                    node.attrs.get("datetime") or node.attrs.get("content")
+                ):
+                    times.append(node)
+            elif tag == "title":
+                if scan.title is None:
+                    scan.title = node.text_content()
         attrs = node.attrs
-        if attrs and len(bylines) < MAX_BYLINE_CANDIDATES:
+        if attrs and want_bylines and len(bylines) < MAX_BYLINE_CANDIDATES:
             how = None
             rel = attrs.get("rel")
+            itemprop = attrs.get("itemprop")
             if rel and "author" in rel.lower().split():
                 how = "dom[rel=author]"
+            elif itemprop and "author" in itemprop.lower().split():
+                how = "dom[itemprop=author]"
             else:
-                itemprop = attrs.get("itemprop")
-                if itemprop and "author" in itemprop.lower().split():
-                    how = "dom[itemprop=author]"
-                else:
-                    cls = attrs.get("class")
-                    ident = attrs.get("id")
-                    if (cls and BYLINE_CLASS_RE.search(cls)) or (
-                        ident and BYLINE_CLASS_RE.search(ident)
-                    ):
-                        how = "dom[class/id=byline]"
+                cls = attrs.get("class")
+                ident = attrs.get("id")
+                if cls or ident:
+                    key = f"{cls} {ident}".lower() if cls and ident else (cls or ident).lower()
+                    for word in words:
+                        if word in key:
+                            if word == "author" and _only_false_friends(key):
+                                continue
+                            how = "dom[class/id=byline]"
+                            break
             if how is not None:
                 bylines.append((node, how))
+        children = node.children
         if children:
             stack.extend(reversed(children))
+
+
+def _only_false_friends(key: str) -> bool:
+    for friend in BYLINE_CLASS_FALSE_FRIENDS:
+        key = key.replace(friend, "")
+    return "author" not in key
 
 
 def _hidden_self(node: Node) -> bool:
@@ -737,10 +834,12 @@ def _visible_text(node: Node, limit: int) -> str:
     while stack:
         n = stack.pop()
         if n.tag == TEXT:
-            parts.append(n.text)
-            total += len(n.text)
-            if total > limit:
-                break
+            text = n.text
+            parts.append(text)
+            if not text.isspace():
+                total += len(text.strip())
+                if total > limit:
+                    break
             continue
         if n is not node and _hidden_self(n):
             continue
@@ -748,7 +847,7 @@ def _visible_text(node: Node, limit: int) -> str:
             parts.append(" ")
         if n.children:
             stack.extend(reversed(n.children))
-    return " ".join("".join(parts).translate(_TRANSLATE_INVISIBLE).split())
+    return " ".join(strip_invisible("".join(parts)).split())
 
 
 # =====================================================================================
@@ -950,6 +1049,24 @@ def _ld_image(value: Any, ld: _LD) -> list[str]:
     return out
 
 
+def _ld_headline(main: dict, others: list[str | None], h1_keys: list[str]) -> str | None:
+    """``headline``, or ``name`` when both exist, differ, and only ``name`` agrees with
+    the page's ``<title>``/og:title (contained in it) or an ``<h1>`` (equal to it)."""
+    headline = _ld_first_str(main.get("headline"))
+    name = _ld_first_str(main.get("name"))
+    if not headline or not name:
+        return headline or name
+    keys = [_norm_key(o) for o in others if o]
+
+    def confirmed(value: str) -> bool:
+        k = _norm_key(clean_text(value, 2 * FIELD_LIMITS["title"], strip_tags=True) or "")
+        return bool(k) and (k in h1_keys or any(k in o for o in keys))
+
+    if not confirmed(headline) and confirmed(name):
+        return name
+    return headline
+
+
 def _ld_publisher_name(ld: _LD) -> str | None:
     holders = ([ld.main] if ld.main is not None else []) + ld.objects
     for obj in holders:
@@ -981,7 +1098,7 @@ def _is_prose(text: str) -> bool:
     if not _SENTENCE_END_RE.search(text) or _LONG_TOKEN_RE.search(text):
         return False
     compact = "".join(text.split())
-    letters = sum(1 for ch in compact if ch.isalpha())
+    letters = sum(map(str.isalpha, compact))
     return letters >= PROSE_MIN_LETTER_RATIO * len(compact)
 
 
@@ -1176,14 +1293,21 @@ def extract_metadata(page: ParsedPage) -> Metadata:
     head = page.head
     if head is not None:
         _scan_head(scan, head)
+    # DOM byline candidates are only the last resort: skip looking for them when the
+    # head already states an author.
+    want_bylines = not any(
+        _clean_byline(raw, FIELD_LIMITS["byline"])
+        for raw, _ in _meta_values(scan, BYLINE_META_KEYS)
+    )
     body = page.body
     if body is not None:
-        _scan_body(scan, body)
+        _scan_body(scan, body, want_bylines)
     elif head is None:
         _scan_body(scan, page.root)
 
     page_urls = set()
-    for candidate in (scan.links.get("canonical"), scan.meta.get("og:url", (None,))[0], page.url):
+    og_url = scan.meta.get("og:url", (None,))[0]
+    for candidate in (scan.links.get("canonical"), og_url, page.url):
         if isinstance(candidate, str) and candidate.strip():
             page_urls.add(_url_key(candidate))
     ld = _parse_json_ld(scan.json_ld, page_urls)
@@ -1196,7 +1320,8 @@ def extract_metadata(page: ParsedPage) -> Metadata:
     for raw, src in _meta_values(scan, SITE_NAME_META_KEYS):
         if res.offer("site_name", clean_text(raw, limits["site_name"]), src):
             break
-    res.offer("site_name", _ld_publisher_name(ld), "json-ld")
+    publisher_name = _ld_publisher_name(ld)
+    res.offer("site_name", publisher_name, "json-ld")
     for raw, src in _meta_values(scan, SITE_NAME_FALLBACK_META_KEYS):
         if res.offer("site_name", clean_text(raw, limits["site_name"]), src):
             break
@@ -1209,7 +1334,7 @@ def extract_metadata(page: ParsedPage) -> Metadata:
         for s in (
             res.md.site_name,
             clean_text(scan.meta.get("application-name", ("",))[0], 200),
-            _ld_publisher_name(ld),
+            publisher_name,
             website_name,
         )
         if s
@@ -1224,18 +1349,22 @@ def extract_metadata(page: ParsedPage) -> Metadata:
         if t
     ]
     h1_keys = [_norm_key(t) for t in h1_texts]
+    title_text = clean_text(scan.title, 2 * limits["title"])
+    og_title = clean_text(scan.meta.get("og:title", ("",))[0], 2 * limits["title"])
     candidates: list[tuple[str | None, str, bool]] = []
     if main:
-        headline = _ld_first_str(main.get("headline")) or _ld_first_str(main.get("name"))
+        headline = _ld_headline(main, [title_text, og_title], h1_keys)
         candidates.append(
             (clean_text(headline, 2 * limits["title"], strip_tags=True), "json-ld", False)
         )
     for raw, src in _meta_values(scan, TITLE_META_KEYS):
         candidates.append((clean_text(raw, 2 * limits["title"]), src, False))
-    candidates.append((clean_text(scan.title, 2 * limits["title"]), "title", True))
-    for text, src, heuristic in candidates:
-        if not text or _alnum_key(text) in site_keys:
-            continue  # a "title" that is only the site's name says nothing
+    candidates.append((title_text, "title", True))
+    usable = [c for c in candidates if c[0]]
+    # A title that is only the site's name says nothing about the page; skip such a
+    # source when a later one differs (all agreeing means the site name is wrong).
+    chosen = [c for c in usable if _alnum_key(c[0]) not in site_keys] or usable
+    for text, src, heuristic in chosen:
         refined = _refine_title(text, h1_keys, site_keys, heuristic)
         if res.offer("title", clean_text(refined, limits["title"]), src):
             break
@@ -1246,7 +1375,7 @@ def extract_metadata(page: ParsedPage) -> Metadata:
     if main:
         names = _ld_names(main.get("author") or main.get("creator"), ld)
         if names:
-            res.offer("byline", clean_text(", ".join(names), limits["byline"]), "json-ld")
+            res.offer("byline", _clean_byline(", ".join(names), limits["byline"]), "json-ld")
     if not res.has("byline"):
         for raw, src in _meta_values(scan, BYLINE_META_KEYS):
             if res.offer("byline", _clean_byline(raw, limits["byline"]), src):
@@ -1255,18 +1384,7 @@ def extract_metadata(page: ParsedPage) -> Metadata:
         for node, how in scan.bylines:
             if _is_hidden(node):
                 continue
-            if node.tag == "meta":
-                text = node.attrs.get("content", "")
-            else:
-                name_node = next(
-                    (
-                        n
-                        for n in node.iter_elements(include_self=False)
-                        if "name" in n.attrs.get("itemprop", "").lower().split()
-                    ),
-                    None,
-                ) if how == "dom[itemprop=author]" else None
-                text = _visible_text(name_node or node, MAX_DOM_BYLINE_CHARS + 1)
+            text = _byline_text(node)
             byline = _clean_byline(text, limits["byline"])
             if byline and len(byline) <= MAX_DOM_BYLINE_CHARS:
                 res.offer("byline", byline, how)
@@ -1278,7 +1396,8 @@ def extract_metadata(page: ParsedPage) -> Metadata:
         ("date_modified", "dateModified", DATE_MODIFIED_META_KEYS, "datemodified"),
     ):
         if main:
-            res.offer(name, _clean_date(_ld_first_str(main.get(ld_key)), limits[name]), "json-ld")
+            value = _clean_date(_ld_first_str(main.get(ld_key)), limits[name])
+            res.offer(name, value, "json-ld")
         for raw, src in _meta_values(scan, meta_keys):
             if res.has(name):
                 break
@@ -1290,7 +1409,8 @@ def extract_metadata(page: ParsedPage) -> Metadata:
     html_node = page.html_node
     if html_node is not None:
         for attr in ("lang", "xml:lang"):
-            if res.offer("language", normalise_language(html_node.attrs.get(attr)), "html[lang]"):
+            lang = normalise_language(html_node.attrs.get(attr))
+            if res.offer("language", lang, f"html[{attr}]"):
                 break
     for raw, src in _meta_values(scan, LANGUAGE_META_KEYS):
         if res.offer("language", normalise_language(raw), src):
@@ -1321,19 +1441,19 @@ def extract_metadata(page: ParsedPage) -> Metadata:
         for raw in _ld_image(main.get("image"), ld) + _ld_image(main.get("thumbnailUrl"), ld):
             if res.offer("lead_image", absolute_url(raw, base, img_limit), "json-ld"):
                 break
-    res.offer("lead_image", absolute_url(scan.links.get("image_src"), base, img_limit),
-              "link[rel=image_src]")
+    res.offer(
+        "lead_image",
+        absolute_url(scan.links.get("image_src"), base, img_limit),
+        "link[rel=image_src]",
+    )
 
     # --- excerpt --------------------------------------------------------------------------
     for raw, src in _meta_values(scan, EXCERPT_META_KEYS):
         if res.offer("excerpt", clean_text(raw, limits["excerpt"]), src):
             break
     if main:
-        res.offer(
-            "excerpt",
-            clean_text(_ld_first_str(main.get("description")), limits["excerpt"], strip_tags=True),
-            "json-ld",
-        )
+        description = _ld_first_str(main.get("description"))
+        res.offer("excerpt", clean_text(description, limits["excerpt"], strip_tags=True), "json-ld")
 
     # --- article body (labelled fallback) ---------------------------------------------------
     if main:
@@ -1357,6 +1477,40 @@ def _clean_byline(raw: Any, limit: int) -> str | None:
     return _cap(text, limit)
 
 
+def _byline_text(node: Node) -> str:
+    """Text of a DOM byline candidate. When the candidate holds more specific author
+    markup -- ``[rel~=author]`` links or ``[itemprop~=name]`` inside
+    ``[itemprop~=author]`` (schema.org microdata) -- their texts are used, joined with
+    ", " ("por <a rel=author>César Salza</a>" -> "César Salza"); else the candidate's
+    own visible text. Reads at most MAX_BYLINE_SUBTREE_NODES descendants."""
+    if node.tag == "meta":
+        return node.attrs.get("content", "")
+    names: list[str] = []
+    stack = [(c, False) for c in reversed(node.children)]
+    in_author_root = "author" in node.attrs.get("itemprop", "").lower().split()
+    seen = 0
+    while stack and seen < MAX_BYLINE_SUBTREE_NODES and len(names) < MAX_AUTHORS:
+        n, in_author = stack.pop()
+        seen += 1
+        if n.tag == TEXT or _hidden_self(n):
+            continue
+        attrs = n.attrs
+        itemprop = attrs.get("itemprop", "").lower().split() if attrs else []
+        if "author" in itemprop:
+            in_author = True
+        is_name = (in_author or in_author_root) and "name" in itemprop
+        if is_name or (attrs and "author" in attrs.get("rel", "").lower().split()):
+            text = _visible_text(n, MAX_DOM_BYLINE_CHARS + 1)
+            if text and text not in names:
+                names.append(text)
+            continue
+        if n.children:
+            stack.extend((c, in_author) for c in reversed(n.children))
+    if names:
+        return ", ".join(names)
+    return _visible_text(node, MAX_DOM_BYLINE_CHARS + 1)
+
+
 def _date_from_times(
     res: _Result, times: list[Node], name: str, itemprop: str, limit: int
 ) -> None:
@@ -1372,7 +1526,8 @@ def _date_from_times(
     ]
     pool = marked or (visible if name == "date_published" else [])
     for t in pool:
-        if res.offer(name, _clean_date(t.attrs.get("datetime"), limit), "time[datetime]"):
+        raw = t.attrs.get("datetime") or t.attrs.get("content")
+        if res.offer(name, _clean_date(raw, limit), "time[datetime]"):
             return
 
 
