@@ -9,6 +9,11 @@ https://html.spec.whatwg.org/multipage/parsing.html#encoding-sniffing-algorithm)
    :data:`META_PRESCAN_BYTES` bytes (the spec says 1024; real pages often put the tag after
    long comments or scripts, so we read further);
 4. strict UTF-8 if the bytes are valid UTF-8;
+
+Deviation from WHATWG: bytes that contain non-ASCII characters *and* are valid UTF-8 are
+decoded as UTF-8 even when the HTTP header or ``<meta>`` names another encoding: pages
+re-saved as UTF-8 keep their old declaration (e.g. ``charset=gb2312`` on a UTF-8 file), and
+legacy-encoded text with non-ASCII bytes is almost never valid UTF-8 by chance.
 5. detection with charset-normalizer, else windows-1252 (the spec's fallback for most
    locales).
 
@@ -155,6 +160,12 @@ def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]
         if what:
             raise BinaryInputError(f"unreadable input: this is {what}, not HTML")
         encoding = _utf16_without_bom(data)
+        if encoding is None and not data.isascii():
+            try:
+                data.decode("utf-8")
+                encoding = "utf-8"
+            except UnicodeDecodeError:
+                pass
         if encoding is None:
             encoding = resolve_label(http_charset)
         if encoding is None:
