@@ -1,0 +1,5 @@
+"""``python -m unclutter`` runs the CLI."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,144 @@
+"""The CLI on real pages and on bad input: exit codes, one-line errors, atomic output."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, case_html, find_case
+
+EXAMPLE = REPO / "examples" / "wikipedia-mozilla.html"
+
+
+def run(*args: str, stdin: bytes | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "unclutter", *args], input=stdin, capture_output=True, timeout=120, cwd=cwd
+    )
+
+
+def assert_clean_error(proc: subprocess.CompletedProcess, code: int, words: str) -> None:
+    err = proc.stderr.decode()
+    assert proc.returncode == code, (proc.returncode, err)
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert err.startswith("unclutter: error:") and words in err.lower(), err
+
+
+def test_example_page_markdown():
+    proc = run(str(EXAMPLE), "--url", "https://en.wikipedia.org/wiki/Mozilla")
+    assert proc.returncode == 0, proc.stderr.decode()
+    md = proc.stdout.decode()
+    assert md.startswith("# Mozilla\n")
+    assert "free software community" in md
+    assert "Jump to navigation" not in md and "Privacy policy" not in md
+
+
+@pytest.mark.parametrize("fmt", ["json", "text", "html"])
+def test_formats(fmt, tmp_path):
+    out = tmp_path / f"out.{fmt}"
+    proc = run(str(EXAMPLE), "-f", fmt, "-o", str(out))
+    assert proc.returncode == 0, proc.stderr.decode()
+    body = out.read_text(encoding="utf-8")
+    if fmt == "json":
+        d = json.loads(body)
+        for key in ("title", "byline", "date_published", "site_name", "language", "canonical_url",
+                    "lead_image", "excerpt", "word_count", "reading_time_min", "markdown", "text",
+                    "toc", "tokens_raw", "tokens_clean", "tokenizer"):
+            assert key in d, key
+        assert d["tokens_clean"] < d["tokens_raw"] and d["word_count"] > 500
+        assert all(d["markdown"][t["offset"]:].startswith("#") for t in d["toc"])
+    elif fmt == "html":
+        assert "Content-Security-Policy" in body and "<script" not in body.lower()
+        assert 'id="history"' in body or "id=" in body
+    else:
+        assert "#" not in body.splitlines()[0]
+        assert "free software community" in body
+    assert not [p for p in os.listdir(tmp_path) if p.startswith(".unclutter-")]
+
+
+def test_stdin_and_explain():
+    proc = run("-", "--explain", stdin=EXAMPLE.read_bytes())
+    assert proc.returncode == 0
+    err = proc.stderr.decode()
+    assert "trace: select: attempt" in err and "removed [prune]" in err
+
+
+@pytest.mark.parametrize(
+    "dataset,case,present,absent",
+    [
+        ("aeb", "ad826691", ["Amazon discounts MacBook models from $700", "Today only, Amazon offers"],
+         ["Trevor Daugherty is the Senior Editor"]),
+        ("readability-tests", "ars-1", ["Ars Technica", "Tenable"], []),
+        ("readability-tests", "hidden-nodes", [], []),
+    ],
+)
+def test_cli_on_shared_pages(dataset, case, present, absent, tmp_path):
+    c = find_case(dataset, case)
+    page = tmp_path / "page.html"
+    page.write_bytes(case_html(dataset, c))
+    proc = run(str(page), "--url", c["url"], "-f", "text")
+    assert proc.returncode == 0, proc.stderr.decode()
+    text = " ".join(proc.stdout.decode().split())
+    for s in present:
+        assert s in text, s
+    for s in absent:
+        assert s not in text, s
+
+
+# --- bad input ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content,code,words",
+    [
+        (b"", 5, "empty"),
+        (b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n", 5, "pdf"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00", 5, "png"),
+        (bytes(range(256)) * 64, 5, "binary"),
+        (b"<div>" * 100_000, 5, "nested"),
+        (b"<html><body><nav><a href='/'>Home</a></nav></body></html>", 6, "no main content"),
+        (b"<html><body>" + b"<p></p>" * 1000 + b"</body></html>", 6, "no main content"),
+    ],
+)
+def test_bad_input_clean_errors(content, code, words, tmp_path):
+    src = tmp_path / "in.html"
+    src.write_bytes(content)
+    out = tmp_path / "out.md"
+    proc = run(str(src), "-o", str(out))
+    assert_clean_error(proc, code, words)
+    assert not out.exists()
+    assert os.listdir(tmp_path) == ["in.html"]
+
+
+def test_usage_errors():
+    assert_clean_error(run("/no/such/file.html"), 2, "no such file")
+    assert_clean_error(run(str(EXAMPLE), "-f", "pdf"), 2, "invalid value")
+    assert_clean_error(run(str(EXAMPLE), "--extractor", "magic"), 2, "unknown extractor")
+
+
+def test_hostile_inputs_do_not_crash(tmp_path):
+    cases = {
+        "nul.html": b"<p>nul\x00bytes\x00inside, with enough text, commas, and clauses to be content.</p>" * 5,
+        "utf16.html": ("<html><body>" + "<p>Wide text without a byte order mark, with commas, and words.</p>" * 5
+                       + "</body></html>").encode("utf-16-le"),
+        "bigattr.html": b"<p title='" + b"a" * 3_000_000 + b"'>Text with a huge attribute, commas, and more words to keep it.</p>" * 2,
+        "xxe.html": b'<?xml version="1.0"?><!DOCTYPE html [<!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY lol "lol">]>'
+                    b"<html xmlns='http://www.w3.org/1999/xhtml'><body><p>&xxe; &lol; An XHTML page, with commas, words and sentences.</p></body></html>",
+        "many.html": b"<html><body>" + b"<p>Para, with a comma.</p>" * 300_000 + b"</body></html>",
+    }
+    for name, content in cases.items():
+        src = tmp_path / name
+        src.write_bytes(content)
+        proc = run(str(src), "-f", "text")
+        err = proc.stderr.decode()
+        assert "Traceback" not in err, (name, err)
+        assert proc.returncode in (0, 5, 6), (name, proc.returncode, err)
+        if name == "xxe.html":
+            assert "root:" not in proc.stdout.decode()
+        if name in ("utf16.html", "nul.html"):
+            assert proc.returncode == 0, (name, err)
