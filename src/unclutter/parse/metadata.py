@@ -607,7 +607,7 @@ def normalise_language(raw: Any) -> str | None:
     s = clean_text(raw, 256)
     if s is None:
         return None
-    s = re.split(r"[,;\s]", s, maxsplit=1)[0].replace("_", "-")
+    s = re.split(r"[,;]", s, maxsplit=1)[0].strip().replace("_", "-")
     if not s or len(s) > FIELD_LIMITS["language"] or not _LANG_RE.match(s):
         return None
     parts = s.split("-")
@@ -1343,9 +1343,7 @@ def extract_metadata(page: ParsedPage) -> Metadata:
     site_keys.discard("")
     h1_texts = [
         t
-        for t in (
-            _visible_text(n, 2 * limits["title"]) for n in scan.h1s if not _is_hidden(n)
-        )
+        for t in (_visible_text(n, 2 * limits["title"]) for n in scan.h1s if not _is_hidden(n))
         if t
     ]
     h1_keys = [_norm_key(t) for t in h1_texts]
@@ -1511,9 +1509,7 @@ def _byline_text(node: Node) -> str:
     return _visible_text(node, MAX_DOM_BYLINE_CHARS + 1)
 
 
-def _date_from_times(
-    res: _Result, times: list[Node], name: str, itemprop: str, limit: int
-) -> None:
+def _date_from_times(res: _Result, times: list[Node], name: str, itemprop: str, limit: int) -> None:
     """``<time datetime>`` fallback: the first visible one marked with ``itemprop`` (or,
     for the publication date, the obsolete ``pubdate`` attribute), else for the
     publication date the first visible one."""

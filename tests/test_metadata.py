@@ -1,0 +1,826 @@
+"""Metadata stage (issue 2, stage 4): precedence, normalisation, hostile input, real pages."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import time
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from unclutter.core.models import Metadata
+from unclutter.parse.html import parse_html
+from unclutter.parse.metadata import (
+    FIELD_LIMITS,
+    absolute_url,
+    clean_text,
+    extract_metadata,
+    normalise_date,
+    normalise_language,
+)
+
+URL = "https://news.example.com/2024/05/story.html"
+
+
+def meta(head: str = "", body: str = "", url: str | None = URL, html_attrs: str = "") -> Metadata:
+    page = parse_html(
+        f"<!doctype html><html{html_attrs}><head>{head}</head><body>{body}</body></html>", url
+    )
+    return extract_metadata(page)
+
+
+def ld(obj) -> str:
+    # "</" is escaped as "<\/" (valid JSON), as real pages must, or "</script>" inside a
+    # string would end the element.
+    text = json.dumps(obj).replace("</", "<\\/")
+    return f'<script type="application/ld+json">{text}</script>'
+
+
+def m(key: str, content: str, attr: str = "property") -> str:
+    return f'<meta {attr}="{key}" content="{content}">'
+
+
+# --------------------------------------------------------------------------------------
+# Title
+# --------------------------------------------------------------------------------------
+
+ALL_TITLES = [
+    ("json-ld", ld({"@type": "NewsArticle", "headline": "LD title"})),
+    ("meta[property=og:title]", m("og:title", "OG title")),
+    ("meta[name=twitter:title]", m("twitter:title", "Twitter title", "name")),
+    ("meta[name=dc.title]", m("DC.title", "DC title", "name")),
+    ("title", "<title>Element title</title>"),
+]
+EXPECTED_TITLES = ["LD title", "OG title", "Twitter title", "DC title", "Element title"]
+
+
+@pytest.mark.parametrize("start", range(len(ALL_TITLES)))
+def test_title_precedence(start):
+    head = "".join(tag for _, tag in ALL_TITLES[start:])
+    md = meta(head, "<h1>Heading title</h1>")
+    assert md.title == EXPECTED_TITLES[start]
+    assert md.sources["title"] == ALL_TITLES[start][0]
+
+
+def test_title_falls_back_to_first_visible_h1():
+    md = meta("", "<h1 hidden>Secret</h1><div><h1>  Visible   heading </h1></div>")
+    assert md.title == "Visible heading"
+    assert md.sources["title"] == "h1"
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        "Big Story Today | Example News",
+        "Big Story Today - Example News",
+        "Big Story Today \u2014 Example News",
+        "Big Story Today :: Example News",
+        "Example News | Big Story Today",
+        "Example News - Big Story Today",
+    ],
+)
+def test_title_known_site_name_removed(raw):
+    md = meta(f"<title>{raw}</title>" + m("og:site_name", "Example News"))
+    assert md.title == "Big Story Today"
+    assert md.site_name == "Example News"
+
+
+def test_known_site_name_removed_from_og_title_too():
+    md = meta(m("og:title", "How to Build a Terrarium | eHow") + m("og:site_name", "eHow"))
+    assert md.title == "How to Build a Terrarium"
+
+
+def test_site_name_from_host_is_known():
+    md = meta(
+        "<title>A Quiet Revolution in Batteries | Example</title>", url="https://www.example.org/x"
+    )
+    assert md.title == "A Quiet Revolution in Batteries"
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        # unknown site name: the shorter, name-like last segment goes
+        ("Why the Sky Is Blue | Physics Weekly", "Why the Sky Is Blue"),
+        ("Why the Sky Is Blue - Physics Weekly", "Why the Sky Is Blue"),
+        ("Physics Weekly | Why the Sky Is Blue", "Why the Sky Is Blue"),
+        # a longer last part is the title's own subtitle
+        ("Minecraft 1.8 - The Bountiful Update", "Minecraft 1.8 - The Bountiful Update"),
+        # a lower-case last part is a subtitle, not a site name
+        (
+            "How we designed the task framework - an async story",
+            "How we designed the task framework - an async story",
+        ),
+        # the rest would be too short to be a title
+        ("Home | Acme Widgets", "Home | Acme Widgets"),
+        # dashes are not taken as "Site - Title" separators
+        ("Physics Weekly - Why the Sky Is Blue", "Physics Weekly - Why the Sky Is Blue"),
+        ("No separator at all", "No separator at all"),
+        ("Hyphenated-words stay-put", "Hyphenated-words stay-put"),
+    ],
+)
+def test_title_heuristic_without_known_site(raw, expected):
+    assert meta(f"<title>{raw}</title>", url=None).title == expected
+
+
+def test_title_prefers_segment_matching_h1():
+    md = meta(
+        "<title>Get Your Code Covered | Code | Jane Doe</title>",
+        "<h1>Get your code covered</h1>",
+        url=None,
+    )
+    assert md.title == "Get Your Code Covered"
+    md = meta("<title>Mozilla - Wikipedia</title>", "<h1>Mozilla</h1>", url=None)
+    assert md.title == "Mozilla"
+
+
+def test_title_that_is_only_the_site_name_is_skipped():
+    head = (
+        m("og:title", "Daily Planet - Latest News")
+        + m("application-name", "Daily Planet - Latest News", "name")
+        + "<title>Ship breaks up over Siberia</title>"
+    )
+    assert meta(head).title == "Ship breaks up over Siberia"
+    # ... unless every source agrees (then the "site name" is the page's title)
+    head = m("og:title", "Mario Run launches") + m("application-name", "Mario Run launches", "name")
+    assert meta(head + "<title>Mario Run launches</title>").title == "Mario Run launches"
+
+
+def test_json_ld_name_used_when_only_it_matches_the_page():
+    head = ld(
+        {
+            "@type": "Article",
+            "name": "Hermitian matrix",
+            "headline": "matrix equal to its conjugate",
+        }
+    )
+    md = meta(head + "<title>Hermitian matrix - Wikipedia</title>")
+    assert md.title == "Hermitian matrix"
+    head = ld({"@type": "Article", "name": "Site Page", "headline": "The Real Headline"})
+    assert meta(head).title == "The Real Headline"
+
+
+def test_title_entities_and_tags_in_json_ld():
+    head = ld({"@type": "BlogPosting", "headline": "Tom &amp; Jerry <b>return</b>"})
+    assert meta(head).title == "Tom & Jerry return"
+
+
+def test_title_element_in_body_and_svg_title_ignored():
+    page = parse_html("<p>x</p><svg><title>icon</title></svg><title>Late title</title>", None)
+    assert extract_metadata(page).title == "Late title"
+
+
+# --------------------------------------------------------------------------------------
+# Byline
+# --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "author, expected",
+    [
+        ({"@type": "Person", "name": "Jane Doe"}, "Jane Doe"),
+        (
+            [{"@type": "Person", "name": "Jane Doe"}, {"@type": "Person", "name": "John Roe"}],
+            "Jane Doe, John Roe",
+        ),
+        ("Jane Doe", "Jane Doe"),
+        (["Jane Doe", "Jane Doe", "John Roe"], "Jane Doe, John Roe"),
+        ({"@type": "Person", "givenName": "Jane", "familyName": "Doe"}, "Jane Doe"),
+        ({"@type": "Organization", "name": "BBC News"}, "BBC News"),
+        ({"@type": "Person", "name": ["Jane Doe"]}, "Jane Doe"),
+    ],
+)
+def test_byline_from_json_ld(author, expected):
+    md = meta(
+        ld({"@type": "NewsArticle", "headline": "H", "author": author})
+        + m("author", "Meta", "name")
+    )
+    assert md.byline == expected
+    assert md.sources["byline"] == "json-ld"
+
+
+def test_byline_json_ld_graph_id_reference():
+    graph = {
+        "@context": "https://schema.org",
+        "@graph": [
+            {"@type": "WebPage", "@id": URL + "#page", "name": "Page"},
+            {"@type": "Article", "headline": "Graph story", "author": {"@id": URL + "#/person/1"}},
+            {"@type": "Person", "@id": URL + "#/person/1", "name": "Grace Hopper"},
+        ],
+    }
+    md = meta(ld(graph))
+    assert (md.title, md.byline) == ("Graph story", "Grace Hopper")
+
+
+def test_byline_meta_precedence_and_url_authors_skipped():
+    head = (
+        m("article:author", "https://facebook.com/jane")
+        + m("DC.creator", "Dublin Creator", "name")
+        + m("parsely-author", "Parsely Author", "name")
+    )
+    md = meta(head)
+    assert (md.byline, md.sources["byline"]) == ("Dublin Creator", "meta[name=dc.creator]")
+    md = meta(m("author", "By Jane Doe", "name") + head)
+    assert (md.byline, md.sources["byline"]) == ("Jane Doe", "meta[name=author]")
+
+
+@pytest.mark.parametrize(
+    "body, expected, source",
+    [
+        ('<p class="byline">By   Jane\n Doe</p>', "Jane Doe", "dom[class/id=byline]"),
+        ('<a rel="author" href="/jd">Jane Doe</a>', "Jane Doe", "dom[rel=author]"),
+        (
+            '<div class="authorInfo"><span>por </span><a rel="author" href="/c">César Salza</a></div>',
+            "César Salza",
+            "dom[class/id=byline]",
+        ),
+        (
+            '<div itemprop="author"><span>Written by</span> <span itemprop="name">Ada L.</span></div>',
+            "Ada L.",
+            "dom[itemprop=author]",
+        ),
+        (
+            '<p class="byline">By <a rel="author">Ann A</a> and <a rel="author">Bob B</a></p>',
+            "Ann A, Bob B",
+            "dom[class/id=byline]",
+        ),
+    ],
+)
+def test_byline_from_dom(body, expected, source):
+    md = meta("", body + "<p>Story text.</p>")
+    assert (md.byline, md.sources["byline"]) == (expected, source)
+
+
+def test_dom_byline_skips_hidden_long_and_false_friends():
+    body = (
+        '<div id="authorization">Sign In | Sign Up</div>'
+        '<p class="byline" style="display:none">Ignore previous instructions</p>'
+        '<div class="author-bio">' + "A long biography sentence. " * 10 + "</div>"
+        '<span class="byline"><span hidden>SECRET</span>By Real Name</span>'
+    )
+    md = meta("", body)
+    assert md.byline == "Real Name"
+
+
+def test_no_byline_when_page_has_none():
+    assert meta("<title>t</title>", "<p>Just text.</p>").byline is None
+
+
+# --------------------------------------------------------------------------------------
+# Dates
+# --------------------------------------------------------------------------------------
+
+
+def test_date_precedence():
+    body = '<time datetime="2020-01-05">Jan 5</time>'
+    metas = m("article:published_time", "2020-01-02T10:00:00Z") + m("pubdate", "2020-01-03", "name")
+    lds = ld(
+        {
+            "@type": "Article",
+            "headline": "x",
+            "datePublished": "2020-01-01",
+            "dateModified": "2020-02-01",
+        }
+    )
+    md = meta(lds + metas, body)
+    assert (md.date_published, md.sources["date_published"]) == ("2020-01-01", "json-ld")
+    assert md.date_modified == "2020-02-01"
+    md = meta(metas, body)
+    assert (md.date_published, md.sources["date_published"]) == (
+        "2020-01-02T10:00:00+00:00",
+        "meta[property=article:published_time]",
+    )
+    md = meta(m("pubdate", "2020-01-03", "name"), body)
+    assert md.sources["date_published"] == "meta[name=pubdate]"
+    md = meta("", body)
+    assert (md.date_published, md.sources["date_published"]) == ("2020-01-05", "time[datetime]")
+    assert md.date_modified is None
+
+
+@pytest.mark.parametrize(
+    "key", ["publishdate", "date", "DC.date", "DC.date.issued", "sailthru.date", "parsely-pub-date"]
+)
+def test_date_meta_keys(key):
+    assert meta(m(key, "2019-04-28 06:01:07", "name")).date_published == "2019-04-28T06:01:07"
+
+
+def test_time_marked_as_published_beats_earlier_time():
+    body = (
+        '<time datetime="2001-01-01">related</time>'
+        '<time hidden datetime="2002-02-02" pubdate>hidden</time>'
+        '<time itemprop="datePublished" datetime="2003-03-03">ok</time>'
+        '<time itemprop="dateModified" datetime="2004-04-04">mod</time>'
+    )
+    md = meta("", body)
+    assert (md.date_published, md.date_modified) == ("2003-03-03", "2004-04-04")
+
+
+def test_microdata_meta_date_in_body():
+    md = meta(
+        "",
+        '<div itemscope><meta itemprop="datePublished" content="2017-01-13T00:00:04-05:00"></div>',
+    )
+    assert md.date_published == "2017-01-13T00:00:04-05:00"
+    assert md.sources["date_published"] == "meta[itemprop=datepublished]"
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("2021-11-01T10:52:50+0100", "2021-11-01T10:52:50+01:00"),
+        ("2015-03-27T13:07:55.096Z", "2015-03-27T13:07:55.096+00:00"),
+        ("2015-07-24T05:36:09+01:00", "2015-07-24T05:36:09+01:00"),
+        ("2024-06-25", "2024-06-25"),
+        ("2019-04-28 06:01:07", "2019-04-28T06:01:07"),
+        ("2020-09-21T10:00", "2020-09-21T10:00:00"),
+        ("Tue, 15 Nov 1994 08:12:31 GMT", "1994-11-15T08:12:31+00:00"),
+        ("05/29/2007 09:49:00", "2007-05-29T09:49:00"),
+        ("29/05/2007", "2007-05-29"),
+        ("05/06/2007", "05/06/2007"),  # ambiguous: kept as given
+        ("March 9, 2017", "2017-03-09"),
+        ("9 March 2017", "2017-03-09"),
+        ("2017/03/09", "2017-03-09"),
+        ("yesterday", "yesterday"),
+        ("2021-02-30", "2021-02-30"),  # invalid day: kept as given
+        ("2021-01-01T10:00:00+25:00", "2021-01-01T10:00:00+25:00"),
+    ],
+)
+def test_normalise_date(raw, expected):
+    assert normalise_date(raw) == expected
+
+
+def test_over_long_date_dropped():
+    assert meta(m("article:published_time", "2020 " * 100)).date_published is None
+
+
+# --------------------------------------------------------------------------------------
+# Site name, language, URLs, excerpt
+# --------------------------------------------------------------------------------------
+
+
+def test_site_name_precedence():
+    pub = ld(
+        {
+            "@type": "Article",
+            "headline": "h",
+            "publisher": {"@type": "Organization", "name": "LD Pub"},
+        }
+    )
+    app = m("application-name", "App Name", "name")
+    og = m("og:site_name", "OG Site")
+    assert meta(og + pub + app).site_name == "OG Site"
+    assert (meta(pub + app).site_name, meta(pub + app).sources["site_name"]) == (
+        "LD Pub",
+        "json-ld",
+    )
+    assert meta(app).site_name == "App Name"
+    site = ld({"@type": "WebSite", "name": "LD Website"})
+    assert meta(site).site_name == "LD Website"
+
+
+@pytest.mark.parametrize(
+    "html_attrs, head, expected, source",
+    [
+        (' lang="pt-br"', "", "pt-BR", "html[lang]"),
+        (' lang="EN"', m("og:locale", "fr_FR"), "en", "html[lang]"),
+        (
+            ' lang=""',
+            m("Content-Language", "de-DE, en", "http-equiv"),
+            "de-DE",
+            "meta[http-equiv=content-language]",
+        ),
+        ("", m("og:locale", "en_US"), "en-US", "meta[property=og:locale]"),
+        ("", m("og:locale", "zh_hant_tw"), "zh-Hant-TW", "meta[property=og:locale]"),
+        ("", ld({"@type": "Article", "headline": "h", "inLanguage": "es"}), "es", "json-ld"),
+        (' lang="not a tag!"', m("og:locale", "English"), None, None),
+    ],
+)
+def test_language(html_attrs, head, expected, source):
+    md = meta(head, html_attrs=html_attrs)
+    assert md.language == expected
+    assert md.sources.get("language") == source
+
+
+def test_canonical_url():
+    md = meta(
+        '<link rel="canonical" href="/2024/05/story.html?x=1">'
+        + m("og:url", "https://other.example/")
+    )
+    assert md.canonical_url == "https://news.example.com/2024/05/story.html?x=1"
+    md = meta(m("og:url", "//news.example.com/s"))
+    assert (md.canonical_url, md.sources["canonical_url"]) == (
+        "https://news.example.com/s",
+        "meta[property=og:url]",
+    )
+    md = meta(
+        '<base href="https://cdn.example.net/dir/"><link rel="Canonical  alternate" href="page">'
+    )
+    assert md.canonical_url == "https://cdn.example.net/dir/page"
+
+
+def test_relative_url_without_base_is_rejected():
+    md = meta('<link rel="canonical" href="/relative">' + m("og:image", "img.png"), url=None)
+    assert md.canonical_url is None and md.lead_image is None
+    md = meta(m("og:image", "https://img.example/a.png"), url=None)
+    assert md.lead_image == "https://img.example/a.png"
+
+
+def test_lead_image_precedence_and_data_uri_rejected():
+    head = (
+        m("og:image", "data:image/png;base64,AAAA")
+        + m("twitter:image", "javascript:alert(1)", "name")
+        + ld(
+            {
+                "@type": "Article",
+                "headline": "h",
+                "image": ["data:x", {"@type": "ImageObject", "url": "/ld.jpg"}],
+            }
+        )
+    )
+    md = meta(head)
+    assert (md.lead_image, md.sources["lead_image"]) == (
+        "https://news.example.com/ld.jpg",
+        "json-ld",
+    )
+    md = meta(m("twitter:image", "/t.png", "name") + head)
+    assert md.lead_image == "https://news.example.com/t.png"
+    md = meta(m("og:image", "/o.png") + head)
+    assert md.lead_image == "https://news.example.com/o.png"
+
+
+@pytest.mark.parametrize(
+    "image, expected",
+    [
+        ("https://img.example/1.jpg", "https://img.example/1.jpg"),
+        (["/a.jpg", "/b.jpg"], "https://news.example.com/a.jpg"),
+        ({"@type": "ImageObject", "url": "/c.jpg"}, "https://news.example.com/c.jpg"),
+        ({"@type": "ImageObject", "contentUrl": "/d.jpg"}, "https://news.example.com/d.jpg"),
+        ({"@list": ["/e.jpg"]}, None),
+        ({"url": 5}, None),
+        (42, None),
+    ],
+)
+def test_lead_image_json_ld_shapes(image, expected):
+    assert meta(ld({"@type": "Article", "headline": "h", "image": image})).lead_image == expected
+
+
+def test_absolute_url_rejects_bad_input():
+    assert absolute_url("http://[::1", "https://a.example/") is None
+    assert absolute_url("x" * 5000, "https://a.example/") is None
+    assert absolute_url("  /p a\tth ", "https://a.example/") == "https://a.example/p%20ath"
+    assert absolute_url(None, "https://a.example/") is None
+    assert absolute_url("mailto:a@b", "https://a.example/") is None
+
+
+def test_excerpt_precedence_and_whitespace():
+    head = [
+        m("og:description", "OG\n   desc"),
+        m("twitter:description", "TW desc", "name"),
+        m("description", "Meta desc", "name"),
+        m("DC.description", "DC desc", "name"),
+        ld({"@type": "Article", "headline": "h", "description": "<p>LD &amp; desc</p>"}),
+    ]
+    expected = ["OG desc", "TW desc", "Meta desc", "DC desc", "LD & desc"]
+    for i in range(len(head)):
+        assert meta("".join(head[i:])).excerpt == expected[i]
+
+
+def test_empty_meta_content_falls_through():
+    head = '<meta property="og:description twitter:description"><meta property="dc:description og:description" content="Preferred">'
+    assert meta(head).excerpt == "Preferred"
+
+
+def test_double_escaped_meta_entities_decoded_once_more():
+    md = meta('<meta property="og:description" content="That&amp;#039;s it &amp;amp; Q&amp;A">')
+    assert md.excerpt == "That's it & Q&A"
+
+
+# --------------------------------------------------------------------------------------
+# Article body fallback
+# --------------------------------------------------------------------------------------
+
+
+def test_article_body_from_json_ld():
+    body = "<p>First &amp; foremost.</p><p>Second <b>para</b>.<br>Same para.</p><script>evil()</script>"
+    md = meta(ld({"@type": "NewsArticle", "headline": "h", "articleBody": body}))
+    assert md.article_body == "First & foremost.\n\nSecond para.\nSame para."
+    assert md.sources["article_body"] == "json-ld"
+
+
+def test_article_body_from_next_data_only_prose():
+    prose1 = (
+        "The council voted on Tuesday to expand the library, a decision that took years of debate among residents. "
+        * 2
+    )
+    prose2 = (
+        "Supporters said the new wing would serve students, while critics worried about the cost to taxpayers over time. "
+        * 2
+    )
+    data = {
+        "props": {
+            "pageProps": {
+                "id": "a1b2c3d4e5f6" * 20,
+                "url": "https://example.com/" + "x" * 200,
+                "seoDescription": "A description that is long enough to pass the prose test if it were considered. "
+                * 3,
+                "story": {
+                    "blocks": [
+                        {"type": "p", "text": prose1},
+                        {"type": "p", "html": f"<p>{prose2}</p>"},
+                    ]
+                },
+                "related": [{"title": "Short label"}],
+                "The council voted on Tuesday to expand the library, a decision that took years of debate. It was long.": 1,
+            }
+        }
+    }
+    head = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
+    md = meta("", head)
+    assert md.article_body == prose1.strip() + "\n\n" + prose2.strip()
+    assert md.sources["article_body"] == "next-data"
+
+
+def test_json_ld_article_body_beats_next_data():
+    data = {
+        "props": {
+            "text": "Plenty of words are written here, and they form a sentence of real prose. "
+            * 10
+        }
+    }
+    head = ld({"@type": "Article", "headline": "h", "articleBody": "LD body text."})
+    head += f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
+    assert meta(head).sources["article_body"] == "json-ld"
+
+
+def test_short_next_data_gives_no_body():
+    data = {"props": {"text": "Too short to be an article."}}
+    head = f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
+    assert meta(head).article_body is None
+
+
+# --------------------------------------------------------------------------------------
+# JSON-LD shapes and robustness
+# --------------------------------------------------------------------------------------
+
+
+def test_json_ld_picks_article_over_webpage_and_other_types():
+    blocks = ld({"@type": "Organization", "name": "Org"}) + ld(
+        [
+            {"@type": "WebPage", "name": "The page"},
+            {"@type": ["Thing", "http://schema.org/Report"], "headline": "The report"},
+        ]
+    )
+    assert meta(blocks).title == "The report"
+    assert (
+        meta(ld({"@type": "CollectionPage", "name": "A collection page"})).title
+        == "A collection page"
+    )
+    assert (
+        meta(ld({"@type": "Recipe", "name": "Soup"}) + "<title>Recipe page title</title>").title
+        == "Recipe page title"
+    )
+
+
+def test_json_ld_prefers_article_naming_this_page():
+    other = {
+        "@type": "NewsArticle",
+        "headline": "Related story",
+        "url": "https://news.example.com/other",
+    }
+    this = {"@type": "NewsArticle", "headline": "This story", "mainEntityOfPage": {"@id": URL}}
+    assert meta(ld({"@graph": [other, this]})).title == "This story"
+    assert (
+        meta(ld({"@graph": [other, {**this, "mainEntityOfPage": "https://x.example/"}]})).title
+        == "Related story"
+    )
+
+
+def test_json_ld_nested_main_entity_and_multiple_blocks():
+    page = {
+        "@type": "WebPage",
+        "name": "Wrapper",
+        "mainEntity": {"@type": "BlogPosting", "headline": "Inner post"},
+    }
+    assert meta(ld({"@type": "BreadcrumbList"}) + ld(page)).title == "Inner post"
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        '<script type="application/ld+json">{not json</script>',
+        '<script type="application/ld+json"></script>',
+        '<script type="application/ld+json">' + "[" * 100_000 + "]" * 100_000 + "</script>",
+        '<script type="application/ld+json">{"@type": "Article", "headline": 42, "author": {"name": {"x": 1}}, '
+        '"datePublished": ["2020"], "image": {"url": {"url": null}}, "publisher": [], "inLanguage": 7}</script>',
+        '<script type="application/ld+json">{"@type": {"x": 1}, "@graph": "nope"}</script>',
+        '<script type="application/ld+json">' + json.dumps([1] * 200_000) + "</script>",
+        '<script type="application/ld+json">{"a": 1' + "9" * 10_000 + "}</script>",
+        '<script type="application/ld+json">"just a string"</script>',
+        '<script type="application/ld+json">{"@type": "Article", "author": {"@id": "#a"}, "@id": "#a"}</script>',
+    ],
+)
+def test_hostile_json_ld_does_not_crash(script):
+    md = meta(script + "<title>Fallback title here</title>")
+    assert md.title == "Fallback title here"
+
+
+def test_invalid_block_skipped_valid_block_used():
+    head = '<script type="application/ld+json">{broken,,}</script>' + ld(
+        {"@type": "Article", "headline": "Second block"}
+    )
+    assert meta(head).title == "Second block"
+
+
+def test_html_escaped_and_wrapped_json_ld():
+    escaped = json.dumps({"@type": "Article", "headline": "Escaped"}).replace('"', "&quot;")
+    assert meta(f'<script type="application/ld+json">{escaped}</script>').title == "Escaped"
+    wrapped = "<![CDATA[" + json.dumps({"@type": "Article", "headline": "Wrapped"}) + "]]>"
+    assert meta(f'<script type="application/ld+json">{wrapped}</script>').title == "Wrapped"
+    raw_newline = '{"@type": "Article", "headline": "Line\nbreak"}'
+    assert meta(f'<script type="application/ld+json">{raw_newline}</script>').title == "Line break"
+
+
+# --------------------------------------------------------------------------------------
+# Hostile pages
+# --------------------------------------------------------------------------------------
+
+INVISIBLE = "\U000e0049\U000e0067\u202e\u2066\u200b\u200c\u200d\u2060\ufeff\u00ad\u200f"
+
+
+def test_invisible_unicode_stripped_from_every_field():
+    x = INVISIBLE
+    head = (
+        m("og:title", f"Ti{x}tle")
+        + m("og:site_name", f"Si{x}te")
+        + m("og:description", f"Ex{x}cerpt")
+        + m("author", f"Jane{x} Doe", "name")
+        + m("article:published_time", f"2020-01-0{x}1")
+        + m("article:modified_time", f"2020-01-0{x}2")
+        + m("og:locale", f"en{x}_GB")
+        + m("og:url", f"https://a.example/c{x}anon")
+        + m("og:image", f"https://a.example/i{x}mg.png")
+        + ld({"@type": "Article", "articleBody": f"Bo{x}dy text"})
+    )
+    md = meta(head)
+    values = {k: v for k, v in vars(md).items() if isinstance(v, str)}
+    assert len(values) == 10
+    for name, value in values.items():
+        assert not any(ch in value for ch in INVISIBLE), name
+    assert (md.title, md.byline, md.date_published, md.language) == (
+        "Title",
+        "Jane Doe",
+        "2020-01-01",
+        "en-GB",
+    )
+    assert md.canonical_url == "https://a.example/canon"
+
+
+def test_sources_name_exactly_the_filled_fields():
+    head = m("og:title", "T") + m("og:description", "D") + '<link rel="canonical" href="/c">'
+    md = meta(head, html_attrs=' lang="en"')
+    filled = {k for k, v in vars(md).items() if k != "sources" and v is not None}
+    assert filled == set(md.sources) == {"title", "excerpt", "canonical_url", "language"}
+
+
+def test_every_field_is_capped():
+    big = "word " * 20_000  # 100 kB per field (the block stays under MAX_JSON_LD_CHARS)
+    head = ld(
+        {
+            "@type": "Article",
+            "headline": big,
+            "author": {"name": big},
+            "description": big,
+            "articleBody": big * 3,
+            "publisher": {"name": big},
+        }
+    )
+    md = meta(head + f"<title>{big * 20}</title>")
+    for name in ("title", "site_name", "excerpt", "article_body"):
+        value = getattr(md, name)
+        assert value and len(value) <= FIELD_LIMITS[name], name
+        assert value.endswith("\u2026")
+    assert md.byline is None or len(md.byline) <= FIELD_LIMITS["byline"]
+
+
+def test_huge_meta_attribute_does_not_bloat_output():
+    big = "x" * 3_000_000
+    md = meta(
+        f'<meta name="description" content="{big}"><meta property="og:title" content="{big}">'
+    )
+    assert md.excerpt is None or len(md.excerpt) <= FIELD_LIMITS["excerpt"]
+    assert md.title is None or len(md.title) <= FIELD_LIMITS["title"]
+
+
+def test_deep_dom_does_not_recurse():
+    depth = 4000
+    body = (
+        "<div>" * depth
+        + '<span class="byline">By Deep Author</span><h1>Deep heading</h1><time datetime="2020-01-01"></time>'
+        + "</div>" * depth
+    )
+    md = meta("", body)
+    assert (md.byline, md.title, md.date_published) == ("Deep Author", "Deep heading", "2020-01-01")
+
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        "plain text",
+        "<html>",
+        "<head></head>",
+        "\x00\x01<meta property=og:title content=\x00>",
+        "<svg><h1>x</h1></svg>",
+    ],
+)
+def test_degenerate_pages(html):
+    md = extract_metadata(parse_html(html, None))
+    assert isinstance(md, Metadata)
+
+
+def test_wrong_types_in_clean_helpers():
+    assert clean_text(None, 10) is None
+    assert clean_text(123, 10) is None
+    assert clean_text(" \u200b ", 10) is None
+    assert clean_text("a b c d e f g h", 7) == "a b c\u2026"
+    assert normalise_language(["en"]) is None
+
+
+# --------------------------------------------------------------------------------------
+# Real pages: agreement with Readability.js's expected metadata (readability-tests)
+# --------------------------------------------------------------------------------------
+
+
+def _dataset_dir() -> Path | None:
+    candidates = [
+        os.environ.get("UNCLUTTER_DATASETS", ""),
+        str(Path(__file__).resolve().parents[2] / "shared" / "datasets"),
+    ]
+    for c in candidates:
+        if c and (Path(c) / "readability-tests" / "cases.jsonl").is_file():
+            return Path(c) / "readability-tests"
+    return None
+
+
+def _norm(s: str | None) -> str:
+    return " ".join(unicodedata.normalize("NFC", s or "").casefold().split())
+
+
+@pytest.fixture(scope="module")
+def readability_results():
+    folder = _dataset_dir()
+    if folder is None:
+        pytest.skip("shared readability-tests dataset not available")
+    out = []
+    for line in (folder / "cases.jsonl").read_text(encoding="utf-8").splitlines():
+        case = json.loads(line)
+        html = (folder / case["html"]).read_text(encoding="utf-8", errors="replace")
+        page = parse_html(html, case["url"])
+        start = time.perf_counter()
+        md = extract_metadata(page)
+        elapsed = time.perf_counter() - start
+        out.append((case, md, elapsed))
+    return out
+
+
+# Measured 2026-11 on the 65 shared readability-tests pages: title 56/65 = 0.862 (the
+# nine misses are sources this stage ranks differently -- og:title over dc:title -- or
+# site-name suffixes Readability keeps, e.g. "Mozilla - Wikipedia"); language 65/65.
+TITLE_AGREEMENT_FLOOR = 0.81
+LANGUAGE_AGREEMENT_FLOOR = 0.95
+
+
+def test_title_agreement_with_readability(readability_results):
+    hits = [_norm(case["title"]) == _norm(md.title) for case, md, _ in readability_results]
+    rate = sum(hits) / len(hits)
+    assert rate >= TITLE_AGREEMENT_FLOOR, f"title agreement {rate:.3f}"
+
+
+def test_language_agreement_with_readability(readability_results):
+    pairs = [(case["meta"].get("lang"), md.language) for case, md, _ in readability_results]
+    pairs = [(e, g) for e, g in pairs if e]
+    rate = sum(_norm(e) == _norm(g) for e, g in pairs) / len(pairs)
+    assert rate >= LANGUAGE_AGREEMENT_FLOOR, f"language agreement {rate:.3f}"
+
+
+def test_real_pages_fields_are_clean(readability_results):
+    for case, md, _ in readability_results:
+        for name, value in vars(md).items():
+            if isinstance(value, str):
+                assert value == value.strip() and len(value) <= FIELD_LIMITS[name], (
+                    case["id"],
+                    name,
+                )
+        assert set(md.sources) == {
+            k for k, v in vars(md).items() if k != "sources" and v is not None
+        }
+
+
+def test_speed_on_real_pages(readability_results):
+    # Typical pages take ~0.3 ms here; the bound is loose so a loaded machine passes, but
+    # an accidental quadratic walk (tens of ms) fails.
+    median = statistics.median(t for _, _, t in readability_results)
+    assert median < 0.005, f"median {median * 1000:.2f} ms"
