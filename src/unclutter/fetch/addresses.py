@@ -151,7 +151,7 @@ def classify_address(address: IPAddress | str) -> str | None:
     Returns:
         ``None`` when *address* is public unicast and may be connected to; otherwise a
         short reason such as ``"a loopback address"`` or
-        ``"a private address (RFC 1918) embedded in a 6to4 address (10.0.0.1)"``.
+        ``"a private address (RFC 1918), 10.0.0.1, in 6to4 form"``.
 
     Raises:
         ValueError: *address* is not an IP address.
@@ -168,10 +168,10 @@ def classify_address(address: IPAddress | str) -> str | None:
         form, inner = embedded
         for v4 in inner:
             if v4 in CLOUD_METADATA_ADDRESSES:
-                return f"a cloud metadata address embedded in a {form} address ({v4})"
+                return f"a cloud metadata address, {v4}, in {form} form"
             reason = _classify_ipv4(v4)
             if reason is not None:
-                return f"{reason} embedded in a {form} address ({v4})"
+                return f"{reason}, {v4}, in {form} form"
         return None
     for network, reason in BLOCKED_IPV6_NETWORKS:
         if ip in network:

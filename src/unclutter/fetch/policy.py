@@ -32,6 +32,7 @@ __all__ = [
     "CACHE_MAX_ENTRIES",
     "SNIFF_BYTES",
     "DECODE_CHUNK_BYTES",
+    "BINARY_SIGNATURES",
 ]
 
 #: URL schemes that may be fetched. Only these two can be: the policy refuses others.
@@ -87,6 +88,29 @@ SNIFF_BYTES = 1024
 #: Largest piece a decompressor may produce in one step, in bytes. Bounds the memory
 #: one compressed chunk can expand to before the decoded-size ceiling is checked.
 DECODE_CHUNK_BYTES = 64 * 1024
+
+#: Leading-byte signatures of binary formats that are refused even when served as
+#: text/html: (offset, signature, name). Checked on the first decoded bytes. Only
+#: signatures that text cannot start with are listed; other binary formats are caught
+#: by their share of control characters (see ``decoding.sniff_binary``).
+BINARY_SIGNATURES: tuple[tuple[int, bytes, str], ...] = (
+    (0, b"%PDF-", "PDF"),
+    (0, b"\x89PNG\r\n\x1a\n", "PNG"),
+    (0, b"GIF87a", "GIF"),
+    (0, b"GIF89a", "GIF"),
+    (0, b"\xff\xd8\xff", "JPEG"),
+    (0, b"\x00\x00\x01\x00", "ICO"),
+    (0, b"PK\x03\x04", "ZIP (or Office document)"),
+    (0, b"\x1f\x8b", "gzip"),
+    (0, b"\xfd7zXZ\x00", "xz"),
+    (0, b"(\xb5/\xfd", "zstd"),
+    (0, b"7z\xbc\xaf\x27\x1c", "7-Zip"),
+    (0, b"Rar!\x1a\x07", "RAR"),
+    (0, b"\x7fELF", "ELF executable"),
+    (0, b"\xca\xfe\xba\xbe", "Java class or Mach-O"),
+    (0, b"\x00asm", "WebAssembly"),
+    (0, b"SQLite format 3\x00", "SQLite database"),
+)
 
 
 def _frozen(values: object, kind: type) -> frozenset:

@@ -1,0 +1,317 @@
+"""The fetch stage: one URL in, one HTML page's bytes out, under a :class:`FetchPolicy`."""
+
+from __future__ import annotations
+
+import dataclasses
+import urllib.robotparser
+
+import httpx
+
+from ..core.errors import (
+    FetchError,
+    FetchTimeoutError,
+    HTTPStatusError,
+    PolicyError,
+    RobotsDisallowedError,
+    TooLargeError,
+    TooManyRedirectsError,
+    UnclutterError,
+    UnsupportedContentError,
+)
+from .cache import RevalidationCache
+from .decoding import ACCEPT_ENCODING, make_decoder, parse_content_encoding, sniff_binary
+from .guard import check_url, display_url, parse_url, resolve_host, url_port
+from .page import FetchedPage
+from .policy import ACCEPTED_CONTENT_TYPES, ROBOTS_MAX_BYTES, SNIFF_BYTES, FetchPolicy
+from .transport import Deadline, SafeTransport
+
+__all__ = ["fetch", "REDIRECT_STATUSES"]
+
+#: Statuses whose Location header is followed.
+REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
+
+_PAGE_ACCEPT = "text/html, application/xhtml+xml"
+_ROBOTS_ACCEPT = "text/plain, */*;q=0.5"
+
+
+def fetch(url: str, policy: FetchPolicy | None = None) -> FetchedPage:
+    """Fetch one HTML or XHTML page from the web, safely.
+
+    Every request (the page, each redirect hop, robots.txt) goes through the same
+    checks: scheme, credentials, port, and every address of the host, which is then
+    the address connected to. See :class:`FetchPolicy` for every limit.
+
+    Args:
+        url: an ``http://`` or ``https://`` URL.
+        policy: limits and permissions; ``FetchPolicy()`` (public web only) by default.
+
+    Returns:
+        The page: final URL, status, headers, decoded body bytes (at most
+        ``policy.max_bytes``), media type and the HTTP charset.
+
+    Raises:
+        BlockedSchemeError: a scheme other than the allowed ones (also on a redirect).
+        BlockedAddressError: credentials in the URL, a port not allowed, or a host with
+            any address that is not public (and not in ``policy.allow_addresses``).
+        PolicyError: a URL or redirect location that cannot be parsed.
+        RobotsDisallowedError: ``policy.respect_robots`` and robots.txt forbids the URL
+            or cannot be read (server error, unreachable).
+        TooManyRedirectsError: more than ``policy.max_redirects`` redirects.
+        FetchTimeoutError: the total deadline, or a connect/read timeout, passed.
+        TooLargeError: the body is over ``policy.max_bytes`` as received or decoded
+            (including a Content-Length announcing more).
+        UnsupportedContentError: not text/html or application/xhtml+xml, binary data
+            under an HTML type, an unknown Content-Encoding or too many stacked ones.
+        HTTPStatusError: a final status other than 2xx (or a redirect without Location).
+        FetchError: connection, TLS or protocol failure, oversized headers, a name that
+            does not resolve.
+
+        Every message is a single line naming the reason and the URL or address.
+    """
+    policy = policy if policy is not None else FetchPolicy()
+    target = parse_url(url)
+    session = _Session(policy)
+    try:
+        page = session.get(target)
+    except UnclutterError:
+        raise
+    except (httpx.HTTPError, OSError) as exc:  # anything the transport did not map
+        raise FetchError(f"fetching {display_url(target)} failed: {' '.join(str(exc).split())}") from None
+    finally:
+        session.close()
+    return dataclasses.replace(page, url=url)
+
+
+class _Session:
+    """State of one fetch: deadline, client, robots.txt rules seen, cache."""
+
+    def __init__(self, policy: FetchPolicy) -> None:
+        self.policy = policy
+        self.deadline = Deadline(policy.deadline)
+        self.transport = SafeTransport(policy, self.deadline)
+        self.client = httpx.Client(
+            transport=self.transport,
+            trust_env=False,  # no proxies, certificates or .netrc from the environment
+            follow_redirects=False,  # every hop is checked here
+            timeout=httpx.Timeout(
+                connect=policy.connect_timeout,
+                read=policy.read_timeout,
+                write=policy.read_timeout,
+                pool=policy.connect_timeout,
+            ),
+            headers={"User-Agent": policy.user_agent, "Accept": _PAGE_ACCEPT, "Accept-Encoding": ACCEPT_ENCODING},
+        )
+        self.cache = (
+            RevalidationCache(policy.cache_dir, max_bytes=policy.max_bytes) if policy.cache_dir is not None else None
+        )
+        self.robots: dict[str, urllib.robotparser.RobotFileParser | None] = {}
+
+    def close(self) -> None:
+        self.client.close()
+
+    # -- one fetch, redirects included -------------------------------------------------
+
+    def get(self, start: httpx.URL, *, robots_txt: bool = False) -> FetchedPage:
+        """Fetch *start*, following redirects. With *robots_txt*, any content type and any
+        status are returned and the body is cut at ``ROBOTS_MAX_BYTES``."""
+        policy = self.policy
+        current = start
+        redirects = 0
+        while True:
+            check_url(current, policy)
+            if policy.proxy is not None:
+                # The proxy will resolve the name itself; refuse names with bad addresses.
+                host = current.raw_host.decode("ascii")
+                resolve_host(host, url_port(current), policy, timeout=self.deadline.clamp(None, f"resolving {host}"))
+            if policy.respect_robots and not robots_txt:
+                self._check_robots(current)
+            entry = self.cache.load(str(current)) if self.cache is not None and not robots_txt else None
+            headers = dict(entry.validators()) if entry is not None else {}
+            if robots_txt:
+                headers["Accept"] = _ROBOTS_ACCEPT
+            response = self._send(self.client.build_request("GET", current, headers=headers))
+            try:
+                self._check_headers(response, current)
+                status = response.status_code
+                if status in REDIRECT_STATUSES and "location" in response.headers:
+                    target = self._redirect_target(response, current)
+                    if redirects >= policy.max_redirects:
+                        raise TooManyRedirectsError(
+                            f"refused: more than {policy.max_redirects} redirects "
+                            f"({display_url(start)} -> ... -> {display_url(current)} -> {display_url(target)})"
+                        )
+                    redirects += 1
+                    current = target
+                    continue  # the response is closed unread: redirect bodies are never decoded
+                if robots_txt:
+                    return self._robots_page(response, current)
+                if status == 304 and entry is not None:
+                    assert self.cache is not None
+                    self.cache.touch(str(current))
+                    return dataclasses.replace(entry.page, final_url=str(current))
+                if not 200 <= status < 300:
+                    raise HTTPStatusError(f"HTTP {status} from {display_url(current)}")
+                page = self._page(response, current)
+                if self.cache is not None:
+                    self.cache.store(str(current), page)
+                return page
+            finally:
+                response.close()
+
+    def _send(self, request: httpx.Request) -> httpx.Response:
+        try:
+            return self.client.send(request, stream=True)
+        except UnclutterError:
+            raise
+        except httpx.HTTPError as exc:
+            raise FetchError(f"request to {display_url(request.url)} failed: {' '.join(str(exc).split())}") from None
+
+    def _check_headers(self, response: httpx.Response, url: httpx.URL) -> None:
+        reason = response.extensions.get("reason_phrase", b"")
+        size = len("HTTP/1.1 200 \r\n") + len(reason) + 2
+        size += sum(len(name) + len(value) + 4 for name, value in response.headers.raw)
+        if size > self.policy.max_header_bytes:
+            raise FetchError(
+                f"refused: response headers of {display_url(url)} are {size} bytes, "
+                f"over the {self.policy.max_header_bytes}-byte limit"
+            )
+
+    def _redirect_target(self, response: httpx.Response, current: httpx.URL) -> httpx.URL:
+        location = response.headers["location"]
+        try:
+            target = current.join(location)
+        except (httpx.InvalidURL, ValueError):
+            raise PolicyError(
+                f"refused: invalid redirect location {location[:200]!r} from {display_url(current)}"
+            ) from None
+        try:
+            check_url(target, self.policy)
+        except PolicyError as exc:
+            raise type(exc)(f"{exc} (redirect from {display_url(current)})") from None
+        return target
+
+    # -- bodies ------------------------------------------------------------------------
+
+    def _page(self, response: httpx.Response, url: httpx.URL) -> FetchedPage:
+        shown = display_url(url)
+        raw_type = response.headers.get("content-type", "")
+        media_type = raw_type.split(";", 1)[0].strip().lower()
+        if media_type not in ACCEPTED_CONTENT_TYPES:
+            what = repr(media_type) if media_type else "missing"
+            raise UnsupportedContentError(f"refused: content type {what} is not HTML ({shown})")
+        charset = response.charset_encoding
+        charset = charset.strip().lower() if charset else None
+        content = self._read_body(response, url, self.policy.max_bytes, truncate=False, charset=charset)
+        return FetchedPage(
+            url=str(url),
+            final_url=str(url),
+            status=response.status_code,
+            headers=dict(response.headers.items()),
+            content=content,
+            content_type=media_type,
+            charset=charset,
+        )
+
+    def _robots_page(self, response: httpx.Response, url: httpx.URL) -> FetchedPage:
+        content = b""
+        if 200 <= response.status_code < 300:
+            content = self._read_body(response, url, ROBOTS_MAX_BYTES, truncate=True, charset=None)
+        return FetchedPage(
+            url=str(url),
+            final_url=str(url),
+            status=response.status_code,
+            headers=dict(response.headers.items()),
+            content=content,
+            content_type=response.headers.get("content-type", "").split(";", 1)[0].strip().lower(),
+            charset=None,
+        )
+
+    def _read_body(
+        self, response: httpx.Response, url: httpx.URL, limit: int, *, truncate: bool, charset: str | None
+    ) -> bytes:
+        """Read the body, stopping as soon as *limit* is crossed as received or decoded.
+
+        A page body (not *truncate*) is refused with TooLargeError, and its first
+        ``SNIFF_BYTES`` decoded bytes are checked for binary data; robots.txt
+        (*truncate*) is cut at *limit*.
+        """
+        shown = display_url(url)
+        announced = response.headers.get("content-length", "").strip()
+        if not truncate and announced.isdigit() and int(announced) > limit:
+            raise TooLargeError(f"refused: {shown} announces {int(announced)} bytes, over the {limit}-byte limit")
+        codings = parse_content_encoding(response.headers.get("content-encoding"))
+        decoder = make_decoder(codings, self.policy.max_content_encodings, shown)
+        body = bytearray()
+        sniffed = truncate  # robots.txt is not sniffed
+
+        def add(pieces) -> bool:  # False once a truncated body is full
+            nonlocal sniffed
+            for piece in pieces:
+                if len(body) + len(piece) > limit:
+                    if truncate:
+                        body.extend(piece[: limit - len(body)])
+                        return False
+                    encoded = f" ({', '.join(codings)})" if codings else ""
+                    raise TooLargeError(f"refused: body of {shown} is over {limit} bytes once decoded{encoded}")
+                body.extend(piece)
+                if not sniffed and len(body) >= SNIFF_BYTES:
+                    self._sniff(bytes(body[:SNIFF_BYTES]), charset, shown)
+                    sniffed = True
+            return True
+
+        received = 0
+        for chunk in response.iter_raw():
+            received += len(chunk)
+            if received > limit:
+                if truncate:
+                    chunk = chunk[: len(chunk) - (received - limit)]
+                    add(decoder.feed(chunk))
+                    return bytes(body)
+                raise TooLargeError(f"refused: body of {shown} is over {limit} bytes as received")
+            if not add(decoder.feed(chunk)):
+                return bytes(body)
+        add(decoder.flush())
+        if not sniffed:
+            self._sniff(bytes(body), charset, shown)
+        return bytes(body)
+
+    @staticmethod
+    def _sniff(head: bytes, charset: str | None, shown: str) -> None:
+        kind = sniff_binary(head, charset)
+        if kind is not None:
+            raise UnsupportedContentError(f"refused: {shown} is served as HTML but its content is {kind}")
+
+    # -- robots.txt --------------------------------------------------------------------
+
+    def _check_robots(self, url: httpx.URL) -> None:
+        origin = f"{url.scheme}://{url.netloc.decode('ascii')}"
+        if origin not in self.robots:
+            self.robots[origin] = self._load_robots(url, origin)
+        rules = self.robots[origin]
+        if rules is not None and not rules.can_fetch(self.policy.user_agent, str(url)):
+            agent = self.policy.user_agent.split("/")[0]
+            raise RobotsDisallowedError(f"refused: {origin}/robots.txt disallows {display_url(url)} for {agent!r}")
+
+    def _load_robots(self, url: httpx.URL, origin: str) -> urllib.robotparser.RobotFileParser | None:
+        """The origin's robots.txt rules; ``None`` when there are none (allow all).
+
+        Follows RFC 9309: a 4xx answer or too many redirects mean no rules; a 5xx
+        answer or a failure to connect mean everything is disallowed.
+        """
+        robots_url = url.copy_with(path="/robots.txt", query=None, fragment=None)
+        try:
+            page = self.get(robots_url, robots_txt=True)
+        except TooManyRedirectsError:
+            return None
+        except (PolicyError, FetchTimeoutError):
+            raise
+        except FetchError as exc:
+            raise RobotsDisallowedError(f"refused: {origin}/robots.txt could not be read ({exc})") from None
+        if 200 <= page.status < 300:
+            rules = urllib.robotparser.RobotFileParser(str(robots_url))
+            rules.parse(page.content.decode("utf-8", errors="replace").splitlines())
+            rules.modified()  # marks the rules as loaded; can_fetch() refuses everything otherwise
+            return rules
+        if page.status >= 500:
+            raise RobotsDisallowedError(f"refused: {origin}/robots.txt answered HTTP {page.status}")
+        return None
