@@ -20,8 +20,10 @@ What is measured, and how (see ``bench/README.md`` for the long form):
   it decompresses the page (untimed) and times only the extraction call, from HTML bytes to
   main text. Pages/s = pages / summed wall time of those calls; the CPU-time figure
   (``time.process_time``) is also kept because it is less sensitive to a busy machine.
-* **Memory**: the child's peak resident set (``ru_maxrss``), in MB, and the part of it
-  above the baseline after the pages were loaded (import + working set of the extractor).
+* **Memory**: the child's peak resident set (``VmHWM``, i.e. ``ru_maxrss`` without the
+  parent's pre-exec peak that Linux folds into it; see :func:`_maxrss_kb`), in MB, and the
+  part of it above the baseline after the pages were loaded (import + working set of the
+  extractor).
 * **Failures**: a page whose call raises is a *crash*; one that runs past ``--timeout``
   seconds is a *timeout* (a ``SIGALRM`` in the child interrupts Python code; if the child
   does not answer within the timeout plus a grace period, or dies, e.g. on a segfault, the
@@ -236,8 +238,22 @@ LOADERS: dict[str, Callable[[], Callable[[bytes, str | None], tuple[str, dict | 
 
 
 def _maxrss_kb() -> int:
-    # Linux reports ru_maxrss in kilobytes.
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    """This process's peak resident set size, in KiB.
+
+    ``VmHWM`` from ``/proc/self/status`` where there is one (Linux): the high-water mark of
+    this process's own address space. ``ru_maxrss`` is only the fallback, because on Linux
+    it also keeps the peak of the address space the process had *before* ``exec`` -- for a
+    child that subprocess starts with vfork, that is the parent's, which would put the
+    benchmark driver's memory into every extractor's figure.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
 
 
 def worker_main() -> int:
@@ -655,7 +671,8 @@ def render_markdown(report: dict) -> str:
         "P/R/F1: AEB shingle metric (`unclutter.measure.evaluate`), ± = bootstrap std of F1. "
         "with-hit / w/o-clean: share of `with` snippets found / `without` snippets absent. "
         "pages/s: wall time of the extraction calls only (imports and file reading excluded); "
-        "CPU: the same by process CPU time. Peak RSS: the child's ru_maxrss; +RSS: above the "
+        "CPU: the same by process CPU time. Peak RSS: the child's peak resident set (VmHWM); "
+        "+RSS: above the "
         "baseline after the (compressed) pages were loaded.",
     ]
     for name, ds in report["datasets"].items():
@@ -680,12 +697,30 @@ def render_markdown(report: dict) -> str:
                 f"| {_fmt(r['pages_per_s'], 1)} | {_fmt(r['pages_per_cpu_s'], 1)} "
                 f"| {_fmt(r['peak_rss_mb'], 0)} | {_fmt(r['rss_over_pages_mb'], 0)} "
                 f"| {r['empty']} | {r['crashes']}/{r['timeouts']} |")
+        for ext, r in ds["extractors"].items():
+            failed = [row for row in r.get("per_page", []) if row.get("error")]
+            if failed:
+                kinds: dict[str, int] = {}
+                for row in failed:
+                    kinds[row["error"][:120]] = kinds.get(row["error"][:120], 0) + 1
+                top = sorted(kinds.items(), key=lambda kv: -kv[1])[:3]
+                lines.append("")
+                lines.append(f"{ext} failed on {len(failed)} page(s) (empty prediction, "
+                             "time included): " + "; ".join(f"{n}× `{k}`" for k, n in top)
+                             + ".")
         ours = ds["extractors"].get("unclutter")
         if ours and not ours.get("unavailable"):
             ratios = ds.get("unclutter_speed_ratio", {})
+            cpu_ratios = ds.get("unclutter_speed_ratio_cpu", {})
             if ratios:
-                lines += ["", "unclutter speed (pages/s, wall): " + ", ".join(
-                    f"{v:.2f}× {k}" for k, v in ratios.items()) + "."]
+                lines += ["", "unclutter speed, our pages/s over theirs (wall; CPU time in "
+                          "brackets): " + ", ".join(
+                              f"{v:.2f}× {k} ({_fmt(cpu_ratios.get(k), 2)}×)"
+                              for k, v in ratios.items()) + "."]
+                failures = ours["crashes"] + ours["timeouts"]
+                if failures:
+                    lines[-1] += (f" Not a fair ratio: unclutter failed on {failures} page(s), "
+                                  "whose (short) times are included.")
             if ours.get("refused"):
                 lines.append(f"unclutter refused {ours['refused']} page(s) "
                              "(UnclutterError: empty prediction).")
@@ -787,8 +822,10 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"[{dataset}] {extractor}: unavailable ({job['unavailable']})",
                           file=sys.stderr, flush=True)
                 else:
-                    print(f"[{dataset}] {extractor}: {len(job['pages'])} pages in "
-                          f"{time.perf_counter() - t0:.1f} s (core {core})",
+                    took = sum(p["sec"] for p in job["pages"])
+                    print(f"[{dataset}] {extractor}: {len(job['pages'])} pages, "
+                          f"{len(job['pages']) / took if took else 0:.1f} pages/s "
+                          f"({time.perf_counter() - t0:.1f} s with start-up, core {core})",
                           file=sys.stderr, flush=True)
         finally:
             with lock:
@@ -825,10 +862,15 @@ def main(argv: list[str] | None = None) -> int:
         }
         ours = ds["extractors"].get("unclutter")
         if ours and ours.get("pages_per_s"):
+            # our pages/s over each rival's, measured in this run (wall time; CPU time too)
             ds["unclutter_speed_ratio"] = {
                 e: ours["pages_per_s"] / r["pages_per_s"]
                 for e, r in ds["extractors"].items()
                 if e != "unclutter" and r.get("pages_per_s")}
+            ds["unclutter_speed_ratio_cpu"] = {
+                e: ours["pages_per_cpu_s"] / r["pages_per_cpu_s"]
+                for e, r in ds["extractors"].items()
+                if e != "unclutter" and r.get("pages_per_cpu_s") and ours.get("pages_per_cpu_s")}
         if any((c.get("meta") or {}).get("page_type") for c in cases):
             ds["page_types"] = page_type_breakdown(cases, jobs)
         report["datasets"][dataset] = ds

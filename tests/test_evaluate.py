@@ -299,6 +299,8 @@ def test_bench_reports_an_unavailable_extractor_and_rejects_unknown_names(
     assert ds["cases"] == 2
     assert ds["extractors"]["fake"]["crashes"] == 0
     ours = ds["extractors"]["unclutter"]
-    if "unavailable" not in ours:  # once unclutter.extract exists
-        assert ours["crashes"] == 0 and ours["timeouts"] == 0
+    # whatever state the package is in, the bench reports it instead of failing: either
+    # unavailable (no unclutter.extract yet) or one row per page plus the speed ratio
+    if "unavailable" not in ours:
+        assert [p["id"] for p in ours["per_page"]] == ["ok", "gz"]
         assert "fake" in ds["unclutter_speed_ratio"]
