@@ -63,6 +63,13 @@ VECTORS = [
     ("http://0177.0.0.1/", INVALID, "0177.0.0.1"),
     ("http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/", INVALID, "invalid URL"),
     ("http://0/", BLOCKED, "0.0.0.0 is a 'this network'"),
+    ("http://0x7f.0x0.0x0.0x1/", BLOCKED, "127.0.0.1 is a loopback"),
+    ("http://127.000.000.001/", INVALID, "127.000.000.001"),
+    ("http://\u0661\u0662\u0667.\u0660.\u0660.\u0661/", INVALID, "invalid URL"),  # Arabic-Indic digits
+    ("http://[::ffff:127.0.0.1%25lo]/", BLOCKED, "127.0.0.1, in IPv4-mapped form"),
+    # percent-escapes in a host are not decoded by the client: a name to resolve, not 127.0.0.1
+    ("http://%31%32%37.0.0.1/", FetchError, "could not resolve"),
+    ("http://evil.test#@127.0.0.1/", FetchError, "could not resolve evil.test"),  # the host is evil.test
     ("http://0xa000001/", BLOCKED, "10.0.0.1 is a private"),
     # IPv4 categories
     ("http://0.1.2.3/", BLOCKED, "this network"),

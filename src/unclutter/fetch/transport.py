@@ -186,7 +186,7 @@ class SafeTransport(httpx.BaseTransport):
             context = httpx.create_ssl_context(trust_env=False)
         common = dict(
             ssl_context=context,
-            max_connections=4,
+            max_connections=4,  # requests are sequential; spare slots only
             max_keepalive_connections=0,  # every hop opens (and checks) a new connection
             http1=True,
             http2=False,
@@ -222,7 +222,9 @@ class SafeTransport(httpx.BaseTransport):
         except httpcore.ProxyError as exc:
             raise FetchError(f"proxy refused the request for {host}: {_reason(exc)}") from None
         except httpcore.ConnectError as exc:
-            raise FetchError(f"could not connect to {host}: {_reason(exc)}") from None
+            # TCP connect failures are reported by PinnedBackend; this is TLS or the proxy.
+            what = "TLS handshake with" if url.scheme == "https" else "connection to"
+            raise FetchError(f"{what} {host} failed: {_reason(exc)}") from None
         except (httpcore.NetworkError, httpcore.ProtocolError, httpcore.UnsupportedProtocol) as exc:
             raise FetchError(f"bad response from {host}: {_reason(exc)}") from None
         except (OSError, ssl.SSLError) as exc:
