@@ -20,6 +20,7 @@ from unclutter.parse.metadata import (
     extract_metadata,
     normalise_date,
     normalise_language,
+    structured_article_body,
 )
 
 URL = "https://news.example.com/2024/05/story.html"
@@ -135,6 +136,29 @@ def test_title_prefers_segment_matching_h1():
     assert md.title == "Get Your Code Covered"
     md = meta("<title>Mozilla - Wikipedia</title>", "<h1>Mozilla</h1>", url=None)
     assert md.title == "Mozilla"
+
+
+def test_title_h1_match_ignores_typographic_quotes():
+    md = meta(
+        "<title>The Beginner's Guide to Gyms - Urge | Gyms Near Me</title>",
+        "<h1>The Beginner\u2019s Guide to Gyms</h1>",
+    )
+    assert md.title == "The Beginner's Guide to Gyms"
+
+
+def test_site_name_containing_a_separator_is_removed():
+    head = "<title>Ten Ways to Train Better - Urge Fitness | Gyms in PA</title>"
+    md = meta(head + m("og:site_name", "Urge Fitness | Gyms in PA"))
+    assert md.title == "Ten Ways to Train Better"
+
+
+def test_truncated_title_source_replaced_by_h1():
+    full = "Fix It Friday: How To Arrange Your Living Room (Including One Universal Trick)"
+    md = meta(m("og:title", full[:60]), f"<h1>{full}</h1>")
+    assert md.title == full
+    # a short prefix is not taken as a truncation
+    md = meta(m("og:title", "Apple unveils iPhone"), "<h1>Apple unveils iPhone with titanium</h1>")
+    assert md.title == "Apple unveils iPhone"
 
 
 def test_title_that_is_only_the_site_name_is_skipped():
@@ -553,6 +577,18 @@ def test_json_ld_article_body_beats_next_data():
     head = ld({"@type": "Article", "headline": "h", "articleBody": "LD body text."})
     head += f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>'
     assert meta(head).sources["article_body"] == "json-ld"
+
+
+def test_article_body_opt_out_and_lazy_call():
+    data = {"props": {"text": "Plenty of words are written here, and they form real prose. " * 10}}
+    page = parse_html(
+        f'<script id="__NEXT_DATA__" type="application/json">{json.dumps(data)}</script>', URL
+    )
+    assert extract_metadata(page, article_body=False).article_body is None
+    assert "article_body" not in extract_metadata(page, article_body=False).sources
+    text, source = structured_article_body(page)
+    assert source == "next-data" and text == extract_metadata(page).article_body
+    assert structured_article_body(parse_html("<p>nothing</p>", None)) is None
 
 
 def test_short_next_data_gives_no_body():

@@ -113,9 +113,15 @@ from .html import ParsedPage
 
 __all__ = [
     "extract_metadata",
+    "structured_article_body",
     "FIELD_LIMITS",
     "INVISIBLE_CODEPOINTS",
     "clean_text",
+    "strip_invisible",
+    "unescape_entities",
+    "normalise_date",
+    "normalise_language",
+    "absolute_url",
 ]
 
 # =====================================================================================
@@ -167,6 +173,9 @@ MAX_BYLINE_SUBTREE_NODES = 300
 TITLE_MIN_WORDS = 3
 TITLE_MIN_CHARS_UNSPACED = 10
 SITE_SEGMENT_MAX_WORDS = 5
+#: A title source that is a prefix of a visible h1 and at least this long is taken to be
+#: a truncated copy of it, and the h1 is used.
+TRUNCATED_TITLE_MIN_CHARS = 40
 #: At most this many separator-delimited title segments are examined.
 MAX_TITLE_SEGMENTS = 12
 #: ``__NEXT_DATA__`` prose test (see :func:`_is_prose`): a string is article text when
@@ -381,6 +390,12 @@ def _char_class(codepoints: frozenset[int]) -> str:
 
 
 _INVISIBLE_RE = re.compile(_char_class(INVISIBLE_CODEPOINTS))
+_PLAIN_QUOTES = str.maketrans(
+    {
+        **dict.fromkeys("\u2018\u2019\u201a\u201b\u2032", "'"),
+        **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
+    }
+)
 
 
 def strip_invisible(s: str) -> str:
@@ -492,8 +507,9 @@ def _clean_body(value: Any, limit: int) -> str | None:
 
 
 def _norm_key(s: str) -> str:
-    """Casefolded, whitespace-collapsed text used to compare titles and names."""
-    return " ".join(s.casefold().split())
+    """Casefolded, whitespace-collapsed text with typographic quotes made plain: the
+    form in which titles and names are compared."""
+    return " ".join(s.translate(_PLAIN_QUOTES).casefold().split())
 
 
 def _alnum_key(s: str) -> str:
@@ -896,6 +912,27 @@ def _iter_json(data: Any) -> Iterator[tuple[Any, Any]]:
             stack.extend((key, item) for item in reversed(value))
 
 
+def _long_strings(data: Any, min_chars: int) -> list[tuple[Any, str]]:
+    """(key, value) for every string value of at least ``min_chars`` characters, in
+    document order (list items carry their list's key). Iterative; visits at most
+    MAX_JSON_NODES values. Faster than :func:`_iter_json` for big payloads."""
+    out: list[tuple[Any, str]] = []
+    stack: list[tuple[Any, Any]] = [(None, data)]
+    budget = MAX_JSON_NODES
+    while stack and budget > 0:
+        key, value = stack.pop()
+        budget -= 1
+        kind = type(value)
+        if kind is str:
+            if len(value) >= min_chars:
+                out.append((key, value))
+        elif kind is dict:
+            stack.extend(reversed(value.items()))
+        elif kind is list:
+            stack.extend([(key, item) for item in reversed(value)])
+    return out
+
+
 def _ld_types(obj: dict) -> list[str]:
     """``@type`` as a list of bare names ("http://schema.org/NewsArticle" ->
     "NewsArticle"; "schema:BlogPosting" -> "BlogPosting")."""
@@ -1115,9 +1152,7 @@ def _next_data_body(text: str | None) -> str | None:
     paras: list[str] = []
     seen: set[str] = set()
     total = 0
-    for key, value in _iter_json(data):
-        if not isinstance(value, str) or len(value) < PROSE_MIN_CHARS:
-            continue
+    for key, value in _long_strings(data, PROSE_MIN_CHARS):
         if isinstance(key, str) and _alnum_key(key) in NEXT_DATA_SKIP_KEYS:
             continue
         body = _clean_body(value, limit)
@@ -1174,16 +1209,24 @@ def _match_h1(title: str, h1_keys: list[str]) -> str | None:
 
 
 def _strip_known_site(title: str, site_keys: set[str]) -> str:
-    """Drop leading/trailing segments that are a known site name (repeatedly)."""
+    """Drop a trailing, then a leading, run of segments that spells a known site name
+    (a site name may itself contain separators: "Urge Fitness | Gyms in PA")."""
     if not site_keys:
         return title
     segs, seps = _split_title(title)
-    i, j = 0, len(segs) - 1
-    while j > i and _alnum_key(segs[j]) in site_keys:
-        j -= 1
-    while i < j and _alnum_key(segs[i]) in site_keys:
-        i += 1
-    if (i, j) == (0, len(segs) - 1):
+    n = len(segs)
+    if n < 2 or n > MAX_TITLE_SEGMENTS:
+        return title
+    i, j = 0, n - 1
+    for k in range(1, n):  # longest suffix first
+        if _alnum_key(_join(segs, seps, k, n - 1)) in site_keys:
+            j = k - 1
+            break
+    for k in range(j, 0, -1):  # longest prefix first, leaving one segment
+        if _alnum_key(_join(segs, seps, 0, k - 1)) in site_keys:
+            i = k
+            break
+    if (i, j) == (0, n - 1):
         return title
     return _join(segs, seps, i, j)
 
@@ -1229,11 +1272,19 @@ def _strip_site_segments(title: str) -> str:
 
 
 def _refine_title(
-    text: str, h1_keys: list[str], site_keys: set[str], heuristic: bool
+    text: str, h1_texts: list[str], site_keys: set[str], heuristic: bool
 ) -> str | None:
+    """Apply the title rules of the module docstring to one title source."""
+    h1_keys = [_norm_key(t) for t in h1_texts]
     matched = _match_h1(text, h1_keys)
     if matched is not None:
         return matched
+    # A headline cut short by the site ("... (Including…") that starts a visible h1.
+    key = _norm_key(text).rstrip(".\u2026 ")
+    if len(key) >= TRUNCATED_TITLE_MIN_CHARS:
+        for h1_key, h1_text in zip(h1_keys, h1_texts):
+            if len(h1_key) > len(key) and h1_key.startswith(key):
+                return h1_text
     stripped = _strip_known_site(text, site_keys)
     if stripped != text:
         return stripped
@@ -1278,11 +1329,15 @@ def _meta_values(scan: _Scan, keys: tuple[str, ...]) -> Iterator[tuple[str, str]
             yield hit[0], _meta_source(scan, key)
 
 
-def extract_metadata(page: ParsedPage) -> Metadata:
+def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata:
     """Extract the page's metadata (see the module docstring for precedence and rules).
 
     Args:
         page: the parse stage's output, before pruning (scripts must still be there).
+        article_body: fill ``article_body``. Decoding a big ``__NEXT_DATA__`` payload
+            costs 5-60 ms (against well under 1 ms for everything else), so a caller
+            that needs the body only when the visible page has no article can pass
+            ``False`` and call :func:`structured_article_body` when it does.
 
     Returns:
         A :class:`~unclutter.core.models.Metadata`; fields the page does not state are
@@ -1305,12 +1360,7 @@ def extract_metadata(page: ParsedPage) -> Metadata:
     elif head is None:
         _scan_body(scan, page.root)
 
-    page_urls = set()
-    og_url = scan.meta.get("og:url", (None,))[0]
-    for candidate in (scan.links.get("canonical"), og_url, page.url):
-        if isinstance(candidate, str) and candidate.strip():
-            page_urls.add(_url_key(candidate))
-    ld = _parse_json_ld(scan.json_ld, page_urls)
+    ld = _parse_json_ld(scan.json_ld, _page_urls(scan, page))
     main = ld.main or {}
     res = _Result()
     limits = FIELD_LIMITS
@@ -1363,7 +1413,7 @@ def extract_metadata(page: ParsedPage) -> Metadata:
     # source when a later one differs (all agreeing means the site name is wrong).
     chosen = [c for c in usable if _alnum_key(c[0]) not in site_keys] or usable
     for text, src, heuristic in chosen:
-        refined = _refine_title(text, h1_keys, site_keys, heuristic)
+        refined = _refine_title(text, h1_texts, site_keys, heuristic)
         if res.offer("title", clean_text(refined, limits["title"]), src):
             break
     if h1_texts:
@@ -1454,15 +1504,49 @@ def extract_metadata(page: ParsedPage) -> Metadata:
         res.offer("excerpt", clean_text(description, limits["excerpt"], strip_tags=True), "json-ld")
 
     # --- article body (labelled fallback) ---------------------------------------------------
-    if main:
-        res.offer(
-            "article_body",
-            _clean_body(_ld_first_str(main.get("articleBody")), limits["article_body"]),
-            "json-ld",
-        )
-    if not res.has("article_body"):
-        res.offer("article_body", _next_data_body(scan.next_data), "next-data")
+    if article_body:
+        found = _article_body(main, scan.next_data)
+        if found is not None:
+            res.offer("article_body", *found)
     return res.md
+
+
+def _article_body(main: dict, next_data: str | None) -> tuple[str, str] | None:
+    if main:
+        text = _clean_body(_ld_first_str(main.get("articleBody")), FIELD_LIMITS["article_body"])
+        if text:
+            return text, "json-ld"
+    text = _next_data_body(next_data)
+    return (text, "next-data") if text else None
+
+
+def structured_article_body(page: ParsedPage) -> tuple[str, str] | None:
+    """The page's article text from structured data, or ``None``.
+
+    Returns ``(text, source)``: the JSON-LD ``articleBody`` of the main Article-like
+    object (source ``"json-ld"``), else the prose strings of ``__NEXT_DATA__``
+    (``"next-data"``). Paragraphs are separated by a blank line; tags are stripped and
+    the length capped at ``FIELD_LIMITS["article_body"]``. The same value
+    :func:`extract_metadata` puts in ``Metadata.article_body``; call this on the page
+    before pruning.
+    """
+    scan = _Scan()
+    if page.head is not None:
+        _scan_head(scan, page.head)
+    if page.body is not None:
+        _scan_body(scan, page.body, want_bylines=False)
+    ld = _parse_json_ld(scan.json_ld, _page_urls(scan, page))
+    return _article_body(ld.main or {}, scan.next_data)
+
+
+def _page_urls(scan: _Scan, page: ParsedPage) -> set[str]:
+    """Comparable forms of the URLs that name this page (canonical, og:url, page URL)."""
+    urls = set()
+    og_url = scan.meta.get("og:url", (None,))[0]
+    for candidate in (scan.links.get("canonical"), og_url, page.url):
+        if isinstance(candidate, str) and candidate.strip():
+            urls.add(_url_key(candidate))
+    return urls
 
 
 def _clean_byline(raw: Any, limit: int) -> str | None:
