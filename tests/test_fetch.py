@@ -32,7 +32,12 @@ try:
 except ImportError:
     import fetch_servers  # type: ignore[no-redef]
 
-from fetch_servers import LocalServer, drip, endless, local_policy, page, redirect  # noqa: E402
+LocalServer = fetch_servers.LocalServer
+drip = fetch_servers.drip
+endless = fetch_servers.endless
+local_policy = fetch_servers.local_policy
+page = fetch_servers.page
+redirect = fetch_servers.redirect
 
 HTML = b"<!doctype html><html><head><title>Hello</title></head><body><p>Hello, world.</p></body></html>"
 BOMB_BYTES = 48 * 2**20  # decoded size of the compression bombs (far over 15 MB)
@@ -462,7 +467,8 @@ def test_connection_refused_names_the_address() -> None:
     port = holder.getsockname()[1]
     holder.close()  # nothing listens on this port now
     with pytest.raises(FetchError) as caught:
-        fetch(f"http://127.0.0.1:{port}/", FetchPolicy(allow_addresses=frozenset({"127.0.0.1"}), allowed_ports=frozenset({port})))
+        policy = FetchPolicy(allow_addresses=frozenset({"127.0.0.1"}), allowed_ports=frozenset({port}))
+        fetch(f"http://127.0.0.1:{port}/", policy)
     assert f"127.0.0.1 port {port}" in one_line(caught)
 
 

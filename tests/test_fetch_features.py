@@ -19,7 +19,11 @@ try:
 except ImportError:
     import fetch_servers  # type: ignore[no-redef]
 
-from fetch_servers import Handler, LocalServer, local_policy, page, redirect  # noqa: E402
+Handler = fetch_servers.Handler
+LocalServer = fetch_servers.LocalServer
+local_policy = fetch_servers.local_policy
+page = fetch_servers.page
+redirect = fetch_servers.redirect
 
 HTML = b"<!doctype html><title>t</title><p>Cached or not, here I am."
 

@@ -6,7 +6,7 @@ One entry per URL that answered 200 with an ``ETag`` or ``Last-Modified`` header
 sees half an entry; an entry that does not check out (wrong URL, wrong size or
 checksum, unreadable JSON) is ignored. At most ``CACHE_MAX_ENTRIES`` entries are kept,
 the least recently used removed first. Responses marked ``Cache-Control: no-store``
-are never stored.
+are never stored, nor are ``Set-Cookie`` headers.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from .page import FetchedPage
 from .policy import CACHE_MAX_ENTRIES
 
 __all__ = ["CacheEntry", "RevalidationCache"]
+
+# Response headers never written to disk (they carry the user's session, not the page).
+_NOT_STORED_HEADERS = frozenset({"set-cookie", "set-cookie2"})
 
 
 @dataclass
@@ -55,7 +58,9 @@ class RevalidationCache:
     without it.
     """
 
-    def __init__(self, directory: str | os.PathLike[str], max_entries: int = CACHE_MAX_ENTRIES, max_bytes: int | None = None) -> None:
+    def __init__(
+        self, directory: str | os.PathLike[str], max_entries: int = CACHE_MAX_ENTRIES, max_bytes: int | None = None
+    ) -> None:
         self.directory = Path(directory)
         self.max_entries = max_entries
         self.max_bytes = max_bytes
@@ -113,7 +118,7 @@ class RevalidationCache:
         meta = {
             "url": url,
             "status": page.status,
-            "headers": page.headers,
+            "headers": {k: v for k, v in page.headers.items() if k not in _NOT_STORED_HEADERS},
             "content_type": page.content_type,
             "charset": page.charset,
             "etag": etag,

@@ -175,7 +175,7 @@ class FetchPolicy:
     def __post_init__(self) -> None:
         schemes = frozenset(s.lower() for s in _frozen(self.allowed_schemes, str))
         if not schemes or not schemes <= DEFAULT_SCHEMES:
-            raise ValueError(f"allowed_schemes must be a non-empty subset of {{'http', 'https'}}, got {sorted(schemes)}")
+            raise ValueError(f"allowed_schemes must be a non-empty subset of http/https, got {sorted(schemes)}")
         object.__setattr__(self, "allowed_schemes", schemes)
 
         ports = _frozen(self.allowed_ports, int)
