@@ -1,0 +1,131 @@
+"""Every tunable of the reconstruct stage, in one place.
+
+Tag tables follow the HTML Living Standard's content categories
+(https://html.spec.whatwg.org/multipage/dom.html#kinds-of-content); Markdown limits follow the
+GitHub Flavored Markdown spec (https://github.github.com/gfm/). Nothing here is a scoring
+heuristic: these decide how kept nodes are *written*, not which nodes are kept.
+"""
+
+from __future__ import annotations
+
+import re
+
+# -- element roles -------------------------------------------------------------------------
+
+#: Elements whose whole subtree is ignored: scripts, styles, embedded or interactive content
+#: that has no readable text of its own. ``noscript`` is here so a lazy image's
+#: ``<noscript>`` fallback copy is never emitted a second time. ``source``/``track`` only feed
+#: their parent ``<picture>``/``<video>``; ``col``/``colgroup`` carry no text.
+SKIP_TAGS = frozenset(
+    "script style template noscript svg math iframe frame frameset noframes button input "
+    "select textarea option optgroup datalist object embed canvas audio video head title "
+    "meta link base param source track area map col colgroup".split()
+)
+
+#: Block-level elements: they end the running paragraph and start a new one. (Flow content
+#: that is not phrasing content, plus ``li``/``dt``/``dd``/table parts when they are not
+#: handled by their list or table.)
+BLOCK_TAGS = frozenset(
+    "#document html body address article aside center details dialog dir div dl dd dt "
+    "fieldset figcaption figure footer form header hgroup legend li main nav p section "
+    "summary search table caption thead tbody tfoot tr td th hr blockquote pre listing xmp "
+    "ul ol menu h1 h2 h3 h4 h5 h6".split()
+)
+
+#: Headings and their Markdown level (ATX heading, GFM spec section 4.2).
+HEADING_LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+
+#: Elements whose text is preformatted (whitespace kept byte-exact, fenced code block).
+PRE_TAGS = frozenset(("pre", "listing", "xmp"))
+
+#: Inline elements written as a code span (GFM spec section 6.3).
+CODE_TAGS = frozenset(("code", "kbd", "samp", "tt"))
+
+#: Inline elements and the emphasis delimiter they become (GFM spec sections 6.4 and 6.5).
+EMPHASIS_MARKERS = {
+    "strong": "**",
+    "b": "**",
+    "em": "*",
+    "i": "*",
+    "cite": "*",
+    "dfn": "*",
+    "var": "*",
+    "del": "~~",
+    "s": "~~",
+    "strike": "~~",
+}
+
+#: List containers; ``menu`` and ``dir`` are unordered lists in HTML.
+LIST_TAGS = frozenset(("ul", "ol", "menu", "dir"))
+
+# -- Markdown limits -----------------------------------------------------------------------
+
+#: Deepest nesting of Markdown containers (block quotes plus lists) written as such; deeper
+#: containers are written as plain blocks at this depth. Each level adds 2-4 characters of
+#: prefix to every line below it, so an unbounded depth would make output quadratic in the
+#: depth of a hostile tree. Real articles stay under 8 levels; markdown-it's "commonmark"
+#: preset stops nesting at 20 token levels, its default preset at 100.
+MAX_CONTAINER_DEPTH = 16
+
+#: Largest ordered-list start number: GFM allows at most 9 digits (spec section 5.2).
+MAX_LIST_START = 999_999_999
+
+#: Shortest code fence (GFM spec section 4.5: at least three backticks).
+MIN_FENCE_LENGTH = 3
+
+#: The hard line break written for ``<br>``: a backslash before the line ending (GFM spec
+#: section 6.12). Chosen over two trailing spaces because it is visible, survives editors
+#: and tools that trim trailing whitespace, and cannot be confused with ordinary spacing.
+HARD_BREAK = "\\\n"
+
+#: How many blocks may precede the heading that :func:`to_markdown` drops as a duplicate of
+#: the page title (a kicker or a lead image often comes before the headline).
+TITLE_HEADING_MAX_PRECEDING_BLOCKS = 2
+
+# -- images --------------------------------------------------------------------------------
+
+#: Attributes lazy-loading scripts read the real image URL from (lazysizes, lozad, WordPress
+#: "a3 lazy load", jQuery lazyload), in order of preference.
+LAZY_SRC_ATTRS = ("data-src", "data-lazy-src", "data-original", "data-lazy", "data-url")
+
+#: Attributes holding a lazy ``srcset`` (lazysizes, WordPress).
+LAZY_SRCSET_ATTRS = ("data-srcset", "data-lazy-srcset")
+
+#: A ``src`` is a placeholder, not the image, when its file name (without extension) is made
+#: only of these words, digits and sizes like ``1x1`` and has at least one word from
+#: ``PLACEHOLDER_WORDS``: ``blank.gif``, ``lazy-placeholder.png``, ``spacer_1x1.gif``.
+PLACEHOLDER_WORDS = frozenset(
+    "blank placeholder spacer transparent pixel lazy loading loader empty grey gray".split()
+)
+#: Words that may accompany a placeholder word in such a file name.
+PLACEHOLDER_FILLER_WORDS = frozenset("img image default load lazyload px".split())
+
+#: An image whose ``width`` or ``height`` attribute is at most this many pixels is a
+#: tracking pixel or spacer and is dropped (unless a lazy attribute names a real image).
+MAX_PIXEL_IMAGE_SIZE = 1
+
+#: URL schemes never written as link or image targets (script execution or inline data).
+UNSAFE_URL_SCHEMES = ("javascript:", "vbscript:", "data:")
+
+# -- tables --------------------------------------------------------------------------------
+
+#: A table whose cells hold any of these is a layout table: it is written as ordinary blocks,
+#: not as a GFM pipe table (a pipe-table cell holds one line of inline content only, GFM spec
+#: section 4.10).
+LAYOUT_CELL_TAGS = frozenset(
+    "h1 h2 h3 h4 h5 h6 pre listing xmp blockquote article section main header footer nav "
+    "aside form hr figure".split()
+)
+
+#: A table with a cell holding more characters of text than this is a layout table (an
+#: article body placed in a cell); real data cells are short.
+LAYOUT_CELL_MAX_CHARS = 600
+
+#: Largest ``colspan`` honoured; the HTML standard clamps ``colspan`` to 1000.
+MAX_COLSPAN = 1000
+
+#: Largest ``rowspan`` honoured; the HTML standard clamps ``rowspan`` to 65534.
+MAX_ROWSPAN = 65534
+
+#: ``role`` values that declare a table presentational (WAI-ARIA 1.2).
+PRESENTATION_ROLES = frozenset(("presentation", "none"))
