@@ -101,9 +101,12 @@ def _explain(article) -> None:
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
 @click.option("--allow-private", "allow_private", multiple=True, hidden=True,
               help="Test hook: allow exactly this IP address to be fetched.")
+@click.option("--allow-port", "allow_port", multiple=True, type=int, hidden=True,
+              help="Test hook: allow this port besides 80 and 443.")
 @click.version_option(package_name="unclutter")
 def cli(source: str, fmt: str, output: str | None, base_url: str | None, extractor: str,
-        no_links: bool, no_images: bool, explain: bool, allow_private: tuple[str, ...]) -> None:
+        no_links: bool, no_images: bool, explain: bool, allow_private: tuple[str, ...],
+        allow_port: tuple[int, ...]) -> None:
     """Print the main content of SOURCE as clean Markdown (or text, JSON, HTML).
 
     SOURCE is an HTML file, an http(s) URL, or - for standard input.
@@ -113,10 +116,12 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images)
     if source.lower().startswith(("http://", "https://")) or "://" in source:
         policy = None
-        if allow_private:
+        if allow_private or allow_port:
             from .fetch import FetchPolicy
 
-            policy = FetchPolicy(allow_addresses=frozenset(allow_private))
+            base = FetchPolicy()
+            policy = FetchPolicy(allow_addresses=frozenset(allow_private),
+                                 allowed_ports=frozenset(base.allowed_ports) | frozenset(allow_port))
         article = pipeline.extract_url(source, policy=policy, **options)
     else:
         data = _read_source(source)
