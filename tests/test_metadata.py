@@ -376,6 +376,17 @@ def test_normalise_date(raw, expected):
     assert normalise_date(raw) == expected
 
 
+def test_placeholder_dates_fall_through_to_next_source():
+    head = ld({"@type": "Article", "headline": "h", "datePublished": "0001-01-01T00:00:00+00:00"})
+    md = meta(head + m("article:published_time", "9999-12-31") + m("date", "2019-11-19", "name"))
+    assert (md.date_published, md.sources["date_published"]) == ("2019-11-19", "meta[name=date]")
+
+
+def test_byline_publication_trailer_cut():
+    body = '<div class="byline">Kevin Johnson and Kevin McCoy Published 7:07 PM EST Nov 19</div>'
+    assert meta("", body).byline == "Kevin Johnson and Kevin McCoy"
+
+
 def test_over_long_date_dropped():
     assert meta(m("article:published_time", "2020 " * 100)).date_published is None
 

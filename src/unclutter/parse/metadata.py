@@ -310,11 +310,21 @@ BYLINE_PREFIX_RE = re.compile(
     r"^(?:(?:written|posted|words|story|reported|text)\s+)?by\b\s*:?\s*", re.IGNORECASE
 )
 
+#: A publication-date trailer cut from bylines ("Jane Doe Published 7:07 PM EST Nov 19").
+BYLINE_TRAILER_RE = re.compile(
+    r"\s+(?:published|updated|last updated|posted on|posted)\b.*$", re.IGNORECASE | re.DOTALL
+)
+
 #: Title separators: a run of whitespace, one of these, a run of whitespace.
 TITLE_SEPARATOR_RE = re.compile(r"\s+(\||::|[-\u2013\u2014\u00b7\u00bb\u2022])\s+")
 #: Separators after which a leading segment may be a site name ("Site | Title"); dashes
 #: are left out because "Topic - Subtitle" is far more common than "Site - Title".
 PREFIX_SEPARATORS = frozenset({"|", "::", "\u00bb", "\u2022", "\u00b7"})
+
+#: Plausible publication years: from 1800 (digitised archives) to this year plus 1
+#: (scheduled posts); parsed dates outside are placeholders ("0001-01-01", "9999-12-31")
+#: and the next source is tried.
+DATE_YEAR_RANGE = (1800, 1)
 
 #: Date formats tried after ISO 8601 and RFC 2822 (``datetime.strptime``, C locale).
 DATE_FORMATS = (
@@ -364,6 +374,7 @@ _ENTITY_RE = re.compile(r"&(?:#[0-9]{1,10}|#[xX][0-9a-fA-F]{1,8}|[A-Za-z][A-Za-z
 _SLASH_DATE_RE = re.compile(
     r"^(\d{1,2})/(\d{1,2})/(\d{4})(?:[ T,]+(\d{1,2}):(\d{2})(?::(\d{2}))?)?$"
 )
+_ISO_YEAR_RE = re.compile(r"^\d{4}-")
 _LANG_RE = re.compile(r"^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$")
 _ISO_RE = re.compile(
     r"^(\d{4})-(\d{2})-(\d{2})"
@@ -611,11 +622,18 @@ def _iso(value: _dt.datetime) -> str:
 
 
 def _clean_date(value: Any, limit: int) -> str | None:
+    """A date field value: normalised (:func:`normalise_date`), or the cleaned raw text
+    when unparseable; ``None`` when empty, longer than ``limit``, or a parsed date
+    outside :data:`DATE_YEAR_RANGE` (CMS placeholders such as ``0001-01-01``)."""
     s = clean_text(value, 10 * limit)
     if s is None:
         return None
-    s = normalise_date(s)
-    return s if len(s) <= limit else None
+    iso = normalise_date(s)
+    if _ISO_YEAR_RE.match(iso):
+        year = int(iso[:4])
+        if not DATE_YEAR_RANGE[0] <= year <= _dt.date.today().year + DATE_YEAR_RANGE[1]:
+            return None
+    return iso if len(iso) <= limit else None
 
 
 def normalise_language(raw: Any) -> str | None:
@@ -1587,7 +1605,8 @@ def _clean_byline(raw: Any, limit: int) -> str | None:
     text = clean_text(raw, 4 * limit)
     if not text or _URL_LIKE_RE.match(text):
         return None
-    text = BYLINE_PREFIX_RE.sub("", text, count=1).strip(" |,;:-\u2013\u2014")
+    text = BYLINE_PREFIX_RE.sub("", text, count=1)
+    text = BYLINE_TRAILER_RE.sub("", text).strip(" |,;:-\u2013\u2014")
     if not text or not any(ch.isalpha() for ch in text):
         return None
     return _cap(text, limit)
