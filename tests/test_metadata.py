@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 import time
 import unicodedata
@@ -15,6 +16,7 @@ from unclutter.core.models import Metadata
 from unclutter.parse.html import parse_html
 from unclutter.parse.metadata import (
     FIELD_LIMITS,
+    TITLE_SEPARATOR_RE,
     absolute_url,
     clean_text,
     extract_metadata,
@@ -833,24 +835,56 @@ def readability_results():
     return out
 
 
-# Measured 2026-11 on the 65 shared readability-tests pages: title 56/65 = 0.862 (the
-# nine misses are sources this stage ranks differently -- og:title over dc:title -- or
-# site-name suffixes Readability keeps, e.g. "Mozilla - Wikipedia"); language 65/65.
-TITLE_AGREEMENT_FLOOR = 0.81
-LANGUAGE_AGREEMENT_FLOOR = 0.95
+# Agreement with Readability.js's expected metadata, measured on the 65 shared pages
+# (one floor per rate, a little below the measured value, so a regression fails):
+#   title, exact (normalised)            56/65 = 0.862  -- the nine misses are og:title
+#       ranked over dc:title (by design) and site-name suffixes Readability keeps
+#       ("Mozilla - Wikipedia", "How to Build a Terrarium | eHow")
+#   title, Readability's title or it minus trailing " | Site" segments  63/65 = 0.969
+#   byline, leading "By" ignored, pages where Readability has one  30/36 = 0.833
+#   language, pages where Readability has one                      36/36 = 1.000
+#   site name, pages where Readability has one                     27/28 = 0.964
+#   published time (both normalised), where Readability has one    17/17 = 1.000
+AGREEMENT_FLOORS = {
+    "title": 0.81,
+    "title_without_site_suffix": 0.92,
+    "byline": 0.78,
+    "language": 0.95,
+    "site_name": 0.91,
+    "date_published": 0.95,
+}
 
 
-def test_title_agreement_with_readability(readability_results):
-    hits = [_norm(case["title"]) == _norm(md.title) for case, md, _ in readability_results]
-    rate = sum(hits) / len(hits)
-    assert rate >= TITLE_AGREEMENT_FLOOR, f"title agreement {rate:.3f}"
+def _agreement(readability_results) -> dict[str, float]:
+    hits: dict[str, list[bool]] = {k: [] for k in AGREEMENT_FLOORS}
+    for case, md, _ in readability_results:
+        expected = case["meta"]
+        hits["title"].append(_norm(case["title"]) == _norm(md.title))
+        parts = TITLE_SEPARATOR_RE.split(case["title"])
+        variants = {_norm(" ".join(parts[:k])) for k in range(1, len(parts) + 1, 2)}
+        hits["title_without_site_suffix"].append(_norm(md.title) in variants)
+        pairs = [
+            ("byline", expected.get("byline"), md.byline),
+            ("language", expected.get("lang"), md.language),
+            ("site_name", expected.get("siteName"), md.site_name),
+        ]
+        for name, want, got in pairs:
+            if want:
+                strip_by = (
+                    (lambda s: re.sub(r"^by\s+", "", _norm(s))) if name == "byline" else _norm
+                )
+                hits[name].append(strip_by(want) == strip_by(got))
+        if expected.get("publishedTime"):
+            hits["date_published"].append(
+                normalise_date(expected["publishedTime"]) == md.date_published
+            )
+    return {k: sum(v) / len(v) for k, v in hits.items()}
 
 
-def test_language_agreement_with_readability(readability_results):
-    pairs = [(case["meta"].get("lang"), md.language) for case, md, _ in readability_results]
-    pairs = [(e, g) for e, g in pairs if e]
-    rate = sum(_norm(e) == _norm(g) for e, g in pairs) / len(pairs)
-    assert rate >= LANGUAGE_AGREEMENT_FLOOR, f"language agreement {rate:.3f}"
+def test_agreement_with_readability(readability_results):
+    rates = _agreement(readability_results)
+    low = {k: round(v, 3) for k, v in rates.items() if v < AGREEMENT_FLOORS[k]}
+    assert not low, f"agreement below floor: {low} (all: {rates})"
 
 
 def test_real_pages_fields_are_clean(readability_results):
