@@ -172,7 +172,8 @@ def test_title_that_is_only_the_site_name_is_skipped():
     assert meta(head).title == "Ship breaks up over Siberia"
     # ... unless every source agrees (then the "site name" is the page's title)
     head = m("og:title", "Mario Run launches") + m("application-name", "Mario Run launches", "name")
-    assert meta(head + "<title>Mario Run launches</title>").title == "Mario Run launches"
+    md = meta(head + "<title>Mario Run launches</title>")
+    assert (md.title, md.site_name) == ("Mario Run launches", None)
 
 
 def test_json_ld_name_used_when_only_it_matches_the_page():
@@ -674,6 +675,15 @@ def test_json_ld_nested_main_entity_and_multiple_blocks():
 def test_hostile_json_ld_does_not_crash(script):
     md = meta(script + "<title>Fallback title here</title>")
     assert md.title == "Fallback title here"
+
+
+def test_json_ld_type_with_parameters_and_in_body():
+    text = json.dumps({"@type": "Article", "headline": "With charset"})
+    head = f'<script type="Application/LD+JSON; charset=utf-8">{text}</script>'
+    assert meta(head).title == "With charset"
+    assert meta("", "<div>" + ld({"@type": "Article", "headline": "In body"}) + "</div>").title == (
+        "In body"
+    )
 
 
 def test_invalid_block_skipped_valid_block_used():

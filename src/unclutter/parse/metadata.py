@@ -34,7 +34,8 @@ records the winner as ``"json-ld"``, ``"next-data"``, ``"meta[<attr>=<key>]"`` (
                     > dc.date.modified > dcterms.modified > <meta itemprop=dateModified>
                     > <time itemprop=dateModified datetime>
     site_name       og:site_name > JSON-LD publisher name (the main object's, else
-                    the first object's) > application-name > JSON-LD WebSite name
+                    the first object's) > application-name (unless it repeats the
+                    <title>) > JSON-LD WebSite name
     language        <html lang> > <html xml:lang> > meta http-equiv content-language
                     > og:locale > JSON-LD inLanguage
     canonical_url   <link rel=canonical> > og:url
@@ -752,7 +753,7 @@ def _add_link(scan: _Scan, node: Node) -> None:
 
 def _add_script(scan: _Scan, node: Node) -> None:
     attrs = node.attrs
-    stype = attrs.get("type", "").strip().lower()
+    stype = attrs.get("type", "").split(";", 1)[0].strip().lower()  # MIME parameters
     if stype == "application/ld+json":
         if len(scan.json_ld) < MAX_JSON_LD_BLOCKS:
             scan.json_ld.append(node.text_content())
@@ -1418,28 +1419,31 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
     limits = FIELD_LIMITS
     base = page.base_url
 
+    title_text = clean_text(scan.title, 2 * limits["title"])
+    og_title = clean_text(scan.meta.get("og:title", ("",))[0], 2 * limits["title"])
+
     # --- site name (first: the title uses it) -------------------------------------
     for raw, src in _meta_values(scan, SITE_NAME_META_KEYS):
         if res.offer("site_name", clean_text(raw, limits["site_name"]), src):
             break
     publisher_name = _ld_publisher_name(ld)
     res.offer("site_name", publisher_name, "json-ld")
+    # application-name is sometimes (mis)used for the page's own title: not a site name
+    # when it repeats the <title> element.
+    page_titles = {_alnum_key(title_text)} if title_text else set()
+    app_name = None
     for raw, src in _meta_values(scan, SITE_NAME_FALLBACK_META_KEYS):
-        if res.offer("site_name", clean_text(raw, limits["site_name"]), src):
+        app_name = clean_text(raw, limits["site_name"])
+        if app_name and _alnum_key(app_name) in page_titles:
+            app_name = None
+        if res.offer("site_name", app_name, src):
             break
     website_name = _ld_website_name(ld)
     res.offer("site_name", website_name, "json-ld")
 
     # --- title ------------------------------------------------------------------------
     site_keys = {
-        _alnum_key(s)
-        for s in (
-            res.md.site_name,
-            clean_text(scan.meta.get("application-name", ("",))[0], 200),
-            publisher_name,
-            website_name,
-        )
-        if s
+        _alnum_key(s) for s in (res.md.site_name, app_name, publisher_name, website_name) if s
     }
     site_keys.update(_host_keys(page.url))
     site_keys.discard("")
@@ -1449,8 +1453,6 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
         if t
     ]
     h1_keys = [_norm_key(t) for t in h1_texts]
-    title_text = clean_text(scan.title, 2 * limits["title"])
-    og_title = clean_text(scan.meta.get("og:title", ("",))[0], 2 * limits["title"])
     candidates: list[tuple[str | None, str, bool]] = []
     if main:
         headline = _ld_headline(main, [title_text, og_title], h1_keys)
