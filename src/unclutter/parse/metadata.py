@@ -168,6 +168,8 @@ MAX_DOM_BYLINE_CHARS = 100
 MAX_H1_CANDIDATES = 4
 MAX_TIME_CANDIDATES = 8
 MAX_BYLINE_CANDIDATES = 12
+#: Nodes visited when reading the visible text of one h1 or byline candidate.
+MAX_TEXT_WALK_NODES = 2000
 #: Descendants of one DOM byline candidate searched for more specific author markup.
 MAX_BYLINE_SUBTREE_NODES = 300
 #: Title heuristics (for ``<title>`` only, see :func:`_strip_site_segments`): the part
@@ -894,19 +896,25 @@ def _is_hidden(node: Node) -> bool:
 
 def _visible_text(node: Node, limit: int) -> str:
     """Whitespace-collapsed visible text of ``node`` (hidden descendants skipped); stops
-    reading once more than ``limit`` characters are collected."""
+    reading once more than ``limit`` characters are collected or
+    :data:`MAX_TEXT_WALK_NODES` nodes are visited (a candidate wrapping a huge subtree
+    costs no more than a small one)."""
     parts: list[str] = []
     total = 0
+    budget = MAX_TEXT_WALK_NODES
     stack = [node]
-    while stack:
+    while stack and budget > 0:
+        budget -= 1
         n = stack.pop()
         if n.tag == TEXT:
             text = n.text
-            parts.append(text)
             if not text.isspace():
+                parts.append(text)
                 total += len(text.strip())
                 if total > limit:
                     break
+            else:
+                parts.append(" ")
             continue
         if n is not node and _hidden_self(n):
             continue
