@@ -73,19 +73,32 @@ tried. Values are normalised:
   -- hidden prompt-injection text must not travel through metadata; whitespace collapsed;
   length capped by :data:`FIELD_LIMITS` (text is cut at a word boundary and ends with
   "…"; over-long URLs, dates and language tags are dropped, not cut).
-* JSON-LD and ``__NEXT_DATA__`` strings are HTML-unescaped and stripped of tags.
-* Dates: ISO 8601 (``datetime.isoformat``) when the value is ISO 8601, RFC 2822 or one
-  of :data:`DATE_FORMATS`; otherwise the cleaned raw value.
+* Character references left in a value after parsing (a double-escaped ``&amp;#039;``)
+  are decoded once more (only complete ``&...;`` references, see
+  :func:`unescape_entities`). JSON-LD and ``__NEXT_DATA__`` strings are also stripped of
+  tags; a JSON-LD block may be HTML-escaped as a whole, wrapped in ``<!-- -->`` or CDATA,
+  or contain raw newlines in strings.
+* Dates: ISO 8601 (``datetime.isoformat``) when the value is ISO 8601, RFC 2822, an
+  unambiguous ``d/m/yyyy`` / ``m/d/yyyy`` or one of :data:`DATE_FORMATS`; otherwise the
+  cleaned raw value. Parsed years outside :data:`DATE_YEAR_RANGE` (placeholders such as
+  ``0001-01-01``) reject the source.
+* Bylines: a leading "By" / "Written by" (:data:`BYLINE_PREFIX_RE`) and a trailing
+  "Published ..." / "Updated ..." (:data:`BYLINE_TRAILER_RE`) are cut; URLs rejected.
 * Language: a BCP 47 tag (RFC 5646) with ``_`` turned into ``-`` and the conventional
   case of RFC 5646 §2.1.1 (``en_us`` -> ``en-US``); non-tags are rejected.
 * URLs: absolute ``http``/``https`` only, resolved against ``page.base_url``; a relative
   URL on a page without a base URL, ``data:``/``javascript:`` URIs and malformed URLs
   are rejected (the next source is tried).
-* Title: known site names (og:site_name, application-name, JSON-LD publisher/WebSite
-  names, the host name) are removed from the start/end of every title source; a title
-  that equals a visible ``<h1>`` after dropping separator-delimited segments is cut to
-  that span; for ``<title>`` only, an unknown site suffix is dropped by the heuristic
-  of :func:`_strip_site_segments`.
+* Title (:func:`_refine_title`, for every title source, in this order): a title that
+  equals a visible ``<h1>`` after dropping separator-delimited segments is cut to that
+  span (compared case- and quote-insensitively); a title of at least
+  :data:`TITLE_TRUNCATED_MIN_CHARS` that begins a longer visible ``<h1>`` is taken as a
+  truncated copy and the h1 is used; else known site names (og:site_name,
+  application-name, JSON-LD publisher/WebSite names, the host name) are removed from
+  its start/end; for ``<title>`` only, an unknown site suffix (or prefix) is then
+  dropped by the heuristic of :func:`_strip_site_segments`. Separators
+  (:data:`TITLE_SEPARATOR_RE`): ``|``, ``-``, ``–``, ``—``, ``::``, ``·``, ``»``, ``•``
+  with whitespace on both sides.
 
 Hostile input: every walk is iterative (no recursion, so deep DOMs and deeply nested
 JSON are safe); JSON blocks over :data:`MAX_JSON_LD_CHARS` / :data:`MAX_NEXT_DATA_CHARS`
@@ -181,7 +194,7 @@ TITLE_MIN_CHARS_UNSPACED = 10
 SITE_SEGMENT_MAX_WORDS = 5
 #: A title source that is a prefix of a visible h1 and at least this long is taken to be
 #: a truncated copy of it, and the h1 is used.
-TRUNCATED_TITLE_MIN_CHARS = 40
+TITLE_TRUNCATED_MIN_CHARS = 40
 #: At most this many separator-delimited title segments are examined.
 MAX_TITLE_SEGMENTS = 12
 #: ``__NEXT_DATA__`` prose test (see :func:`_is_prose`): a string is article text when
@@ -214,7 +227,7 @@ INVISIBLE_CODEPOINTS: frozenset[int] = frozenset(
 )
 
 #: schema.org types whose headline/author/dates describe the page's article: Article and
-#: its subtypes (https://schema.org/Article, "More specific Types"), rank 0.
+#: its subtypes (https://schema.org/Article, "More specific Types").
 ARTICLE_TYPES = frozenset(
     "Article AdvertiserContentArticle AnalysisNewsArticle APIReference "
     "AskPublicNewsArticle BackgroundNewsArticle BlogPosting Certification "
@@ -222,8 +235,8 @@ ARTICLE_TYPES = frozenset(
     "OpinionNewsArticle Report ReportageNewsArticle ReviewNewsArticle SatiricalArticle "
     "ScholarlyArticle SocialMediaPosting TechArticle".split()
 )
-#: WebPage and its subtypes (https://schema.org/WebPage), rank 1: used when the page
-#: has no Article-like object.
+#: WebPage and its subtypes (https://schema.org/WebPage): used when the page has no
+#: Article-like object.
 PAGE_TYPES = frozenset(
     "WebPage AboutPage CheckoutPage CollectionPage ContactPage FAQPage ItemPage "
     "MedicalWebPage ProfilePage QAPage RealEstateListing SearchResultsPage".split()
@@ -1342,7 +1355,7 @@ def _refine_title(
         return matched
     # A headline cut short by the site ("... (Including…") that starts a visible h1.
     key = _norm_key(text).rstrip(".\u2026 ")
-    if len(key) >= TRUNCATED_TITLE_MIN_CHARS:
+    if len(key) >= TITLE_TRUNCATED_MIN_CHARS:
         for h1_key, h1_text in zip(h1_keys, h1_texts):
             if len(h1_key) > len(key) and h1_key.startswith(key):
                 return h1_text
