@@ -33,7 +33,9 @@ What is measured, and how (see ``bench/README.md`` for the long form):
 The extractors, each called with default settings:
 
 * ``unclutter``: ``unclutter.extract(html_bytes, url=url).text``; unclutter's own errors
-  (``UnclutterError``, e.g. ``NoContentError``) are an empty prediction, not a crash.
+  (``UnclutterError``, e.g. ``NoContentError``) are an empty prediction, not a crash. The
+  token counts (lazy ``Article`` properties, computed only when read) are read after the
+  timer stops: a caller who wants the Markdown does not pay for them.
 * ``trafilatura``: ``trafilatura.extract(html_bytes, url=url, output_format="txt",
   include_comments=False)``, otherwise default settings (``favor_recall`` and
   ``favor_precision`` off, fallbacks on). ``include_comments=False`` is how AEB's own runner
