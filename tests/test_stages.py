@@ -202,13 +202,16 @@ def test_select_merges_split_siblings_and_lede():
 
 
 def test_select_relaxes_when_first_attempt_finds_too_little():
-    # the only article text sits in a container whose class looks like a comment box
+    # the only article text sits in a container whose class looks like a comment box, and
+    # it holds under half of the page (the rest is a link list), so attempt 1 strips it
+    links = "".join(f"<li><a href='/p{i}'>Link number {i}</a></li>" for i in range(120))
     html = "<html><body><div class='comment-wrapper'>" + "".join(
         f"<p>Paragraph {i} of real prose, with commas, clauses, and plenty of characters to score.</p>"
         for i in range(8)
-    ) + "</div></body></html>"
+    ) + f"</div><ul class='x'>{links}</ul></body></html>"
     sel = _select(html)
     assert "Paragraph 7" in sel.root.text_content()
+    assert "Link number" not in sel.root.text_content()
     assert len(sel.attempts) >= 2
 
 

@@ -30,7 +30,7 @@ from .core.models import Article, Metadata
 from .core.options import Options
 from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
-from .parse.metadata import extract_metadata
+from .parse.metadata import extract_metadata, structured_article_body
 from .prune.clean import prune, strip_invisible
 from .score.select import select_main_content
 from .structure.tokens import TOKENIZER_NAME, count_tokens
@@ -78,6 +78,28 @@ def _to_text(data: str | bytes, options: Options) -> str:
     raise UsageError(f"extract() takes str or bytes, not {type(data).__name__}")
 
 
+def _lazy_structured_body(page: ParsedPage):
+    """Capture the structured-data scripts now (before pruning); decode them on demand."""
+    body = page.body
+    scripts = [n.clone() for n in (body.iter_elements() if body is not None else ()) if n.tag == "script" and (
+        "ld+json" in n.attrs.get("type", "") or n.attrs.get("id") == "__NEXT_DATA__")]
+    head = page.head.clone() if page.head is not None else None
+    if not scripts and (head is None or not any(
+            n.tag == "script" and "ld+json" in n.attrs.get("type", "") for n in head.iter_elements())):
+        return None
+
+    def decode() -> tuple[str, str] | None:
+        holder = parse_html("<html><head></head><body></body></html>", page.url)
+        if head is not None:
+            holder.html_node.children[0] = head
+            head.parent = holder.html_node
+        for s in scripts:
+            holder.body.append(s)
+        return structured_article_body(holder)
+
+    return decode
+
+
 def _structured_markdown(body: str) -> str:
     paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n|\n", body)]
     return "\n\n".join(p for p in paragraphs if p) + "\n"
@@ -92,7 +114,12 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
     html = _to_text(data, options)
     page: ParsedPage = parse_html(html, url)
     trace.append(f"parse: base URL {page.base_url!r}")
-    meta: Metadata = extract_metadata(page)
+    # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
+    # but it must be read before pruning removes the <script> elements that hold it.
+    meta: Metadata = extract_metadata(page, article_body=False)
+    fallback_body = None
+    if options.structured_data_fallback:
+        fallback_body = _lazy_structured_body(page)
     trace.append("metadata: " + ", ".join(f"{k} from {v}" for k, v in meta.sources.items()))
 
     pruned = prune(page)
@@ -108,17 +135,12 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
     text = markdown_to_text(body_md)
     content_source = "dom"
     visible_chars = len(text.strip())
-    if (
-        options.structured_data_fallback
-        and visible_chars < STRUCTURED_FALLBACK_MAX_CHARS
-        and meta.article_body
-        and len(meta.article_body) > visible_chars
-    ):
-        body_md = _structured_markdown(strip_invisible(meta.article_body))
+    structured = fallback_body() if fallback_body and visible_chars < STRUCTURED_FALLBACK_MAX_CHARS else None
+    if structured and len(structured[0]) > visible_chars:
+        body_md = _structured_markdown(strip_invisible(structured[0]))
         text = markdown_to_text(body_md)
         content_source = "structured-data"
-        trace.append(f"fallback: visible page had {visible_chars} chars; "
-                     f"used {meta.sources.get('article_body', 'structured data')} articleBody")
+        trace.append(f"fallback: visible page had {visible_chars} chars; used {structured[1]} text")
     if not any(ch.isalnum() for ch in text):
         raise NoContentError("no main content found: the page has no readable article text")
 
@@ -142,13 +164,13 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
         toc=toc,
         word_count=words + cjk,
         reading_time_min=round(reading, 1),
-        tokens_raw=count_tokens(html),
-        tokens_clean=count_tokens(markdown),
         tokenizer=TOKENIZER_NAME,
         content_source=content_source,
         extractor=options.extractor,
         removed=pruned.removed + selection.removed,
         trace=trace,
+        source_html=html,
+        _counter=count_tokens,
     )
 
 

@@ -8,7 +8,7 @@ bytes; ``tokens_*`` are counts of the tokenizer named in :mod:`unclutter.structu
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 __all__ = ["Metadata", "TocEntry", "Removal", "Article"]
 
@@ -90,17 +90,43 @@ class Article:
     toc: list[TocEntry]
     word_count: int
     reading_time_min: float
-    tokens_raw: int
-    tokens_clean: int
     tokenizer: str
     content_source: str = "dom"
     extractor: str = "heuristic"
     removed: list[Removal] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)
+    #: the decoded source HTML, kept so ``tokens_raw`` can be counted when first asked for
+    source_html: str = field(default="", repr=False)
+    _tokens: dict[str, int] = field(default_factory=dict, repr=False)
+    _counter: Callable[[str], int] | None = field(default=None, repr=False)
+
+    @property
+    def tokens_raw(self) -> int:
+        """Tokens of the decoded source HTML (``tokenizer``), counted on first access."""
+        return self._count("raw", self.source_html)
+
+    @property
+    def tokens_clean(self) -> int:
+        """Tokens of ``markdown`` (``tokenizer``), counted on first access."""
+        return self._count("clean", self.markdown)
+
+    def _count(self, key: str, text: str) -> int:
+        if key not in self._tokens:
+            if self._counter is None:
+                from ..structure.tokens import count_tokens
+
+                self._counter = count_tokens
+            self._tokens[key] = self._counter(text)
+        return self._tokens[key]
 
     def to_dict(self, explain: bool = False) -> dict[str, Any]:
-        """JSON-ready dict; ``removed``/``trace`` only when ``explain`` is true."""
+        """JSON-ready dict of every public field plus ``tokens_raw``/``tokens_clean``;
+        ``removed``/``trace`` only when ``explain`` is true."""
         d = asdict(self)
+        for private in ("source_html", "_tokens", "_counter"):
+            d.pop(private, None)
+        d["tokens_raw"] = self.tokens_raw
+        d["tokens_clean"] = self.tokens_clean
         if not explain:
             d.pop("removed")
             d.pop("trace")

@@ -121,12 +121,14 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
+_CONTROL_RE = re.compile("[\x01-\x08\x0b\x0e-\x1f]")
+
+
 def _too_many_controls(text: str) -> bool:
     sample = text[:65536]
     if not sample:
         return False
-    controls = sum(1 for ch in sample if ch < " " and ch not in "\t\n\r\f")
-    return controls > MAX_CONTROL_CHAR_RATIO * len(sample)
+    return len(_CONTROL_RE.findall(sample)) > MAX_CONTROL_CHAR_RATIO * len(sample)
 
 
 def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]:
@@ -149,6 +151,7 @@ def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]
 
     encoding: str | None = None
     body = data
+    text: str | None = None
     if data.startswith(codecs.BOM_UTF8):
         encoding, body = "utf-8", data[3:]
     elif data.startswith(codecs.BOM_UTF16_LE):
@@ -162,8 +165,7 @@ def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]
         encoding = _utf16_without_bom(data)
         if encoding is None and not data.isascii():
             try:
-                data.decode("utf-8")
-                encoding = "utf-8"
+                text, encoding = data.decode("utf-8"), "utf-8"
             except UnicodeDecodeError:
                 pass
         if encoding is None:
@@ -173,12 +175,9 @@ def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]
             if m:
                 encoding = resolve_label(m.group(1).decode("ascii", "replace"))
         if encoding is None:
-            try:
-                text = data.decode("utf-8")
-                encoding = "utf-8"
-            except UnicodeDecodeError:
-                encoding = _detect(data)
-    text = body.decode(encoding, errors="replace")
+            encoding = "utf-8" if data.isascii() else _detect(data)
+    if text is None:
+        text = body.decode(encoding, errors="replace")
     if "\x00" in text:
         text = text.replace("\x00", "")
     if not text.strip():

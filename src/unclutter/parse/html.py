@@ -133,7 +133,9 @@ def parse_html(html: str, url: str | None = None) -> ParsedPage:
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
     """
-    depth = estimate_depth(html)
+    # Nesting can only exceed the limit when there are more '<' than the limit: skip the
+    # scan for ordinary pages.
+    depth = estimate_depth(html) if html.count("<") > MAX_DOM_DEPTH else 0
     if depth > MAX_DOM_DEPTH:
         raise InputTooDeepError(
             f"unreadable input: elements nested about {depth} levels deep "

@@ -350,7 +350,7 @@ class _Renderer:
         # running paragraph
         self.toks: list[str] = []
         self.kinds: list[int] = []
-        self.pairs: list[tuple[int, int]] = []
+        self.pairs: list[tuple[int, int] | None] = []
         self.pending_space = False
         self.pending_break = False
         # inline wrappers: [open, close, kind, index of the open token]
@@ -451,7 +451,9 @@ class _Renderer:
         self.toks.append(md)
         self.kinds.append(_R)
 
-    def _flank_ok(self, i: int, opener: bool) -> bool:
+    def _flanking(self, i: int) -> tuple[bool, bool]:
+        """(left-flanking, right-flanking) of the delimiter run holding marker ``i``: the
+        characters around the run, adjacent markers of the same character included."""
         toks, kinds = self.toks, self.kinds
         ch = toks[i][0]
         j = i - 1
@@ -463,7 +465,79 @@ class _Renderer:
         while k < n and (not toks[k] or (kinds[k] in (_O, _C) and toks[k][0] == ch)):
             k += 1
         nxt = toks[k][0] if k < n else ""
-        return left_flanking(prev, nxt) if opener else right_flanking(prev, nxt)
+        return left_flanking(prev, nxt), right_flanking(prev, nxt)
+
+    def _merge_adjacent_spans(self) -> None:
+        """Closers directly followed by an opener of the same character form one delimiter
+        run that a parser splits its own way (``*a**b*``). When the opener repeats the
+        closer (``<b>x</b><b>y</b>``) both are dropped and the first span runs on to the
+        second one's closer; otherwise the opener's span is written without emphasis."""
+        toks, kinds, pairs = self.toks, self.kinds, self.pairs
+        by_open = {}
+        by_close = {}
+        for k, (a, b) in enumerate(pairs):
+            by_open[a] = k
+            by_close[b] = k
+        n = len(toks)
+        for i in sorted(by_close):
+            if not toks[i]:
+                continue
+            ch = toks[i][0]
+            j = i + 1
+            while j < n and not toks[j]:
+                j += 1
+            direct = j
+            while j < n and (not toks[j] or (kinds[j] == _C and toks[j][0] == ch)):
+                j += 1
+            if j >= n or kinds[j] != _O or toks[j][0] != ch or j not in by_open:
+                continue
+            second = by_open[j]
+            if j == direct and toks[j] == toks[i]:
+                first = by_close[i]
+                end = pairs[second][1]
+                pairs[first] = (pairs[first][0], end)
+                by_close[end] = first
+                toks[i] = ""
+            else:
+                toks[pairs[second][1]] = ""
+            pairs[second] = None
+            toks[j] = ""
+
+    def _trim_edges(self) -> None:
+        """Remove Unicode whitespace (e.g. NBSP) and hard breaks at the start and end of the
+        inline content: a GFM parser trims the first and would print a final ``\\``."""
+        toks, kinds = self.toks, self.kinds
+        n = len(toks)
+        i = 0
+        while i < n:
+            t = toks[i]
+            if t:
+                k = kinds[i]
+                if k == _B:
+                    toks[i] = ""
+                elif k <= _TL:
+                    s = t.lstrip()
+                    toks[i] = s
+                    if s:
+                        break
+                elif k != _O:
+                    break
+            i += 1
+        i = n - 1
+        while i >= 0:
+            t = toks[i]
+            if t:
+                k = kinds[i]
+                if k == _B:
+                    toks[i] = ""
+                elif k <= _TL:
+                    s = t.rstrip()
+                    toks[i] = s
+                    if s:
+                        break
+                elif k != _C:
+                    break
+            i -= 1
 
     def _finish_inline(self, line_escapes: bool) -> tuple[str, str]:
         """Close open wrappers, write the running paragraph's tokens as Markdown, reset.
@@ -472,9 +546,26 @@ class _Renderer:
         while self.n_open:
             self.n_open -= 1
             self._close_token(self.wraps[self.n_open])
-        for a, b in self.pairs:
-            if not (self._flank_ok(a, True) and self._flank_ok(b, False)):
-                toks[a] = toks[b] = ""
+        pairs = self.pairs
+        if len(pairs) > 1:
+            self._merge_adjacent_spans()
+        # Each pair's delimiters must flank its content (section 6.4). Inside a span of the
+        # same delimiter character a run that could both open and close may pair with the
+        # outer span instead, so nested pairs must flank one way only.
+        enclosing: list[tuple[int, str]] = []  # (closer index, character) of open pairs
+        for a, b in sorted(p for p in pairs if p is not None):
+            while enclosing and enclosing[-1][0] < a:
+                enclosing.pop()
+            ch = toks[a][0]
+            strict = any(c == ch for _, c in enclosing)
+            left, right = self._flanking(a)
+            if left and not (strict and right):
+                left, right = self._flanking(b)
+                if right and not (strict and left):
+                    enclosing.append((b, ch))
+                    continue
+            toks[a] = toks[b] = ""
+        self._trim_edges()
         out: list[str] = []
         plain: list[str] = []
         prev = ""
@@ -488,6 +579,9 @@ class _Renderer:
                 while j < n and kinds[j] == k:
                     j += 1
                 s = toks[i] if j == i + 1 else "".join(toks[i:j])
+                if not s:  # trimmed away
+                    i = j
+                    continue
                 plain.append(s)
                 m = j
                 while m < n and not toks[m]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from .escaping import ASCII_PUNCTUATION
+from .escaping import ASCII_PUNCTUATION, is_whitespace
 
 __all__ = ["markdown_to_text"]
 
@@ -138,7 +138,7 @@ def _inline_text(s: str) -> str:
             while k < n and s[k] == ch:
                 k += 1
             if ch == "*":
-                literal = (i == 0 or s[i - 1] in " \t") and (k == n or s[k] in " \t")
+                literal = (i == 0 or is_whitespace(s[i - 1])) and (k == n or is_whitespace(s[k]))
             else:
                 literal = k - i != 2
             if literal:
@@ -183,7 +183,22 @@ def markdown_to_text(md: str) -> str:
     containers: list[int] = []  # 0: block quote; n > 0: list item content indented n
     fence = ""
     fence_depth = 0
+    para: list[str] = []  # lines of a paragraph continued by hard breaks
+    para_depth = 0
+    number = ""  # number of the ordered item whose first text line is still to come
     blank = True  # the last line written was blank (or nothing was written yet)
+
+    def emit(text: str) -> None:
+        nonlocal blank, number
+        if not text.strip():  # e.g. a paragraph that was only an image
+            if not blank:
+                out.append("")
+                blank = True
+            return
+        out.append(number + text)
+        number = ""
+        blank = False
+
     for line in md.split("\n"):
         rest = line
         matched = 0
@@ -201,8 +216,21 @@ def markdown_to_text(md: str) -> str:
             matched += 1
         if matched < len(containers):
             del containers[matched:]
+            number = ""
             if fence and fence_depth > matched:
                 fence = ""
+        if para:
+            if matched >= para_depth and rest.strip(" \t"):
+                trailing = len(rest) - len(rest.rstrip("\\"))
+                if trailing % 2:
+                    para.append(rest[:-1].strip(" \t"))
+                    continue
+                para.append(rest.strip(" \t"))
+                emit(_inline_text("\n".join(para)))
+                para = []
+                continue
+            emit(_inline_text("\n".join(para)))
+            para = []
         if fence:
             stripped = rest.strip(" ")
             if (
@@ -215,7 +243,6 @@ def markdown_to_text(md: str) -> str:
             out.append(rest)
             blank = False
             continue
-        number = ""
         while rest:
             if rest[0] == ">":
                 containers.append(0)
@@ -227,7 +254,7 @@ def markdown_to_text(md: str) -> str:
             marker = m.group(1)
             containers.append(len(marker) + 1)
             if marker[0].isdigit():
-                number = marker[:-1] + ". "
+                number += marker[:-1] + ". "
             rest = rest[m.end() :]
         if not rest.strip(" \t"):
             if not blank:
@@ -243,23 +270,19 @@ def markdown_to_text(md: str) -> str:
             continue
         m = _ATX.match(rest)
         if m is not None:
-            text = _inline_text(_ATX_CLOSE.sub("", rest[m.end() :]).strip(" \t"))
+            emit(_inline_text(_ATX_CLOSE.sub("", rest[m.end() :]).strip(" \t")))
         elif rest[0] == "|":
-            if _DELIMITER_ROW.match(rest.strip()):
-                continue
-            text = "\t".join(_table_cells(rest))
+            if not _DELIMITER_ROW.match(rest.strip()):
+                emit("\t".join(_table_cells(rest)))
         else:
             trailing = len(rest) - len(rest.rstrip("\\"))
             if trailing % 2:
-                rest = rest[:-1]
-            text = _inline_text(rest.strip(" \t"))
-        if not text.strip():  # e.g. a paragraph that was only an image
-            if not blank:
-                out.append("")
-                blank = True
-            continue
-        out.append(number + text)
-        blank = False
+                para = [rest[:-1].strip(" \t")]
+                para_depth = len(containers)
+            else:
+                emit(_inline_text(rest.strip(" \t")))
+    if para:
+        emit(_inline_text("\n".join(para)))
     while out and not out[-1]:
         out.pop()
     return "\n".join(out)

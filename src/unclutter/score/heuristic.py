@@ -169,6 +169,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[No
             paragraphs.append(node)
             if tag in ("p", "pre"):
                 continue  # no scorable content inside a paragraph
+
         if node.children:
             stack.extend(reversed(node.children))
     # paragraphs were collected in document order except for nested ones; keep order

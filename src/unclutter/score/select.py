@@ -43,6 +43,7 @@ from .weights import (
     CLEAN_MAX_LINK_DENSITY_POSITIVE,
     CLEAN_MIN_CHARS,
     CONDITIONAL_TAGS,
+    FRAGMENT_TAGS,
     LINK_ONLY_BLOCK_SHARE,
     MIN_ALTERNATIVE_ANCESTORS,
     MIN_ARTICLE_CHARS,
@@ -153,11 +154,15 @@ def _pick_top(body: Node, scores: Scores) -> Node:
             break
         last = ps
         parent = parent.parent
-    # A lone child adds nothing: use its parent.
-    while top.parent is not None and top is not body and top.parent is not body and len(
-        [c for c in top.parent.children if c.tag != TEXT or c.text.strip()]
-    ) == 1:
-        top = top.parent
+    # A lone child adds nothing: use its parent; a list, list item or table part is a
+    # fragment of the article: use its container.
+    while top is not body and top.parent is not None and top.parent is not body:
+        if top.tag in FRAGMENT_TAGS or len(
+            [c for c in top.parent.children if c.tag != TEXT or c.text.strip()]
+        ) == 1:
+            top = top.parent
+        else:
+            break
     return top
 
 
@@ -217,11 +222,14 @@ def _has_linked_heading(node: Node, stats: TextStats) -> bool:
 
 
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
-           removed: list[Removal]) -> None:
+           removed: list[Removal], top: Node) -> None:
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
         if node.tag == TEXT:
+            continue
+        if node is top:  # the winning candidate itself is never cleaned away
+            stack.extend(reversed(node.children))
             continue
         k = id(node)
         chars = stats.chars.get(k, 0)
@@ -300,7 +308,7 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal]) -> Select
         for c in kept:
             c.remove()
             container.append(c)
-    _clean(container, scores, stats, attempt, removed)
+    _clean(container, scores, stats, attempt, removed, top)
     chars = compute_stats(container).chars.get(id(container), 0)
     return Selection(root=container, top=top, chars=chars)
 

@@ -122,6 +122,11 @@ ALTERNATIVE_CANDIDATE_SHARE = 0.75
 #: At least this many rival candidates must share an ancestor to promote it.
 MIN_ALTERNATIVE_ANCESTORS = 3
 
+#: A top candidate that is part of a list or table row is a fragment of the article (a
+#: post written as bullet lists): selection climbs to the nearest ancestor outside these.
+FRAGMENT_TAGS = frozenset({"li", "ul", "ol", "dl", "dd", "dt", "tr", "td", "th", "tbody",
+                           "thead", "tfoot", "p", "span", "a", "b", "strong", "em", "i"})
+
 #: Siblings of the top candidate are merged when their score exceeds this share of the
 #: top score, or ``SIBLING_MIN_SCORE``, whichever is larger (Readability.js: 0.2 and 10).
 SIBLING_SCORE_SHARE = 0.2
