@@ -122,7 +122,29 @@ class Node:
         """Concatenated character data of the subtree, in document order, unnormalised."""
         if self.tag == TEXT:
             return self.text
-        return "".join(n.text for n in self.iter() if n.tag == TEXT)
+        out: list[str] = []
+        stack = [self]
+        pop = stack.pop
+        push = stack.extend
+        while stack:
+            node = pop()
+            if node.tag == TEXT:
+                out.append(node.text)
+            elif node.children:
+                push(reversed(node.children))
+        return "".join(out)
+
+    def has_text(self) -> bool:
+        """Whether the subtree holds any non-whitespace character data (stops early)."""
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if node.tag == TEXT:
+                if not node.text.isspace() and node.text:
+                    return True
+            elif node.children:
+                stack.extend(node.children)
+        return False
 
     def find_all(self, *tags: str) -> list["Node"]:
         wanted = set(tags)

@@ -33,6 +33,11 @@ _NON_NESTING = frozenset(
     "p li dt dd option optgroup tr td th thead tbody tfoot colgroup rb rt rtc rp "
     "html head body".split()
 )
+#: Elements whose content is never text for a reader: kept as empty nodes (their
+#: attributes stay, for the prune log), their subtrees are not copied out of lexbor.
+OPAQUE_TAGS = frozenset({"svg", "select", "datalist", "iframe", "object", "canvas", "video",
+                         "audio", "noscript", "map", "frameset", "applet"})
+
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
 
 
@@ -91,35 +96,48 @@ class ParsedPage:
         return next((c for c in h.children if c.tag == "body"), None) if h else None
 
 
-def _convert(lexbor_root) -> Node:
-    """Copy lexbor's tree into :class:`Node` objects with an explicit stack (no recursion)."""
+def _convert(lexbor_document) -> Node:
+    """Copy lexbor's tree into :class:`Node` objects.
+
+    One pass over lexbor's own (C, non-recursive) pre-order traversal; each node is
+    attached to the copy of its parent, found by lexbor's node identity (``mem_id``).
+    Nodes whose parent was not copied (comments' children, contents of ``OPAQUE_TAGS``)
+    are skipped with their subtrees.
+    """
     root = Node(DOCUMENT)
-    stack = [(lexbor_root, root)]
-    while stack:
-        lnode, parent = stack.pop()
-        child = lnode.child
-        while child is not None:
-            tag = child.tag
-            if tag == "-text":
-                text = child.text_content
-                if text:
-                    siblings = parent.children
-                    if siblings and siblings[-1].tag == TEXT:
-                        siblings[-1].text += text  # merge adjacent text (comments removed)
-                    else:
-                        parent.append(Node(TEXT, None, text))
-            elif tag and tag[0] != "-" and tag != "template":
-                attrs = child.attributes
-                if attrs:
-                    attrs = {
-                        k: ("" if v is None else (v if len(v) <= MAX_ATTRIBUTE_CHARS else ""))
-                        for k, v in attrs.items()
-                    }
-                node = Node(tag, attrs or {})
-                parent.append(node)
-                if child.child is not None:
-                    stack.append((child, node))
-            child = child.next
+    copies: dict[int, Node] = {lexbor_document.mem_id: root}
+    get = copies.get
+    for lnode in lexbor_document.traverse(include_text=True):
+        tag = lnode.tag
+        lparent = lnode.parent
+        if lparent is None:
+            continue
+        parent = get(lparent.mem_id)
+        if parent is None:
+            continue
+        if tag == "-text":
+            text = lnode.text_content
+            if text:
+                siblings = parent.children
+                if siblings and siblings[-1].tag == TEXT:
+                    siblings[-1].text += text  # merge adjacent text (comments removed)
+                else:
+                    node = Node(TEXT, None, text)
+                    node.parent = parent
+                    siblings.append(node)
+        elif tag and tag[0] != "-" and tag != "template":
+            attrs = lnode.attributes
+            if attrs:
+                for k, v in attrs.items():
+                    if v is None:
+                        attrs[k] = ""
+                    elif len(v) > MAX_ATTRIBUTE_CHARS:
+                        attrs[k] = ""
+            node = Node(tag, attrs)
+            node.parent = parent
+            parent.children.append(node)
+            if tag not in OPAQUE_TAGS:
+                copies[lnode.mem_id] = node
     return root
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
@@ -132,6 +133,11 @@ def _parse_selector(sel: str) -> HiddenSelector | None:
     return HiddenSelector(m.group(1), frozenset(classes), ident, sel)
 
 
+@lru_cache(maxsize=8192)
+def _is_overlay(class_id: str) -> bool:
+    return bool(OVERLAY_CLASS_RE.search(class_id)) and not OVERLAY_CONTENT_RE.search(class_id)
+
+
 def _log(removed: list[Removal], node: Node, reason: str) -> None:
     text = " ".join(node.text_content().split())
     removed.append(
@@ -193,8 +199,7 @@ def prune(page: ParsedPage) -> PruneResult:
                     if (
                         cid
                         and tag not in ("body", "html")
-                        and OVERLAY_CLASS_RE.search(cid)
-                        and not OVERLAY_CONTENT_RE.search(cid)
+                        and _is_overlay(cid)
                         and len(node.text_content()) < OVERLAY_MAX_CHARS
                     ):
                         reason = "consent wall or overlay"

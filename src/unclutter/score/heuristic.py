@@ -19,6 +19,7 @@ in :mod:`unclutter.score.weights`):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
@@ -81,19 +82,35 @@ def link_only_share(node: Node, stats: TextStats) -> float:
 PARAGRAPH_CONTAINERS = frozenset({"div", "section", "article", "main", "body", "center"})
 
 
+@lru_cache(maxsize=8192)
+def _words_weight(value: str) -> float:
+    w = 0.0
+    if NEGATIVE_RE.search(value):
+        w -= CLASS_WEIGHT
+    if POSITIVE_RE.search(value):
+        w += CLASS_WEIGHT
+    return w
+
+
+@lru_cache(maxsize=8192)
+def is_unlikely(class_id: str) -> bool:
+    """Whether a class/id string names an unlikely candidate (``UNLIKELY_RE`` and not
+    ``MAYBE_CANDIDATE_RE``)."""
+    return bool(UNLIKELY_RE.search(class_id)) and not MAYBE_CANDIDATE_RE.search(class_id)
+
+
 def class_weight(node: Node) -> float:
     """±``CLASS_WEIGHT`` for each of ``class`` and ``id`` matching positive/negative words."""
-    w = 0.0
     attrs = node.attrs
     if not attrs:
-        return w
-    for name in ("class", "id"):
-        v = attrs.get(name)
-        if v:
-            if NEGATIVE_RE.search(v):
-                w -= CLASS_WEIGHT
-            if POSITIVE_RE.search(v):
-                w += CLASS_WEIGHT
+        return 0.0
+    w = 0.0
+    v = attrs.get("class")
+    if v:
+        w += _words_weight(v)
+    v = attrs.get("id")
+    if v:
+        w += _words_weight(v)
     return w
 
 
@@ -127,8 +144,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[No
             if (
                 cid
                 and node.tag not in UNLIKELY_EXEMPT_TAGS
-                and UNLIKELY_RE.search(cid)
-                and not MAYBE_CANDIDATE_RE.search(cid)
+                and is_unlikely(cid)
                 and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
                 and len(node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * page_chars
             ):
@@ -159,7 +175,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[No
             continue
         if tag in PARAGRAPH_CONTAINERS:
             if id(node) not in has_block:
-                if tag == "div" and node.text_content().strip():
+                if tag == "div" and node.has_text():
                     node.tag = "p"  # a div of inline content is a paragraph
                     paragraphs.append(node)
                     continue

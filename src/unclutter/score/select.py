@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
-from .features import TextStats, compute_stats
+from .features import TextStats, collapsed_len, compute_stats
 from .heuristic import Scores, class_weight, link_only_share, prepare, score_paragraphs
 from .weights import (
     ALTERNATIVE_CANDIDATE_SHARE,
@@ -309,14 +309,14 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal]) -> Select
             c.remove()
             container.append(c)
     _clean(container, scores, stats, attempt, removed, top)
-    chars = compute_stats(container).chars.get(id(container), 0)
+    chars = collapsed_len(container.text_content())
     return Selection(root=container, top=top, chars=chars)
 
 
 def select_main_content(body: Node) -> Selection:
     """Run the ladder of :data:`ATTEMPTS` on ``body`` (not mutated; each attempt works on
     a copy). See the module docstring."""
-    page_chars = compute_stats(body).chars.get(id(body), 0)
+    page_chars = collapsed_len(body.text_content())
     needed = min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * page_chars)
     best: Selection | None = None
     lines: list[str] = []
