@@ -158,17 +158,24 @@ class Node:
         return None
 
     def clone(self) -> "Node":
-        """Deep copy of the subtree (iterative); the copy has no parent."""
-        copy = Node(self.tag, dict(self.attrs) if self.attrs else {}, self.text)
+        """Copy of the subtree's structure (iterative); the copy has no parent.
+
+        Attribute dicts are shared with the original: attributes are read-only after
+        parsing (stages change structure and tags, never attributes).
+        """
+        copy = Node(self.tag, self.attrs, self.text)
         stack = [(self, copy)]
+        pop = stack.pop
+        push = stack.append
         while stack:
-            src, dst = stack.pop()
+            src, dst = pop()
+            kids = dst.children
             for c in src.children:
-                cc = Node(c.tag, dict(c.attrs) if c.attrs else {}, c.text)
+                cc = Node(c.tag, c.attrs, c.text)
                 cc.parent = dst
-                dst.children.append(cc)
+                kids.append(cc)
                 if c.children:
-                    stack.append((c, cc))
+                    push((c, cc))
         return copy
 
     def __repr__(self) -> str:  # pragma: no cover - debugging aid

@@ -145,7 +145,40 @@ def _log(removed: list[Removal], node: Node, reason: str) -> None:
     )
 
 
-def _hidden_reason(node: Node, selectors: list[HiddenSelector]) -> str | None:
+class _SelectorIndex:
+    """Hidden selectors indexed by one class or the id, so a node is only checked against
+    selectors that could match it."""
+
+    def __init__(self, selectors: list[HiddenSelector]) -> None:
+        self.by_class: dict[str, list[HiddenSelector]] = {}
+        self.by_id: dict[str, list[HiddenSelector]] = {}
+        for sel in selectors:
+            if sel.ident:
+                self.by_id.setdefault(sel.ident, []).append(sel)
+            elif sel.classes:
+                self.by_class.setdefault(next(iter(sel.classes)), []).append(sel)
+
+    def __bool__(self) -> bool:
+        return bool(self.by_class or self.by_id)
+
+    def match(self, node: Node) -> HiddenSelector | None:
+        attrs = node.attrs
+        ident = attrs.get("id")
+        cls = attrs.get("class")
+        classes = set(cls.split()) if cls else set()
+        if ident and ident in self.by_id:
+            for sel in self.by_id[ident]:
+                if sel.matches(node, classes):
+                    return sel
+        if classes and self.by_class:
+            for c in classes:
+                for sel in self.by_class.get(c, ()):
+                    if sel.matches(node, classes):
+                        return sel
+        return None
+
+
+def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
     attrs = node.attrs
     if not attrs:
         return None
@@ -156,10 +189,9 @@ def _hidden_reason(node: Node, selectors: list[HiddenSelector]) -> str | None:
     if style and HIDING_DECLARATION_RE.search(style):
         return "hidden: inline style"
     if selectors and ("class" in attrs or "id" in attrs):
-        classes = set(attrs.get("class", "").split())
-        for sel in selectors:
-            if sel.matches(node, classes):
-                return f"hidden: <style> rule {sel.source}"
+        sel = selectors.match(node)
+        if sel is not None:
+            return f"hidden: <style> rule {sel.source}"
     return None
 
 
@@ -169,10 +201,11 @@ def prune(page: ParsedPage) -> PruneResult:
     Returns a :class:`PruneResult` whose ``root`` is the ``<body>`` (or the document when
     the parser produced none).
     """
-    selectors: list[HiddenSelector] = []
+    found: list[HiddenSelector] = []
     for node in page.root.iter_elements():
         if node.tag == "style":
-            selectors.extend(hidden_selectors(node.text_content()))
+            found.extend(hidden_selectors(node.text_content()))
+    selectors = _SelectorIndex(found)
 
     root = page.body or page.root
     removed: list[Removal] = []
