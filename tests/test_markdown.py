@@ -62,8 +62,6 @@ def rendered_text(md: str, numbers: bool = True) -> str:
                     parts.append(c.content)
                 elif c.type in ("softbreak", "hardbreak"):
                     parts.append(" ")
-                elif c.type == "image":
-                    parts.append(" ")
         elif t.type in ("fence", "code_block"):
             parts.append(" " + t.content + " ")
         elif t.type == "list_item_open" and t.info and numbers:
@@ -819,3 +817,52 @@ def test_bugcase_markdown_text_matches_html_text(name):
             words.extend(n.text.split())
     # <wbr> joins "Field" + "maple"; <br> separates lines; compare as one stream of letters
     assert re.sub(r"\s+", "", " ".join(words)) == re.sub(r"\s+", "", rendered_text(md, numbers=False))
+
+
+# --- regressions found by round-tripping the shared datasets ----------------------------
+
+
+def test_adjacent_same_emphasis_spans_merge():
+    md = md_of("<p><i>Show comment</i><i>Hide comment</i> <b>10</b><b>LUOA</b> <b>1</b><b>2</b><b>3</b></p>")
+    assert md == "*Show commentHide comment* **10LUOA** **123**\n"
+    assert "*" not in rendered_text(md)
+
+
+def test_adjacent_different_emphasis_never_prints_delimiters():
+    for html in (
+        "<p><b>a</b><i>b</i></p>",
+        "<p><i>a</i><b>b</b></p>",
+        "<p><i>x<b>y</b></i><b>z</b></p>",
+        "<p><b>x <i>y</i></b>z</p>",
+        "<figcaption><strong>A (source: </strong><a href='/x'><strong>N</strong></a><strong>)</strong></figcaption>",
+    ):
+        md = md_of(html)
+        kids = inline_children(md)
+        assert all("*" not in c.content for c in kids if c.type == "text"), (html, md)
+
+
+def test_adjacent_code_spans_become_one():
+    md = md_of("<p><code>U+00DF</code><code>0xC39F</code> <code>a</code><b><code>b</code></b></p><p>t<code>x</code></p>")
+    assert md == "`U+00DF0xC39F` `a`**`b`**\n\nt`x`\n"
+    codes = [c.content for c in inline_children(md) if c.type == "code_inline"]
+    assert codes == ["U+00DF0xC39F", "a", "b", "x"]
+
+
+def test_unicode_space_and_breaks_trimmed_at_paragraph_edges():
+    md = md_of("<p>Du.<br>&nbsp;</p><p>&nbsp;<br>x&nbsp;</p>")
+    assert md == "Du.\n\nx\n"
+
+
+def test_file_links_dropped():
+    assert md_of('<p><a href="file:///Users/me/a.docx">doc</a></p>') == "doc\n"
+
+
+def test_markdown_to_text_link_across_hard_break():
+    md = md_of('<p>SAVE<br>Keep <a href="/t">NEXT<br>Manage *Teams*</a> now</p>')
+    assert md == "SAVE\\\nKeep [NEXT\\\nManage \\*Teams\\*](https://example.org/t) now\n"
+    assert markdown_to_text(md) == "SAVE\nKeep NEXT\nManage *Teams* now"
+
+
+def test_markdown_to_text_nbsp_star_is_literal():
+    md = md_of("<p>Email Address&nbsp;*</p>")
+    assert markdown_to_text(md) == "Email Address\xa0*"

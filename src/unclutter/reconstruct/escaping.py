@@ -226,7 +226,8 @@ def code_span(text: str) -> str:
         while k in runs:
             k += 1
         tick = "`" * k
-    if text[0] == "`" or text[-1] == "`" or (text[0] == " " and text[-1] == " " and text.strip(" ")):
+    padded = text[0] == " " and text[-1] == " " and text.strip(" ")
+    if text[0] == "`" or text[-1] == "`" or padded:
         return f"{tick} {text} {tick}"
     return f"{tick}{text}{tick}"
 

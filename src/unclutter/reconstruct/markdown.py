@@ -39,9 +39,9 @@ Choices, each with its reason:
   more backticks than the longest run inside; the info string comes from a
   ``language-x``/``lang-x`` class or ``data-lang``. Inline ``<code>`` is a code span.
 * Links and images get absolute URLs (``urljoin`` against ``base_url``); ``javascript:``,
-  ``vbscript:`` and ``data:`` targets are dropped (the link's text stays); each image URL is
-  written once. Image URLs come from :func:`~.images.pick_image_url` (lazy attributes,
-  srcset).
+  ``vbscript:``, ``data:`` and ``file:`` targets are dropped (the link's text stays); each
+  image URL is written once. Image URLs come from :func:`~.images.pick_image_url` (lazy
+  attributes, srcset).
 * Escaping is minimal and positional: see :mod:`unclutter.reconstruct.escaping`.
 * Output ends with exactly one newline (``""`` when there is no content) and has no run of
   blank lines, except blank lines that are part of a ``<pre>`` block's content.
@@ -359,12 +359,13 @@ class _Renderer:
         self.links = 0  # link wrappers on the stack
         self.links_open = 0  # link wrappers open in the running paragraph
         self.emph = {"*": 0, "**": 0, "~~": 0}
+        self.last_code: tuple[int, str] | None = None  # (token index, text) of a code span
 
     # -- URLs -------------------------------------------------------------------------
     def _url(self, raw: str | None) -> str | None:
-        """Absolute, safe URL for an ``href``/``src`` value, or ``None`` (empty, or a
-        ``javascript:``/``vbscript:``/``data:`` target). Results are cached per conversion:
-        pages repeat the same links."""
+        """Absolute, safe URL for an ``href``/``src`` value, or ``None`` (empty, or an
+        unsafe scheme from :data:`~.rules.UNSAFE_URL_SCHEMES`). Results are cached per
+        conversion: pages repeat the same links."""
         if not raw:
             return None
         cache = self.url_cache
@@ -609,6 +610,7 @@ class _Renderer:
         self.pairs.clear()
         self.pending_space = self.pending_break = False
         self.links_open = 0
+        self.last_code = None
         return md, "".join(plain)
 
     # -- blocks -----------------------------------------------------------------------
@@ -663,7 +665,22 @@ class _Renderer:
             self.pending_space = True
         body = text.strip(" ")
         if body:
-            self._raw(code_span(body))
+            toks = self.toks
+            last = self.last_code
+            if (
+                last is not None
+                and last[0] == len(toks) - 1
+                and not self.pending_space
+                and not self.pending_break
+                and self.n_open == len(self.wraps)
+            ):
+                # <code>a</code><code>b</code>: two spans back to back would run their
+                # backticks together (``a``b`` is one span); write one span instead
+                body = last[1] + body
+                toks[-1] = code_span(body)
+            else:
+                self._raw(code_span(body))
+            self.last_code = (len(toks) - 1, body)
             if text.endswith(" "):
                 self.pending_space = True
 

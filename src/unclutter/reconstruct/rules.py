@@ -104,8 +104,10 @@ PLACEHOLDER_FILLER_WORDS = frozenset("img image default load lazyload px".split(
 #: tracking pixel or spacer and is dropped (unless a lazy attribute names a real image).
 MAX_PIXEL_IMAGE_SIZE = 1
 
-#: URL schemes never written as link or image targets (script execution or inline data).
-UNSAFE_URL_SCHEMES = ("javascript:", "vbscript:", "data:")
+#: URL schemes never written as link or image targets: script execution, inline data and
+#: local files. The same list markdown-it's ``validateLink`` refuses (it would print such a
+#: link as literal Markdown), and none of them means anything to a reader elsewhere.
+UNSAFE_URL_SCHEMES = ("javascript:", "vbscript:", "data:", "file:")
 
 # -- tables --------------------------------------------------------------------------------
 
