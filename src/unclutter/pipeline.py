@@ -80,13 +80,12 @@ def _to_text(data: str | bytes, options: Options) -> str:
 
 def _lazy_structured_body(page: ParsedPage):
     """Capture the structured-data scripts now (before pruning); decode them on demand."""
-    body = page.body
-    scripts = [n.clone() for n in (body.iter_elements() if body is not None else ()) if n.tag == "script" and (
-        "ld+json" in n.attrs.get("type", "") or n.attrs.get("id") == "__NEXT_DATA__")]
-    head = page.head.clone() if page.head is not None else None
-    if not scripts and (head is None or not any(
-            n.tag == "script" and "ld+json" in n.attrs.get("type", "") for n in head.iter_elements())):
+    if not page.data_scripts:
         return None
+    head = page.head
+    in_head = {id(n) for n in head.iter_elements()} if head is not None else set()
+    scripts = [n.clone() for n in page.data_scripts if id(n) not in in_head]
+    head = head.clone() if head is not None else None
 
     def decode() -> tuple[str, str] | None:
         holder = parse_html("<html><head></head><body></body></html>", page.url)

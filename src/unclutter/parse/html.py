@@ -15,7 +15,7 @@ fragment), and attribute values longer than ``MAX_ATTRIBUTE_CHARS`` are emptied.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser
@@ -37,6 +37,24 @@ _NON_NESTING = frozenset(
 #: attributes stay, for the prune log), their subtrees are not copied out of lexbor.
 OPAQUE_TAGS = frozenset({"svg", "select", "datalist", "iframe", "object", "canvas", "video",
                          "audio", "noscript", "map", "frameset", "applet"})
+
+#: Parents whose whitespace-only text never renders (CSS 2.1 §17.2.1: whitespace between
+#: table parts; HTML: between list items, in <head>, <html>, <select>, <dl>).
+_WHITESPACE_FREE_PARENTS = frozenset(
+    "html head table thead tbody tfoot tr colgroup ul ol dl select optgroup datalist "
+    "frameset picture video audio".split()
+)
+#: Elements rendered as blocks by default (HTML Living Standard, §15.3 "The CSS user agent
+#: style sheet and presentational hints": display: block / list-item / table). Whitespace
+#: right after one, or first inside one, collapses away (CSS Text 3, §4.1.1).
+BLOCK_ELEMENTS = frozenset(
+    """address article aside blockquote body center details dialog dd dir div dl dt
+    fieldset figcaption figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr legend li
+    listing main menu nav ol p plaintext pre search section summary table tbody td tfoot
+    th thead tr ul xmp caption colgroup col optgroup option""".split()
+)
+#: Elements in which whitespace is preserved (``white-space: pre``).
+_PRESERVE_WHITESPACE = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
 
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
 
@@ -74,12 +92,17 @@ class ParsedPage:
             with the page URL), or ``None`` when neither is known.
         url: the page URL as given.
         html: the decoded source text (kept for token counting and structured data).
+        styles: the text of every ``<style>`` element, in document order.
+        data_scripts: the ``<script>`` elements holding structured data (JSON-LD,
+            ``__NEXT_DATA__``), in document order.
     """
 
     root: Node
     base_url: str | None
     url: str | None
     html: str
+    styles: list[str] = field(default_factory=list)
+    data_scripts: list[Node] = field(default_factory=list)
 
     @property
     def html_node(self) -> Node | None:
@@ -96,17 +119,19 @@ class ParsedPage:
         return next((c for c in h.children if c.tag == "body"), None) if h else None
 
 
-def _convert(lexbor_document) -> Node:
+def _convert(lexbor_document, styles: list[str], data_scripts: list[Node]) -> Node:
     """Copy lexbor's tree into :class:`Node` objects.
 
     One pass over lexbor's own (C, non-recursive) pre-order traversal; each node is
     attached to the copy of its parent, found by lexbor's node identity (``mem_id``).
     Nodes whose parent was not copied (comments' children, contents of ``OPAQUE_TAGS``)
-    are skipped with their subtrees.
+    are skipped with their subtrees. ``<style>`` texts and structured-data scripts are
+    collected on the way (into ``styles`` / ``data_scripts``).
     """
     root = Node(DOCUMENT)
     copies: dict[int, Node] = {lexbor_document.mem_id: root}
     get = copies.get
+    preserved: set[int] = set()  # id() of copies inside <pre> and kin
     for lnode in lexbor_document.traverse(include_text=True):
         tag = lnode.tag
         lparent = lnode.parent
@@ -119,6 +144,16 @@ def _convert(lexbor_document) -> Node:
             text = lnode.text_content
             if text:
                 siblings = parent.children
+                if text.isspace() and id(parent) not in preserved:
+                    # whitespace that cannot render: drop it (fewer nodes for every stage)
+                    ptag = parent.tag
+                    if ptag in _WHITESPACE_FREE_PARENTS:
+                        continue
+                    if siblings:
+                        if siblings[-1].tag in BLOCK_ELEMENTS:
+                            continue
+                    elif ptag in BLOCK_ELEMENTS:
+                        continue
                 if siblings and siblings[-1].tag == TEXT:
                     siblings[-1].text += text  # merge adjacent text (comments removed)
                 else:
@@ -136,8 +171,16 @@ def _convert(lexbor_document) -> Node:
             node = Node(tag, attrs)
             node.parent = parent
             parent.children.append(node)
+            if tag == "style":
+                styles.append(lnode.text(deep=True))
+            elif tag == "script" and attrs and (
+                "json" in attrs.get("type", "") or attrs.get("id") == "__NEXT_DATA__"
+            ):
+                data_scripts.append(node)
             if tag not in OPAQUE_TAGS:
                 copies[lnode.mem_id] = node
+                if tag in _PRESERVE_WHITESPACE or id(parent) in preserved:
+                    preserved.add(id(node))
     return root
 
 
@@ -160,8 +203,11 @@ def parse_html(html: str, url: str | None = None) -> ParsedPage:
             f"(limit {MAX_DOM_DEPTH})"
         )
     tree = LexborHTMLParser(html)
-    root = _convert(tree.root.parent if tree.root is not None else tree.root)
-    page = ParsedPage(root=root, base_url=url, url=url, html=html)
+    styles: list[str] = []
+    data_scripts: list[Node] = []
+    root = _convert(tree.root.parent, styles, data_scripts)
+    page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
+                      data_scripts=data_scripts)
     head = page.head
     if head is not None:
         for n in head.iter_elements():

@@ -48,7 +48,6 @@ _SECTIONING = frozenset({"article", "section", "main"})
 _CSS_COMMENT_RE = re.compile(r"/\*.*?\*/", re.DOTALL)
 _SIMPLE_SELECTOR_RE = re.compile(r"^([a-z][a-z0-9-]*)?((?:[.#][A-Za-z_][\w-]*)+)$")
 _PART_RE = re.compile(r"([.#])([A-Za-z_][\w-]*)")
-_BRACE_RE = re.compile(r"[{}]")
 
 
 @dataclass
@@ -91,31 +90,33 @@ def hidden_selectors(css: str) -> list[HiddenSelector]:
     """
     if "none" not in css and "hidden" not in css and "collapse" not in css:
         return []
-    css = _CSS_COMMENT_RE.sub("", css)
+    if "/*" in css:
+        css = _CSS_COMMENT_RE.sub("", css)
     out: list[HiddenSelector] = []
-    depth = 0
-    last = 0  # end of the previous rule or block boundary
-    prelude = ""
-    for m in _BRACE_RE.finditer(css):
-        if m.group() == "{":
-            if depth == 0:
-                prelude = css[last : m.start()].strip()
-            depth += 1
-            block_start = m.end()
-        else:
-            if depth == 1 and prelude and not prelude.startswith("@"):
-                block = css[block_start : m.start()]
-                if HIDING_DECLARATION_RE.search(block):
-                    for sel in prelude.split(","):
-                        parsed = _parse_selector(sel.strip())
-                        if parsed is not None:
-                            out.append(parsed)
-            depth = max(0, depth - 1)
-            if depth == 0:
-                last = m.end()
-            else:
-                # inner block closed: the next inner rule's prelude starts here
-                block_start = m.end()
+    last_open = -1
+    depth = 0  # brace depth at ``counted``
+    counted = 0
+    # Visit only the hiding declarations; find each one's rule and check that the rule
+    # is at the top level (brace depth 0 where it opens), counting braces in C and
+    # incrementally (matches come in order).
+    for m in HIDING_DECLARATION_RE.finditer(css):
+        pos = m.start()
+        open_at = css.rfind("{", 0, pos + 1)
+        if open_at <= last_open or css.rfind("}", 0, pos) > open_at:
+            continue
+        last_open = open_at
+        depth += css.count("{", counted, open_at) - css.count("}", counted, open_at)
+        counted = open_at
+        if depth != 0:
+            continue  # nested in @media/@supports/...: conditional
+        start = max(css.rfind("}", 0, open_at), css.rfind(";", 0, open_at)) + 1
+        prelude = css[start:open_at].strip()
+        if not prelude or prelude.startswith("@"):
+            continue
+        for sel in prelude.split(","):
+            parsed = _parse_selector(sel.strip())
+            if parsed is not None:
+                out.append(parsed)
     return out
 
 
@@ -202,9 +203,8 @@ def prune(page: ParsedPage) -> PruneResult:
     the parser produced none).
     """
     found: list[HiddenSelector] = []
-    for node in page.root.iter_elements():
-        if node.tag == "style":
-            found.extend(hidden_selectors(node.text_content()))
+    for css in page.styles:
+        found.extend(hidden_selectors(css))
     selectors = _SelectorIndex(found)
 
     root = page.body or page.root
