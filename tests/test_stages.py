@@ -244,3 +244,23 @@ def test_token_counts_are_exact_cl100k():
 def test_collapsed_len():
     assert collapsed_len("  a \n\t bb  ") == 4
     assert collapsed_len("   ") == 0
+
+
+def test_early_drop_selector_skips_and_logs_with_reasons():
+    from unclutter.prune.rules import EARLY_DROP_SELECTOR
+
+    page = parse_html(HIDDEN_PAGE, skip_selector=EARLY_DROP_SELECTOR)
+    skipped_tags = {s.tag for s in page.skipped}
+    assert {"nav", "script", "aside"} <= skipped_tags
+    result = prune(page)
+    text = result.root.text_content()
+    for gone in ("INLINE-HIDDEN", "VIS-HIDDEN", "ATTR-HIDDEN", "ARIA-HIDDEN", "CLASS-HIDDEN",
+                 "COMPOUND-HIDDEN", "ID-HIDDEN", "NAV", "SCRIPT", "ASIDE", "FOOTER"):
+        assert gone not in text, gone
+    reasons = {(r.reason, r.preview) for r in result.removed}
+    assert ("hidden: inline style", "INLINE-HIDDEN") in reasons
+    assert ("hidden: hidden attribute", "ATTR-HIDDEN") in reasons
+    assert ('hidden: aria-hidden="true"', "ARIA-HIDDEN") in reasons
+    assert ("non-content element", "NAV") in reasons
+    # the hidden-class rule still comes from the page's <style>, even though <style> was skipped
+    assert any(r.startswith("hidden: <style> rule") for r, _ in reasons)

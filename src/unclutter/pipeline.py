@@ -32,6 +32,7 @@ from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, structured_article_body
 from .prune.clean import prune, strip_invisible
+from .prune.rules import EARLY_DROP_SELECTOR
 from .score.select import select_main_content
 from .structure.tokens import TOKENIZER_NAME, count_tokens
 from .structure.toc import build_toc
@@ -111,7 +112,7 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
 
     trace: list[str] = []
     html = _to_text(data, options)
-    page: ParsedPage = parse_html(html, url)
+    page: ParsedPage = parse_html(html, url, skip_selector=EARLY_DROP_SELECTOR)
     trace.append(f"parse: base URL {page.base_url!r}")
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.

@@ -24,7 +24,7 @@ from ..core.dom import DOCUMENT, TEXT, Node
 from ..core.errors import InputTooDeepError
 from ..core.limits import MAX_ATTRIBUTE_CHARS, MAX_DOM_DEPTH
 
-__all__ = ["ParsedPage", "parse_html", "estimate_depth"]
+__all__ = ["ParsedPage", "SkippedElement", "parse_html", "estimate_depth"]
 
 # Elements whose end tag is optional or that never have content: they do not deepen the
 # tree when left unclosed (WHATWG "void elements" and "optional end tags").
@@ -83,6 +83,17 @@ def estimate_depth(html: str) -> int:
 
 
 @dataclass
+class SkippedElement:
+    """An element left out of the tree by ``skip_selector``: its tag, attributes, text
+    (characters of the whole subtree) and the copied parent it would have had."""
+
+    tag: str
+    attrs: dict
+    text: str
+    parent: Node
+
+
+@dataclass
 class ParsedPage:
     """Output of the parse stage.
 
@@ -95,6 +106,7 @@ class ParsedPage:
         styles: the text of every ``<style>`` element, in document order.
         data_scripts: the ``<script>`` elements holding structured data (JSON-LD,
             ``__NEXT_DATA__``), in document order.
+        skipped: outermost elements not copied because they matched ``skip_selector``.
     """
 
     root: Node
@@ -103,6 +115,7 @@ class ParsedPage:
     html: str
     styles: list[str] = field(default_factory=list)
     data_scripts: list[Node] = field(default_factory=list)
+    skipped: list[SkippedElement] = field(default_factory=list)
 
     @property
     def html_node(self) -> Node | None:
@@ -119,7 +132,8 @@ class ParsedPage:
         return next((c for c in h.children if c.tag == "body"), None) if h else None
 
 
-def _convert(lexbor_document, styles: list[str], data_scripts: list[Node]) -> Node:
+def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
+             skip_ids: frozenset[int] = frozenset(), skipped: list | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects.
 
     One pass over lexbor's own (C, non-recursive) pre-order traversal; each node is
@@ -161,6 +175,13 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node]) -> No
                     node.parent = parent
                     siblings.append(node)
         elif tag and tag[0] != "-" and tag != "template":
+            if skip_ids and lnode.mem_id in skip_ids:
+                text = lnode.text(deep=True)
+                if tag == "style":
+                    styles.append(text)
+                if skipped is not None:
+                    skipped.append(SkippedElement(tag, lnode.attributes, text, parent))
+                continue
             attrs = lnode.attributes
             if attrs:
                 for k, v in attrs.items():
@@ -184,12 +205,17 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node]) -> No
     return root
 
 
-def parse_html(html: str, url: str | None = None) -> ParsedPage:
+def parse_html(html: str, url: str | None = None, *, skip_selector: str | None = None) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
 
     Args:
         html: the document as text (decode bytes with :func:`unclutter.parse.decode.decode_html`).
         url: the page's absolute URL, used with ``<base href>`` to build ``base_url``.
+        skip_selector: a CSS selector (lexbor's CSS engine) of elements whose subtrees are
+            not copied into the tree at all; each outermost skipped element is reported in
+            ``ParsedPage.skipped``. The prune stage supplies it
+            (``unclutter.prune.rules.EARLY_DROP_SELECTOR``) so that what it would remove
+            anyway is never built in Python.
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -205,9 +231,13 @@ def parse_html(html: str, url: str | None = None) -> ParsedPage:
     tree = LexborHTMLParser(html)
     styles: list[str] = []
     data_scripts: list[Node] = []
-    root = _convert(tree.root.parent, styles, data_scripts)
+    skipped: list[SkippedElement] = []
+    skip_ids: frozenset[int] = frozenset()
+    if skip_selector:
+        skip_ids = frozenset(n.mem_id for n in tree.root.css(skip_selector))
+    root = _convert(tree.root.parent, styles, data_scripts, skip_ids, skipped)
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
-                      data_scripts=data_scripts)
+                      data_scripts=data_scripts, skipped=skipped)
     head = page.head
     if head is not None:
         for n in head.iter_elements():

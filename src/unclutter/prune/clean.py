@@ -209,6 +209,15 @@ def prune(page: ParsedPage) -> PruneResult:
 
     root = page.body or page.root
     removed: list[Removal] = []
+    for el in page.skipped:
+        # skipped at parse time by EARLY_DROP_SELECTOR: log with the reason the full rules give
+        probe = Node(el.tag, el.attrs or {})
+        reason = (_hidden_reason(probe, selectors) if el.tag not in NON_CONTENT_TAGS else None) or (
+            "non-content element" if el.tag in NON_CONTENT_TAGS else
+            f"non-content role {probe.attrs.get('role', '').strip().lower()}"
+        )
+        text = " ".join(el.text.split()) if el.tag not in ("script", "style") else el.text.strip()
+        removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text), text[:PREVIEW_CHARS]))
     stack = list(reversed(root.children))
     while stack:
         node = stack.pop()

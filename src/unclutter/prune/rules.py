@@ -63,3 +63,29 @@ OVERLAY_MAX_CHARS = 3000
 INVISIBLE_CHARS_RE = re.compile(
     "[\U000E0000-\U000E007F\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060-\u2064\uFEFF\u00AD\u180E]+"
 )
+
+
+#: Tags of ``NON_CONTENT_TAGS`` that the metadata stage still reads (in ``<head>``).
+HEAD_METADATA_TAGS = frozenset({"link", "meta", "base", "title", "head"})
+
+#: A CSS selector (run by lexbor, in C, at parse time) for what pruning would remove
+#: anyway: non-content elements and the common spellings of hidden elements. Matching
+#: subtrees are never copied into the Python tree, which is the single largest saving of
+#: the pipeline. It is only an accelerator: :func:`unclutter.prune.clean.prune` still
+#: checks every remaining element with the full rules above, and logs the skipped ones
+#: with their reasons. Structured-data scripts (JSON-LD, ``__NEXT_DATA__``) are kept for
+#: the metadata stage.
+EARLY_DROP_SELECTOR = ", ".join(
+    [
+        'script:not([type*="json" i]):not(#__NEXT_DATA__)',
+        *sorted(NON_CONTENT_TAGS - HEAD_METADATA_TAGS - {"script"}),
+        "[hidden]",
+        '[aria-hidden="true" i]',
+        'input[type="hidden" i]',
+        '[style*="display:none" i]',
+        '[style*="display: none" i]',
+        '[style*="visibility:hidden" i]',
+        '[style*="visibility: hidden" i]',
+        *(f'[role="{r}" i]' for r in sorted(NON_CONTENT_ROLES)),
+    ]
+)
