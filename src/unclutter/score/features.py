@@ -25,10 +25,7 @@ __all__ = ["TextStats", "compute_stats", "collapsed_len"]
 
 def collapsed_len(text: str) -> int:
     """Length of ``text`` with whitespace runs collapsed to one space and ends trimmed."""
-    parts = text.split()
-    if not parts:
-        return 0
-    return sum(len(p) for p in parts) + len(parts) - 1
+    return len(" ".join(text.split()))
 
 
 @dataclass
