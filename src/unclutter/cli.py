@@ -137,10 +137,35 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
         stream.flush()
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``unclutter`` command; returns (and exits with) the exit code."""
+#: Top-level modules of the ``server`` extra, which ``unclutter serve`` needs.
+SERVER_EXTRA_MODULES = frozenset({"fastapi", "starlette", "uvicorn", "jinja2", "multipart", "limits"})
+
+
+def _serve(args: list[str]) -> None:
+    """``unclutter serve [OPTIONS]``: the HTTP service (:mod:`unclutter.server`)."""
     try:
-        cli.main(args=argv, prog_name="unclutter", standalone_mode=False)
+        import uvicorn  # noqa: F401
+
+        from .server.serve import serve
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in SERVER_EXTRA_MODULES:
+            raise
+        raise UsageError(f"unclutter serve needs the server extra ({exc.name} is missing): "
+                         "pip install 'unclutter[server]'") from None
+    serve.main(args=args, prog_name="unclutter serve", standalone_mode=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``unclutter`` command; returns (and exits with) the exit code.
+
+    ``unclutter serve ...`` runs the HTTP service (``server`` extra); anything else is
+    ``unclutter SOURCE [OPTIONS]`` (a file named ``serve`` is read as ``./serve``)."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    try:
+        if args[:1] == ["serve"]:
+            _serve(args[1:])
+        else:
+            cli.main(args=argv, prog_name="unclutter", standalone_mode=False)
         code = 0
     except click.exceptions.Abort:
         click.echo("unclutter: error: interrupted", err=True)

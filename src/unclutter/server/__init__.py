@@ -1,0 +1,51 @@
+"""The HTTP service and the reader-view web page (the ``server`` extra).
+
+Install and run::
+
+    pip install 'unclutter[server]'
+    unclutter serve --host 127.0.0.1 --port 8000
+
+or from Python: ``uvicorn.run(unclutter.server.create_app(ServerConfig(...)))``.
+
+Endpoints:
+
+==========================  =====================================================================
+``GET /read?url=U``         the article of page U: JSON (default), or ``format=markdown|text|html``,
+                            or by ``Accept: text/markdown`` / ``text/plain`` / ``text/html``
+``POST /read``              JSON ``{"url": U}`` or ``{"html": H, "url": U?}``, same options
+``GET /https://host/page``  Jina Reader convention: the page's Markdown (Accept may ask for JSON)
+``GET /healthz``            ``{"status": "ok", ...}``
+``GET /openapi.json``       the OpenAPI document, every error response described
+``GET /``                   the reader page's form (a URL, or pasted HTML)
+``POST /view``              the form's result: title, byline, date, site, reading time, summary,
+                            contents with section summaries, then the article
+==========================  =====================================================================
+
+Options (query or JSON fields): ``extractor``, ``include_links``, ``include_images``,
+``explain``; ``summary``, ``summary_backend``, ``summary_length`` when this build of
+:func:`unclutter.extract` accepts them, ``max_tokens`` when :func:`unclutter.chunk` exists
+(else 400 ``unsupported_option``).
+
+Errors are ``{"error": {"code": "...", "message": "..."}}`` with the status of the library
+error (:mod:`unclutter.core.errors`: 400 refused by the safety policy, 413 too large, 415
+not HTML, 422 no main content or unreadable, 502 origin failure, 504 fetch deadline) or of
+the HTTP layer (:mod:`unclutter.server.errors`). No response ever carries a traceback.
+
+Limits and options (:class:`ServerConfig`, ``unclutter serve --help``): worker pool size and
+queue (503 ``overloaded`` beyond), request body cap (413), per-request deadline (504),
+fetch policy (public web only by default), optional API key (``X-API-Key`` header) and
+per-client rate limit (429), both off by default.
+
+The reader page sends a strict Content-Security-Policy (no scripts at all; stylesheets
+from this service only; images from http(s)), needs no JavaScript, and renders the
+article from unclutter's Markdown with raw HTML disabled (:mod:`unclutter.server.view`).
+Its stylesheets ship in the package; it uses the reader's installed fonts (system font
+stacks), so nothing is loaded from elsewhere.
+"""
+
+from __future__ import annotations
+
+from .app import accepted_options, create_app
+from .config import ServerConfig
+
+__all__ = ["create_app", "ServerConfig", "accepted_options"]

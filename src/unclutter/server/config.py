@@ -1,0 +1,121 @@
+"""Every limit and setting of the HTTP service, in one place, with its default.
+
+The defaults are safe for a service reachable by anyone: the public-web fetch policy
+(private, loopback and reserved addresses refused), a bounded worker pool and queue, a
+request body cap and a per-request deadline. The API key and the rate limit are off.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..core.limits import MAX_INPUT_BYTES
+from ..fetch import FetchPolicy
+
+__all__ = [
+    "ServerConfig",
+    "DEFAULT_HOST",
+    "DEFAULT_PORT",
+    "DEFAULT_MAX_JOBS",
+    "DEFAULT_MAX_QUEUED",
+    "DEFAULT_MAX_BODY_BYTES",
+    "DEFAULT_REQUEST_DEADLINE",
+    "API_KEY_HEADER",
+    "FORM_MAX_FIELDS",
+    "RETRY_AFTER_OVERLOADED",
+]
+
+#: Address ``unclutter serve`` binds to unless told otherwise: this machine only.
+DEFAULT_HOST = "127.0.0.1"
+
+#: TCP port ``unclutter serve`` listens on unless told otherwise.
+DEFAULT_PORT = 8000
+
+#: Fetch+extract jobs that run at once (threads of the worker pool). Fetches wait on the
+#: network; extraction is CPU-bound Python, so more threads than cores buys overlap of
+#: fetches with extraction, not parallel extraction (run several processes for that).
+DEFAULT_MAX_JOBS = 4
+
+#: Jobs that may wait for a free worker; one more request is answered 503 at once.
+DEFAULT_MAX_QUEUED = 32
+
+#: Largest request body in bytes (JSON or form). The library refuses HTML over
+#: ``MAX_INPUT_BYTES`` (15 MiB); 1 MiB more leaves room for JSON escaping and the other
+#: fields. A larger body is answered 413 without being read to the end.
+DEFAULT_MAX_BODY_BYTES = MAX_INPUT_BYTES + 1024 * 1024
+
+#: Seconds one request may take from the moment its handler starts: waiting for a
+#: worker, the fetch (whose own deadline is cut to what is left) and extraction.
+#: Past it the answer is 504.
+DEFAULT_REQUEST_DEADLINE = 45.0
+
+#: Header that carries the API key when one is configured (``Authorization: Bearer KEY``
+#: is accepted too).
+API_KEY_HEADER = "X-API-Key"
+
+#: Most fields a submitted reader-page form may have (it has five).
+FORM_MAX_FIELDS = 16
+
+#: Seconds a client is told to wait (``Retry-After``) when the job queue is full.
+RETRY_AFTER_OVERLOADED = 1
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    """Settings of one service instance (see :func:`unclutter.server.create_app`).
+
+    Attributes:
+        fetch_policy: the :class:`~unclutter.fetch.FetchPolicy` every URL is fetched
+            under. The default refuses private, loopback and reserved addresses and any
+            port but 80/443; tests pass one that allows exactly ``127.0.0.1`` and their
+            own port.
+        max_jobs: fetch+extract jobs running at once (worker threads).
+        max_queued: jobs waiting for a worker; beyond it requests get 503 ``overloaded``.
+        max_body_bytes: request body cap in bytes; a larger body gets 413.
+        request_deadline: seconds per request (queue wait, fetch, extraction, rendering);
+            past it the answer is 504 ``deadline_exceeded``. The fetch deadline is cut to
+            the time left.
+        api_key: when set, every ``/read`` request, the Jina-style route and the reader
+            form must present it (``X-API-Key`` header, ``Authorization: Bearer``, or the
+            form's key field); otherwise 401. ``/``, ``/healthz``, ``/openapi.json`` and the
+            stylesheets stay open. ``None`` (default): no key.
+        rate_limit: per-client limit in the notation of the ``limits`` library, e.g.
+            ``"60/minute"`` or ``"10/second;200/hour"``; a client (its IP address as the
+            server sees it) over the limit gets 429 with ``Retry-After``. ``None``
+            (default): no limit.
+
+    Raises:
+        ValueError: on construction, for a non-positive limit or deadline, or a
+            ``rate_limit`` the ``limits`` library cannot parse.
+    """
+
+    fetch_policy: FetchPolicy = field(default_factory=FetchPolicy)
+    max_jobs: int = DEFAULT_MAX_JOBS
+    max_queued: int = DEFAULT_MAX_QUEUED
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES
+    request_deadline: float = DEFAULT_REQUEST_DEADLINE
+    api_key: str | None = None
+    rate_limit: str | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.fetch_policy, FetchPolicy):
+            raise ValueError("fetch_policy must be a FetchPolicy")
+        if self.max_jobs < 1:
+            raise ValueError("max_jobs must be at least 1")
+        if self.max_queued < 0:
+            raise ValueError("max_queued must not be negative")
+        if self.max_body_bytes < 1:
+            raise ValueError("max_body_bytes must be at least 1")
+        if not self.request_deadline > 0:
+            raise ValueError("request_deadline must be positive")
+        if self.api_key is not None and not self.api_key.strip():
+            raise ValueError("api_key must not be empty (use None for no key)")
+        if self.rate_limit is not None:
+            from limits import parse_many
+
+            try:
+                parse_many(self.rate_limit)
+            except ValueError:
+                raise ValueError(
+                    f"rate_limit {self.rate_limit!r} is not in the limits notation, e.g. '60/minute'"
+                ) from None
