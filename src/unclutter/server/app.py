@@ -40,7 +40,7 @@ logger = logging.getLogger("unclutter.server")
 #: Request fields passed to :func:`unclutter.extract` under the same name, when this
 #: build's extract accepts them (see :func:`accepted_options`).
 EXTRACT_OPTION_FIELDS = ("extractor", "include_links", "include_images", "summary", "summary_backend",
-                         "summary_length")
+                         "summary_sentences", "summary_words", "section_summary_sentences", "strict")
 
 #: Longest URL accepted, in characters.
 MAX_URL_CHARS = 8192
@@ -76,9 +76,16 @@ class ReadOptions(BaseModel):
     include_links: bool = Field(True, description="Keep links as `[text](url)`; false keeps the text only.")
     include_images: bool = Field(True, description="Keep images as `![alt](url)`.")
     explain: bool = Field(False, description="JSON only: add `removed` and `trace` (what was cut and why).")
-    summary: bool | None = Field(None, description="Summarise the article and each section (builds with summaries).")
-    summary_backend: str | None = Field(None, description="Summary backend (builds with summaries).")
-    summary_length: int | None = Field(None, ge=1, description="Summary length (builds with summaries).")
+    summary: bool | None = Field(
+        None, description="Summarise the article and each section (builds with summaries; off by default).")
+    summary_backend: str | None = Field(
+        None, description="Summary backend; only those the service enables (default `extractive`).")
+    summary_sentences: int | None = Field(None, ge=1, description="Length of the page summary, in sentences.")
+    summary_words: int | None = Field(None, ge=1, description="Length of the page summary in words instead.")
+    section_summary_sentences: int | None = Field(
+        None, ge=1, description="Length of each section's summary, in sentences.")
+    strict: bool | None = Field(
+        None, description="Drop summary sentences with numbers, dates or names the page does not contain.")
     max_tokens: int | None = Field(
         None, ge=1, description="JSON only: add `chunks` packed into this many tokens (builds with chunking).")
 
@@ -186,6 +193,42 @@ class SecurityHeaders:
         await self.app(scope, receive, send_with_headers)
 
 
+class BodyLimit:
+    """Caps request bodies at ``max_bytes``: a declared ``Content-Length`` over the cap is
+    answered 413 before anything is read; a body that grows past it while being read
+    (chunked) stops with 413 there. Both answers have the service's error shape (FastAPI's
+    own ``max_body_size`` answers a declared oversize in plain text, hence this)."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = MutableHeaders(scope=scope).get("content-length")
+        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            request = Request(scope)
+            message = f"request body of {declared} bytes is over the {self.max_bytes}-byte cap"
+            response = _error_response(request, 413, "body_too_large", message)
+            await response(scope, receive, send)
+            return
+        received = 0
+
+        async def limited_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_bytes:
+                    # an HTTPException passes FastAPI's body parsing unchanged
+                    raise StarletteHTTPException(413, f"request body over the {self.max_bytes}-byte cap")
+            return message
+
+        await self.app(scope, limited_receive, send)
+
+
 # the application -------------------------------------------------------------------------
 
 
@@ -217,11 +260,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         docs_url=None,  # the interactive docs load scripts from a CDN; /openapi.json stays
         redoc_url=None,
         lifespan=lifespan,
-        max_body_size=config.max_body_bytes,
         form_limits={"max_fields": FORM_MAX_FIELDS, "max_files": 0, "max_part_size": config.max_body_bytes},
     )
     app.state.pool = pool
     app.state.config = config
+    app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     _install_error_handlers(app)
 
@@ -267,7 +310,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     async def serve(source_url: str | None, html: str | None, opts: ReadOptions, fmt: str) -> Response:
         deadline = time.monotonic() + config.request_deadline
-        kwargs = _extract_kwargs(opts)
+        kwargs = _extract_kwargs(opts, config.summary_backends)
         if opts.max_tokens is not None:
             if not hasattr(unclutter, "chunk"):
                 raise ServiceError("unsupported_option", "max_tokens: this build of unclutter has no chunking")
@@ -430,7 +473,10 @@ def _make_limiter(rate_limit: str | None) -> Callable[[Request], None] | None:
     return check
 
 
-def _extract_kwargs(opts: ReadOptions) -> dict[str, Any]:
+def _extract_kwargs(opts: ReadOptions, summary_backends: frozenset[str]) -> dict[str, Any]:
+    if opts.summary_backend is not None and opts.summary_backend not in summary_backends:
+        raise ServiceError("unsupported_option", f"summary_backend {opts.summary_backend!r} is not enabled on "
+                                                 f"this service (enabled: {', '.join(sorted(summary_backends))})")
     accepted = accepted_options()
     out: dict[str, Any] = {}
     for name in EXTRACT_OPTION_FIELDS:
@@ -481,16 +527,22 @@ def _page_error(status: int, code: str, message: str, headers: dict[str, str], *
     return HTMLResponse(body, status_code=status, headers=headers)
 
 
+def _error_response(request: Request, status: int, code: str, message: str,
+                    headers: dict[str, str] | None = None) -> Response:
+    """The error answer: an HTML page on the reader page's paths, JSON elsewhere."""
+    if request.url.path in PAGE_PATHS:
+        app = request.scope.get("app")
+        config = getattr(getattr(app, "state", None), "config", None)
+        return _page_error(status, code, message, headers or {}, values={
+            "api_key_required": getattr(config, "api_key", None) is not None,
+            "summary_available": "summary" in accepted_options(),
+            "version": unclutter.__version__,
+        })
+    return JSONResponse(error_payload(code, message), status_code=status, headers=headers)
+
+
 def _install_error_handlers(app: FastAPI) -> None:
-    def answer(request: Request, status: int, code: str, message: str,
-               headers: dict[str, str] | None = None) -> Response:
-        if request.url.path in PAGE_PATHS:
-            return _page_error(status, code, message, headers or {}, values={
-                "api_key_required": request.app.state.config.api_key is not None,
-                "summary_available": "summary" in accepted_options(),
-                "version": unclutter.__version__,
-            })
-        return JSONResponse(error_payload(code, message), status_code=status, headers=headers)
+    answer = _error_response
 
     @app.exception_handler(ServiceError)
     async def _service(request: Request, exc: ServiceError) -> Response:
@@ -511,7 +563,7 @@ def _install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
-        message = SERVICE_CODES[code][1] if code in SERVICE_CODES else str(exc.detail)
+        message = str(exc.detail) if exc.status_code == 413 or code not in SERVICE_CODES else SERVICE_CODES[code][1]
         return answer(request, exc.status_code, code, message, dict(exc.headers or {}))
 
     @app.exception_handler(Exception)

@@ -23,6 +23,7 @@ __all__ = [
     "API_KEY_HEADER",
     "FORM_MAX_FIELDS",
     "RETRY_AFTER_OVERLOADED",
+    "DEFAULT_SUMMARY_BACKENDS",
 ]
 
 #: Address ``unclutter serve`` binds to unless told otherwise: this machine only.
@@ -56,6 +57,11 @@ API_KEY_HEADER = "X-API-Key"
 #: Most fields a submitted reader-page form may have (it has five).
 FORM_MAX_FIELDS = 16
 
+#: Summary backends a client may choose (``summary_backend``) unless configured otherwise:
+#: the offline one only. Others run models or call paid APIs with the operator's keys, so
+#: the operator enables them explicitly.
+DEFAULT_SUMMARY_BACKENDS: frozenset[str] = frozenset({"extractive"})
+
 #: Seconds a client is told to wait (``Retry-After``) when the job queue is full.
 RETRY_AFTER_OVERLOADED = 1
 
@@ -83,6 +89,9 @@ class ServerConfig:
             ``"60/minute"`` or ``"10/second;200/hour"``; a client (its IP address as the
             server sees it) over the limit gets 429 with ``Retry-After``. ``None``
             (default): no limit.
+        summary_backends: the summary backends a request may name (builds with
+            summaries); another name gets 400 ``unsupported_option``. Requests that name
+            none get the library's default backend.
 
     Raises:
         ValueError: on construction, for a non-positive limit or deadline, or a
@@ -96,6 +105,7 @@ class ServerConfig:
     request_deadline: float = DEFAULT_REQUEST_DEADLINE
     api_key: str | None = None
     rate_limit: str | None = None
+    summary_backends: frozenset[str] = DEFAULT_SUMMARY_BACKENDS
 
     def __post_init__(self) -> None:
         if not isinstance(self.fetch_policy, FetchPolicy):
@@ -110,6 +120,7 @@ class ServerConfig:
             raise ValueError("request_deadline must be positive")
         if self.api_key is not None and not self.api_key.strip():
             raise ValueError("api_key must not be empty (use None for no key)")
+        object.__setattr__(self, "summary_backends", frozenset(self.summary_backends))
         if self.rate_limit is not None:
             from limits import parse_many
 

@@ -14,6 +14,7 @@ from .config import (
     DEFAULT_MAX_QUEUED,
     DEFAULT_PORT,
     DEFAULT_REQUEST_DEADLINE,
+    DEFAULT_SUMMARY_BACKENDS,
 )
 
 __all__ = ["serve"]
@@ -37,6 +38,9 @@ __all__ = ["serve"]
               help="Request body cap (413 beyond).")
 @click.option("--deadline", default=DEFAULT_REQUEST_DEADLINE, show_default=True, type=click.FloatRange(min=0.1),
               help="Seconds per request, queue wait and fetch included (504 beyond).")
+@click.option("--summary-backend", "summary_backends", multiple=True, metavar="NAME",
+              help="Summary backend clients may choose (repeatable; default: extractive only). "
+                   "Others may run models or use this machine's API keys.")
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 @click.option("--no-access-log", is_flag=True, help="Do not log one line per request.")
@@ -45,8 +49,9 @@ __all__ = ["serve"]
 @click.option("--allow-port", "allow_port", multiple=True, type=int, hidden=True,
               help="Test hook: allow this port besides 80 and 443.")
 def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None, max_jobs: int,
-          max_queued: int, max_body_bytes: int, deadline: float, log_level: str, no_access_log: bool,
-          allow_private: tuple[str, ...], allow_port: tuple[int, ...]) -> None:
+          max_queued: int, max_body_bytes: int, deadline: float, summary_backends: tuple[str, ...],
+          log_level: str, no_access_log: bool, allow_private: tuple[str, ...],
+          allow_port: tuple[int, ...]) -> None:
     """Serve the HTTP API and the reader page (see GET /openapi.json)."""
     import uvicorn
 
@@ -67,7 +72,8 @@ def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None,
     try:
         config = ServerConfig(fetch_policy=policy, max_jobs=max_jobs, max_queued=max_queued,
                               max_body_bytes=max_body_bytes, request_deadline=deadline,
-                              api_key=api_key, rate_limit=rate_limit)
+                              api_key=api_key, rate_limit=rate_limit,
+                              summary_backends=frozenset(summary_backends or DEFAULT_SUMMARY_BACKENDS))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,

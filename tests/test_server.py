@@ -1,0 +1,617 @@
+"""The HTTP service (issue 6): every endpoint, format and error status, through FastAPI's
+TestClient (httpx, in-process). Pages are fetched from a local origin on 127.0.0.1 under a
+fetch policy that allows exactly that address and port.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("fastapi", reason="the server extra is not installed: pip install -e '.[server]'")
+
+from fastapi.testclient import TestClient  # noqa: E402
+
+import unclutter  # noqa: E402
+from unclutter.server import ServerConfig, create_app  # noqa: E402
+from unclutter.server import app as server_app  # noqa: E402
+from unclutter.server.view import DATA_CSP, PAGE_CSP, negotiate  # noqa: E402
+
+try:
+    from . import fetch_servers  # type: ignore[no-redef]
+except ImportError:
+    import fetch_servers  # type: ignore[no-redef]
+
+PARA = "<p>{} is a paragraph with enough words, commas, clauses and full stops to count as prose.</p>"
+ARTICLE = (
+    "<!doctype html><html lang='en'><head><title>The Local Story</title>"
+    "<meta name='author' content='Ada Writer'><meta property='og:site_name' content='Local Paper'>"
+    "<meta property='article:published_time' content='2024-05-06T07:08:09Z'></head><body>"
+    "<nav><a href='/'>Home</a> <a href='/about'>About us</a></nav><article><h1>The Local Story</h1>"
+    + "".join(PARA.format(f"Opening {i}") for i in range(4))
+    + "<h2>First part</h2>" + "".join(PARA.format(f"First {i}") for i in range(4))
+    + "<p>See <a href='/elsewhere'>the other page</a>. <img src='/pic.png' alt='A picture'></p>"
+    + "<h2>Second part</h2>" + "".join(PARA.format(f"Second {i}") for i in range(4))
+    + "</article><footer>Copyright footer text</footer></body></html>"
+).encode()
+NO_CONTENT = b"<!doctype html><html><body><nav><a href='/'>Home</a></nav></body></html>"
+
+
+@pytest.fixture(scope="module")
+def origin():
+    routes = {
+        "/article": fetch_servers.page(ARTICLE),
+        "/pdf": fetch_servers.page(b"%PDF-1.4 not a page", content_type="application/pdf"),
+        "/empty": fetch_servers.page(NO_CONTENT),
+        "/broken": fetch_servers.page(b"<p>server error</p>", status=500),
+        "/big": fetch_servers.page(b"<p>" + b"x" * 50_000 + b"</p>"),
+        "/slow": fetch_servers.drip(0.05, "slow"),
+    }
+    with fetch_servers.LocalServer(routes) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def client(origin):
+    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin, deadline=1.0, max_bytes=20_000))
+    with TestClient(create_app(config)) as c:
+        yield c
+
+
+def error_of(response) -> dict:
+    body = response.json()
+    assert set(body) == {"error"} and set(body["error"]) == {"code", "message"}, body
+    assert "Traceback" not in response.text
+    return body["error"]
+
+
+# --- formats --------------------------------------------------------------------------------
+
+
+def test_get_read_returns_the_article_as_json_by_default(client, origin) -> None:
+    r = client.get("/read", params={"url": origin.url("/article")})
+    assert r.status_code == 200
+    assert r.headers["content-type"] == "application/json"
+    assert r.headers["content-security-policy"] == DATA_CSP
+    d = r.json()
+    assert d["title"] == "The Local Story" and d["byline"] == "Ada Writer" and d["site_name"] == "Local Paper"
+    assert d["markdown"].startswith("# The Local Story\n") and "Copyright footer" not in d["markdown"]
+    assert [t["title"] for t in d["toc"]] == ["The Local Story", "First part", "Second part"]
+    assert d["url"] == origin.url("/article") and d["tokens_clean"] > 0
+    assert "removed" not in d
+
+
+@pytest.mark.parametrize("how", [{"headers": {"Accept": "text/markdown"}}, {"params": {"format": "markdown"}}])
+def test_get_read_returns_markdown_by_accept_or_format(client, origin, how) -> None:
+    params = {"url": origin.url("/article"), **how.get("params", {})}
+    r = client.get("/read", params=params, headers=how.get("headers"))
+    assert r.status_code == 200 and r.headers["content-type"] == "text/markdown; charset=utf-8"
+    assert r.text.startswith("# The Local Story\n") and "## First part" in r.text
+    assert f"[the other page]({origin.url('/elsewhere')})" in r.text
+
+
+def test_text_format_and_format_overrides_accept(client, origin) -> None:
+    r = client.get("/read", params={"url": origin.url("/article"), "format": "text"},
+                   headers={"Accept": "application/json"})
+    assert r.status_code == 200 and r.headers["content-type"] == "text/plain; charset=utf-8"
+    assert "Opening 0 is a paragraph" in r.text and "#" not in r.text
+
+
+@pytest.mark.parametrize("how", [{"headers": {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}},
+                                 {"params": {"format": "html"}}])
+def test_get_read_returns_the_reader_page_by_accept_or_format(client, origin, how) -> None:
+    params = {"url": origin.url("/article"), **how.get("params", {})}
+    r = client.get("/read", params=params, headers=how.get("headers"))
+    assert r.status_code == 200 and r.headers["content-type"] == "text/html; charset=utf-8"
+    assert r.headers["content-security-policy"] == PAGE_CSP
+    assert "script-src" not in PAGE_CSP and "'unsafe-inline'" not in PAGE_CSP
+    page = r.text
+    assert "<script" not in page.lower()
+    assert '<h1 id="the-local-story">The Local Story</h1>' in page
+    assert '<span class="byline">Ada Writer</span>' in page and '<span class="site-name">Local Paper</span>' in page
+    assert '<time class="date" datetime="2024-05-06">2024-05-06</time>' in page and "min read" in page
+    # every contents entry links to a heading id that exists in the article body
+    anchors = re.findall(r'<li class="l2"><a href="#([^"]+)">', page)
+    assert anchors == ["first-part", "second-part"]
+    for a in anchors:
+        assert f'<h2 id="{a}">' in page
+    assert re.search(r'<img src="http://127\.0\.0\.1:\d+/pic\.png" alt="A picture" loading="lazy"', page)
+    assert page.count("<h1") == 1  # the Markdown's title line became the page heading
+
+
+def test_post_read_with_url_and_with_given_html(client, origin) -> None:
+    r = client.post("/read", json={"url": origin.url("/article")})
+    assert r.status_code == 200 and r.json()["title"] == "The Local Story"
+    before = len(origin.requests)
+    r = client.post("/read", json={"html": ARTICLE.decode(), "url": "https://example.com/news/story"},
+                    headers={"Accept": "text/markdown"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/markdown")
+    assert "[the other page](https://example.com/elsewhere)" in r.text
+    assert len(origin.requests) == before  # given HTML: nothing fetched
+    r = client.post("/read", json={"html": ARTICLE.decode(), "format": "html"})
+    assert r.status_code == 200 and "<h1 id=\"the-local-story\">" in r.text
+    r = client.post("/read?format=text", json={"html": ARTICLE.decode()})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+
+
+def test_options_links_images_and_explain(client, origin) -> None:
+    url = origin.url("/article")
+    md = client.get("/read", params={"url": url, "format": "markdown"}).text
+    assert "](http" in md and "![A picture]" in md
+    md = client.get("/read", params={"url": url, "format": "markdown", "include_links": "false",
+                                     "include_images": "false"}).text
+    assert "](http" not in md and "![" not in md and "the other page" in md
+    d = client.post("/read", json={"url": url, "explain": True}).json()
+    assert d["removed"] and d["trace"]
+
+
+def test_unknown_extractor_is_a_usage_error(client, origin) -> None:
+    r = client.get("/read", params={"url": origin.url("/article"), "extractor": "nope"})
+    assert r.status_code == 400 and error_of(r)["code"] == "usage"
+
+
+def test_jina_style_path_returns_markdown(client, origin) -> None:
+    target = origin.url("/article?edition=3")
+    r = client.get("/" + target)
+    assert r.status_code == 200 and r.headers["content-type"] == "text/markdown; charset=utf-8"
+    assert r.text.startswith("# The Local Story")
+    assert origin.requests[-1][1] == "/article?edition=3"  # the query string belongs to the page
+    r = client.get("/" + target.replace("http://", "http:/"), headers={"Accept": "application/json"})
+    assert r.status_code == 200 and r.json()["title"] == "The Local Story"
+
+
+def test_unknown_path_and_method_are_json_errors(client) -> None:
+    r = client.get("/no-such-thing")
+    assert r.status_code == 404 and error_of(r)["code"] == "not_found"
+    r = client.delete("/read")
+    assert r.status_code == 405 and error_of(r)["code"] == "method_not_allowed"
+
+
+def test_healthz(client) -> None:
+    r = client.get("/healthz")
+    assert r.status_code == 200
+    d = r.json()
+    assert d["status"] == "ok" and d["version"] == unclutter.__version__ and d["jobs_running_max"] >= 1
+
+
+def test_negotiate_accept_headers() -> None:
+    assert negotiate(None, "json") == "json"
+    assert negotiate("*/*", "markdown") == "markdown"
+    assert negotiate("text/markdown", "json") == "markdown"
+    assert negotiate("text/html;q=0.5, text/markdown;q=0.9", "json") == "markdown"
+    assert negotiate("text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8", "json") == "html"
+    assert negotiate("application/json;q=0, text/plain", "json") == "text"
+    assert negotiate("image/png", "json") == "json"
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+def test_default_policy_refuses_private_addresses_with_400_and_no_traffic(origin) -> None:
+    with TestClient(create_app()) as c:
+        for url, code in [(origin.url("/article"), "blocked_address"), ("http://10.1.2.3/", "blocked_address"),
+                          ("http://169.254.169.254/latest/meta-data/", "blocked_address"),
+                          ("file:///etc/passwd", "blocked_scheme")]:
+            before = len(origin.requests)
+            r = c.get("/read", params={"url": url})
+            assert r.status_code == 400, (url, r.text)
+            assert error_of(r)["code"] == code
+            assert len(origin.requests) == before
+        r = c.get("/" + origin.url("/article"))
+        assert r.status_code == 400 and error_of(r)["code"] == "blocked_address"
+
+
+@pytest.mark.parametrize("request_kwargs", [
+    {"method": "GET", "url": "/read"},                                          # url missing
+    {"method": "GET", "url": "/read?url=http://x/&format=pdf"},                 # bad format
+    {"method": "GET", "url": "/read?url=http://x/&colour=red"},                 # unknown option
+    {"method": "POST", "url": "/read", "json": {}},                             # neither url nor html
+    {"method": "POST", "url": "/read", "json": {"url": "http://x/", "bogus": 1}},
+    {"method": "POST", "url": "/read", "content": b"{not json", "headers": {"Content-Type": "application/json"}},
+    {"method": "POST", "url": "/read", "json": {"html": 42}},
+])
+def test_malformed_requests_are_400(client, request_kwargs) -> None:
+    r = client.request(**request_kwargs)
+    assert r.status_code == 400, r.text
+    err = error_of(r)
+    assert err["code"] == "bad_request" and err["message"].startswith("malformed request")
+
+
+def test_status_mapping_of_fetch_and_content_errors(client, origin) -> None:
+    cases = [("/pdf", 415, "unsupported_content"), ("/empty", 422, "no_content"),
+             ("/broken", 502, "http_status"), ("/big", 413, "too_large")]
+    for path, status, code in cases:
+        r = client.get("/read", params={"url": origin.url(path)})
+        assert r.status_code == status, (path, r.text)
+        assert error_of(r)["code"] == code
+
+
+def test_given_html_errors(client) -> None:
+    r = client.post("/read", json={"html": NO_CONTENT.decode()})
+    assert r.status_code == 422 and error_of(r)["code"] == "no_content"
+    r = client.post("/read", json={"html": "%PDF-1.7 binary"})
+    assert r.status_code == 415 and error_of(r)["code"] == "binary_input"
+
+
+def test_fetch_deadline_is_504(client, origin) -> None:
+    start = time.monotonic()
+    r = client.get("/read", params={"url": origin.url("/slow")})
+    assert r.status_code == 504 and error_of(r)["code"] == "fetch_timeout"
+    assert time.monotonic() - start < 5
+
+
+def test_origin_connection_failure_is_502(origin) -> None:
+    import socket
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    policy = fetch_servers.FetchPolicy(allow_addresses=frozenset({"127.0.0.1"}), allowed_ports=frozenset({port}))
+    with TestClient(create_app(ServerConfig(fetch_policy=policy))) as c:
+        r = c.get("/read", params={"url": f"http://127.0.0.1:{port}/"})
+    assert r.status_code == 502 and error_of(r)["code"] == "fetch_failed"
+
+
+def test_body_cap_is_413_for_json_and_for_the_form() -> None:
+    with TestClient(create_app(ServerConfig(max_body_bytes=2000))) as c:
+        r = c.post("/read", json={"html": "<p>" + "x" * 5000 + "</p>"})
+        assert r.status_code == 413 and error_of(r)["code"] == "body_too_large"
+        r = c.post("/view", files={"html": (None, "<p>" + "x" * 5000 + "</p>")})
+        assert r.status_code == 413 and r.headers["content-type"].startswith("text/html")
+        assert "body_too_large" in r.text
+        chunked = iter([b'{"html": "' + b"x" * 1500, b"y" * 1500 + b'"}'])  # no Content-Length
+        r = c.post("/read", content=chunked, headers={"Content-Type": "application/json"})
+        assert r.status_code == 413 and error_of(r)["code"] == "body_too_large"
+        r = c.post("/read", json={"html": ARTICLE.decode()[:1500]})
+        assert r.status_code == 200  # under the cap
+
+
+def test_unexpected_errors_are_500_without_details(client, monkeypatch) -> None:
+    def boom(*args, **kwargs):
+        raise RuntimeError("secret internal detail")
+
+    monkeypatch.setattr(unclutter, "extract", boom)
+    r = client.post("/read", json={"html": "<p>hello</p>"})
+    assert r.status_code == 500
+    assert error_of(r) == {"code": "internal", "message": "internal error"}
+    assert "secret" not in r.text
+
+
+# --- bounded work -------------------------------------------------------------------------------
+
+
+class Gate:
+    """Replaces unclutter.extract: each call waits until released, counting calls at once."""
+
+    def __init__(self, real):
+        self.real, self.release = real, threading.Event()
+        self.lock, self.running, self.peak, self.calls, self.threads = threading.Lock(), 0, 0, 0, set()
+
+    def __call__(self, html, url=None, **options):
+        with self.lock:
+            self.calls += 1
+            self.running += 1
+            self.peak = max(self.peak, self.running)
+            self.threads.add(threading.current_thread().name)
+        try:
+            self.release.wait(10)
+            return self.real(html, url=url, **options)
+        finally:
+            with self.lock:
+                self.running -= 1
+
+
+def _post_in_thread(c, results, body):
+    t = threading.Thread(target=lambda: results.append(c.post("/read", json=body)))
+    t.start()
+    return t
+
+
+def _wait_for(predicate, timeout=5.0):
+    end = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < end, "timed out waiting"
+        time.sleep(0.01)
+
+
+def test_jobs_run_in_a_bounded_worker_pool_off_the_event_loop(monkeypatch) -> None:
+    gate = Gate(unclutter.extract)
+    monkeypatch.setattr(unclutter, "extract", gate)
+    app = create_app(ServerConfig(max_jobs=2, max_queued=10))
+    results: list = []
+    with TestClient(app) as c:
+        threads = [_post_in_thread(c, results, {"html": ARTICLE.decode()}) for _ in range(6)]
+        _wait_for(lambda: gate.running == 2 and app.state.pool.in_flight == 6)
+        time.sleep(0.2)
+        assert gate.running == 2  # the others wait in the queue
+        h = c.get("/healthz")  # the event loop still answers while every worker is busy
+        assert h.status_code == 200 and h.json()["jobs_in_flight"] == 6
+        gate.release.set()
+        for t in threads:
+            t.join(10)
+    assert [r.status_code for r in results] == [200] * 6
+    assert gate.peak == 2 and gate.calls == 6
+    assert all(name.startswith("unclutter-job") for name in gate.threads)
+
+
+def test_full_queue_is_503_and_queue_wait_past_the_deadline_is_504(monkeypatch) -> None:
+    gate = Gate(unclutter.extract)
+    monkeypatch.setattr(unclutter, "extract", gate)
+    app = create_app(ServerConfig(max_jobs=1, max_queued=1, request_deadline=0.5))
+    results: list = []
+    with TestClient(app) as c:
+        first = _post_in_thread(c, results, {"html": ARTICLE.decode()})
+        _wait_for(lambda: gate.running == 1)
+        second = _post_in_thread(c, results, {"html": ARTICLE.decode()})
+        _wait_for(lambda: app.state.pool.in_flight == 2)
+        r = c.post("/read", json={"html": ARTICLE.decode()})  # one worker busy, queue full
+        assert r.status_code == 503 and error_of(r)["code"] == "overloaded"
+        assert r.headers["retry-after"] == "1"
+        second.join(5)  # waited in the queue past its deadline
+        assert results[-1].status_code == 504 and error_of(results[-1])["code"] == "deadline_exceeded"
+        first.join(5)  # the running job also passed the deadline: its answer is 504 too
+        gate.release.set()
+        _wait_for(lambda: app.state.pool.in_flight == 0)
+    assert gate.calls == 1  # the queued job was cancelled, never run
+
+
+# --- API key and rate limit ---------------------------------------------------------------------
+
+
+def test_api_key(origin) -> None:
+    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin), api_key="s3cret-key")
+    with TestClient(create_app(config)) as c:
+        url = origin.url("/article")
+        r = c.get("/read", params={"url": url})
+        assert r.status_code == 401 and error_of(r)["code"] == "unauthorized"
+        assert c.get("/read", params={"url": url}, headers={"X-API-Key": "wrong"}).status_code == 401
+        assert c.get("/read", params={"url": url}, headers={"X-API-Key": "s3cret-key"}).status_code == 200
+        assert c.get("/read", params={"url": url}, headers={"Authorization": "Bearer s3cret-key"}).status_code == 200
+        assert c.get("/" + url).status_code == 401
+        assert c.post("/read", json={"url": url}).status_code == 401
+        assert c.get("/healthz").status_code == 200 and c.get("/openapi.json").status_code == 200
+        page = c.get("/")
+        assert page.status_code == 200 and 'name="api_key"' in page.text
+        r = c.post("/view", data={"url": url})
+        assert r.status_code == 401 and "unauthorized" in r.text
+        r = c.post("/view", data={"url": url, "api_key": "s3cret-key"})
+        assert r.status_code == 200 and "The Local Story" in r.text
+        spec = c.get("/openapi.json").json()
+        assert "401" in spec["paths"]["/read"]["get"]["responses"]
+        assert any(s.get("name") == "X-API-Key" for s in spec["components"]["securitySchemes"].values())
+
+
+def test_no_api_key_by_default(client) -> None:
+    assert 'name="api_key"' not in client.get("/").text
+    assert "401" not in client.get("/openapi.json").json()["paths"]["/read"]["get"]["responses"]
+
+
+def test_rate_limit_per_client(origin) -> None:
+    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin), rate_limit="2/minute")
+    with TestClient(create_app(config)) as c:
+        body = {"html": ARTICLE.decode()}
+        assert [c.post("/read", json=body).status_code for _ in range(2)] == [200, 200]
+        r = c.post("/read", json=body)
+        assert r.status_code == 429 and error_of(r)["code"] == "rate_limited"
+        assert 1 <= int(r.headers["retry-after"]) <= 60
+        assert c.get("/healthz").status_code == 200  # not limited
+    with pytest.raises(ValueError):
+        ServerConfig(rate_limit="lots")
+
+
+# --- options from other stages ----------------------------------------------------------------------
+
+
+def test_summary_option_passes_through_only_when_extract_accepts_it(client, monkeypatch) -> None:
+    r = client.post("/read", json={"html": ARTICLE.decode(), "summary": True})
+    if "summary" in server_app.accepted_options():
+        assert r.status_code == 200
+        d = r.json()
+        assert d["summary"] and any(entry.get("summary") for entry in d["toc"])
+    else:
+        assert r.status_code == 400 and error_of(r)["code"] == "unsupported_option"
+    # A build whose extract takes `summary`: the value reaches it unchanged.
+    seen: dict = {}
+    real = unclutter.extract
+
+    def spy(html, url=None, **options):
+        seen.update(options)
+        options.pop("summary", None)
+        return real(html, url=url, **options)
+
+    monkeypatch.setattr(server_app, "accepted_options", lambda: frozenset({"extractor", "include_links",
+                                                                           "include_images", "summary"}))
+    monkeypatch.setattr(unclutter, "extract", spy)
+    r = client.post("/read", json={"html": ARTICLE.decode(), "summary": True, "include_images": False})
+    assert r.status_code == 200 and seen == {"summary": True, "include_links": True, "include_images": False}
+    r = client.post("/read", json={"html": ARTICLE.decode(), "summary_words": 20})
+    assert r.status_code == 400 and error_of(r)["code"] == "unsupported_option"
+    r = client.post("/read", json={"html": ARTICLE.decode(), "summary_words": 20, "summary": False})
+    assert r.status_code == 400  # a value given for an option extract does not take
+
+
+def test_only_enabled_summary_backends_may_be_chosen(client) -> None:
+    r = client.post("/read", json={"html": ARTICLE.decode(), "summary": True, "summary_backend": "openai"})
+    assert r.status_code == 400 and error_of(r)["code"] == "unsupported_option"
+    assert "not enabled" in error_of(r)["message"]
+
+
+def test_max_tokens_gives_chunks_when_chunking_exists(client) -> None:
+    r = client.post("/read", json={"html": ARTICLE.decode(), "max_tokens": 60})
+    if not hasattr(unclutter, "chunk"):
+        assert r.status_code == 400 and error_of(r)["code"] == "unsupported_option"
+        return
+    assert r.status_code == 200
+    chunks = r.json()["chunks"]
+    assert len(chunks) > 1 and all(c["tokens"] <= 60 for c in chunks)
+    r = client.post("/read", json={"html": ARTICLE.decode(), "max_tokens": 60, "format": "markdown"})
+    assert r.status_code == 400 and error_of(r)["code"] == "bad_request"
+
+
+# --- reader page -----------------------------------------------------------------------------------
+
+
+def test_index_page_is_a_form_without_scripts(client) -> None:
+    r = client.get("/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert r.headers["content-security-policy"] == PAGE_CSP
+    assert r.headers["x-content-type-options"] == "nosniff" and r.headers["referrer-policy"] == "no-referrer"
+    page = r.text
+    assert '<form class="ask" method="post" action="/view"' in page
+    assert 'name="url"' in page and '<textarea id="html" name="html"' in page
+    assert "<script" not in page.lower() and 'name="viewport"' in page
+    # every asset the page loads is served from here
+    for ref in re.findall(r'(?:href|src)="([^"]+)"', page):
+        assert ref.startswith("/"), ref
+
+
+def test_stylesheets_ship_in_the_package(client) -> None:
+    for path in ("/static/reader.css", "/static/page.css"):
+        r = client.get(path)
+        assert r.status_code == 200 and r.headers["content-type"].startswith("text/css")
+        assert "http:" not in r.text and "https:" not in r.text and "@import" not in r.text
+    css = client.get("/static/reader.css").text + client.get("/static/page.css").text
+    assert "prefers-color-scheme: dark" in css and "@media print" in css and "max-width: 100%" in css
+    assert "@media (max-width: 30rem)" in css
+
+
+def test_view_form_with_url_with_pasted_html_and_errors(client, origin) -> None:
+    r = client.post("/view", data={"url": origin.url("/article")})
+    assert r.status_code == 200 and r.headers["content-security-policy"] == PAGE_CSP
+    assert '<h1 id="the-local-story">The Local Story</h1>' in r.text
+    r = client.post("/view", files={"html": (None, ARTICLE.decode()), "url": (None, "https://example.com/n/")})
+    assert r.status_code == 200 and 'href="https://example.com/elsewhere"' in r.text
+    r = client.post("/view", data={"html": ARTICLE.decode(), "no_images": "true"})
+    assert r.status_code == 200 and "<img" not in r.text
+    r = client.post("/view", data={"url": "  "})
+    assert r.status_code == 400 and "give a URL or paste" in r.text
+    r = client.post("/view", data={"url": origin.url("/empty")})
+    assert r.status_code == 422 and "no_content" in r.text and "no main content" in r.text
+    assert f'value="{origin.url("/empty")}"' in r.text  # the form comes back filled in
+    assert "<script" not in r.text.lower()
+
+
+def test_reader_page_escapes_everything_but_our_markdown(client) -> None:
+    hostile = (
+        "<html><head><title>Title &lt;b&gt;bold&lt;/b&gt;</title></head><body><article><h1>Title</h1>"
+        + PARA.format("One") * 3
+        + "<p>Literal &lt;img src=x onerror=alert(1)&gt; text and "
+          "<a href='javascript:alert(1)'>a js link</a>.</p><script>alert(2)</script></article></body></html>"
+    )
+    r = client.post("/read", json={"html": hostile, "format": "html"})
+    assert r.status_code == 200
+    page = r.text
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "javascript:" not in page and "alert(2)" not in page and "<script" not in page.lower()
+    assert "<b>bold</b>" not in page
+
+
+def test_reader_page_shows_summaries_when_the_article_has_them(client, monkeypatch) -> None:
+    real = unclutter.extract
+
+    def with_summaries(html, url=None, **options):
+        article = real(html, url=url, **options)
+        article.summary = "The whole story, in brief <em>safely</em>."
+        article.toc[1].summary = "What the first part says."
+        return article
+
+    monkeypatch.setattr(unclutter, "extract", with_summaries)
+    r = client.post("/view", data={"html": ARTICLE.decode()})
+    assert r.status_code == 200
+    page = r.text
+    assert '<section class="summary"' in page
+    assert "The whole story, in brief &lt;em&gt;safely&lt;/em&gt;." in page
+    assert ('<a href="#first-part">First part</a><p class="toc-summary">What the first part says.</p>') in page
+    assert page.index('class="summary"') < page.index('class="toc"') < page.index('class="body"')
+
+
+def test_reader_page_without_summaries_has_no_summary_section(client) -> None:
+    r = client.post("/view", data={"html": ARTICLE.decode()})
+    if getattr(unclutter.extract(ARTICLE), "summary", None) is None:
+        assert 'class="summary"' not in r.text and "toc-summary" not in r.text
+
+
+# --- OpenAPI ---------------------------------------------------------------------------------------
+
+
+def test_openapi_describes_every_endpoint_and_error(client) -> None:
+    r = client.get("/openapi.json")
+    assert r.status_code == 200
+    spec = r.json()
+    paths = spec["paths"]
+    assert {"/read", "/healthz", "/", "/view", "/{target}"} <= set(paths)
+    assert client.get("/docs").status_code == 404  # no CDN-loaded docs page
+    error_ref = "#/components/schemas/ErrorResponse"
+    for path, method in [("/read", "get"), ("/read", "post"), ("/{target}", "get")]:
+        responses = paths[path][method]["responses"]
+        for status in ("400", "413", "415", "422", "500", "502", "503", "504"):
+            assert status in responses, (path, method, status)
+            assert responses[status]["content"]["application/json"]["schema"]["$ref"] == error_ref
+            assert "Codes:" in responses[status]["description"]
+        assert {"application/json", "text/markdown", "text/html"} <= set(responses["200"]["content"])
+    assert "blocked_address" in paths["/read"]["get"]["responses"]["400"]["description"]
+    assert "no_content" in paths["/read"]["get"]["responses"]["422"]["description"]
+    assert "fetch_timeout" in paths["/read"]["get"]["responses"]["504"]["description"]
+    body_schema = paths["/read"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body_schema["$ref"].endswith("/ReadBody")
+    assert {"url", "html", "format"} <= set(spec["components"]["schemas"]["ReadBody"]["properties"])
+
+
+# --- command line -------------------------------------------------------------------------------------
+
+
+def test_serve_without_the_server_extra_says_how_to_install(monkeypatch, capsys) -> None:
+    import sys
+
+    from unclutter import cli
+
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert cli.main(["serve", "--port", "0"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "pip install 'unclutter[server]'" in err[0]
+
+
+def test_unclutter_serve_runs_uvicorn_on_loopback(origin) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    import httpx
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "unclutter", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--no-access-log", "--log-level", "warning",
+         "--allow-private", "127.0.0.1", "--allow-port", str(origin.port)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    try:
+        base = f"http://127.0.0.1:{port}"
+        end = time.monotonic() + 20
+        while True:
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None and time.monotonic() < end, proc.stderr.read() if proc.poll() else "slow"
+            time.sleep(0.1)
+        r = httpx.get(base + "/read", params={"url": origin.url("/article")}, timeout=10)
+        assert r.status_code == 200 and r.json()["title"] == "The Local Story"
+        r = httpx.get(base + "/" + origin.url("/article"), timeout=10)
+        assert r.status_code == 200 and r.text.startswith("# The Local Story")
+        assert "server" not in r.headers  # no server banner
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+    assert b"Traceback" not in proc.stderr.read()
