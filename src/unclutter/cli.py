@@ -88,7 +88,90 @@ def _explain(article) -> None:
                   f"{' | ' + r.preview if r.preview else ''}\n")
 
 
+_SUMMARY_KEY = "unclutter.summary"
+
+
+def _summary_options(f):
+    """Click options of the summary and chunking features; their values go to the click
+    context's ``meta`` (read by :func:`_summary_settings`), not to ``cli``'s arguments."""
+    import functools
+
+    @functools.wraps(f)
+    def wrapper(*args, summary, summary_backend, summary_sentences, summary_words, summary_model,
+                summary_embeddings, strict, chunks, **kw):
+        click.get_current_context().meta[_SUMMARY_KEY] = {
+            "summary": bool(summary or summary_backend or summary_sentences or summary_words or summary_model
+                            or summary_embeddings or strict),
+            "summary_backend": summary_backend or "extractive",
+            "summary_sentences": summary_sentences or 3,
+            "summary_words": summary_words,
+            "summary_model": summary_model,
+            "summary_embeddings": summary_embeddings,
+            "strict": strict,
+            "chunks": chunks,
+        }
+        return f(*args, **kw)
+
+    options = [
+        click.option("--summary", is_flag=True, help="Add a page summary and a summary per ToC section."),
+        click.option("--summary-backend", help="extractive (default, offline), transformers, openai, anthropic, "
+                     "bedrock. Implies --summary."),
+        click.option("--summary-sentences", type=click.IntRange(min=1), help="Page summary length in sentences "
+                     "(default 3). Implies --summary."),
+        click.option("--summary-words", type=click.IntRange(min=1), help="Page summary length in words instead."),
+        click.option("--summary-model", help="Model for the backend: local path or hub id (transformers), model "
+                     "name (LLM backends)."),
+        click.option("--summary-embeddings", is_flag=True, help="Use all-MiniLM-L6-v2 embeddings (extra "
+                     "'embeddings') instead of TF-IDF."),
+        click.option("--strict", is_flag=True, help="Drop summary sentences with numbers, dates or names that are "
+                     "not in the page. Implies --summary."),
+        click.option("--chunks", metavar="N", help="Emit the Markdown as JSON Lines chunks of at most N "
+                     "cl100k_base tokens (or 8k, 16k) instead of the normal output."),
+    ]
+    for opt in reversed(options):
+        wrapper = opt(wrapper)
+    return wrapper
+
+
+def _summary_settings() -> dict:
+    """``extract`` options from the summary flags (``{}`` when no summary was asked for)."""
+    s = click.get_current_context().meta.get(_SUMMARY_KEY) or {}
+    if not s.get("summary"):
+        return {}
+    return {k: s[k] for k in ("summary", "summary_backend", "summary_sentences", "summary_words", "summary_model",
+                              "summary_embeddings", "strict")}
+
+
+def _render_all(article, fmt: str, explain: bool) -> str:
+    """The output: chunks as JSON Lines with ``--chunks``, else the chosen format, with the
+    summary block first for Markdown/text; grounding warnings go to stderr."""
+    s = click.get_current_context().meta.get(_SUMMARY_KEY) or {}
+    if s.get("chunks"):
+        from .structure.chunk import chunk
+
+        return "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n"
+                       for c in chunk(article, s["chunks"]))
+    text = _render(article, fmt, explain)
+    if article.summary is None:
+        return text
+    err = click.get_text_stream("stderr")
+    for w in article.summary_warnings:
+        err.write(f"unclutter: warning: {w.scope}: {w.kind} {w.value!r} is not in the page: {w.sentence}\n")
+    sections = [e for e in article.toc if e.summary]
+    if fmt == "markdown":
+        lines = [f"> **Summary** ({article.summary_backend}): {article.summary}"]
+        if sections:
+            lines.append(">")
+            lines += [f"> - **{e.title}**: {e.summary}" for e in sections]
+        return "\n".join(lines) + "\n\n" + text
+    if fmt == "text":
+        lines = [f"Summary: {article.summary}"] + [f"- {e.title}: {e.summary}" for e in sections]
+        return "\n".join(lines) + "\n\n" + text
+    return text
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@_summary_options
 @click.argument("source")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True,
               help="Output format.")
@@ -114,6 +197,7 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     from . import pipeline
 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images)
+    options.update(_summary_settings())
     if source.lower().startswith(("http://", "https://")) or "://" in source:
         policy = None
         if allow_private or allow_port:
@@ -126,7 +210,7 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     else:
         data = _read_source(source)
         article = pipeline.extract(data, url=base_url, **options)
-    out = _render(article, fmt, explain)
+    out = _render_all(article, fmt, explain)
     if explain:
         _explain(article)
     if output:

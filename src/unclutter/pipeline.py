@@ -7,6 +7,7 @@
                                           └─4 prune─▶ PruneResult ─5 select─▶ Selection
                                                                           │
       Article ◀─8 measure (tokens, words)─ TOC ◀─7 toc─ Markdown ◀─6 reconstruct─┘
+         └─9 summarize (only with ``Options.summary``; unclutter.summarize)
 
 Each stage is a function with a typed input and output in its own module; this module only
 calls them in order, records what each decided (``Article.trace`` and ``Article.removed``,
@@ -148,7 +149,7 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
     toc = build_toc(markdown)
     words, cjk = _count_words(text)
     reading = words / READING_WPM + cjk / READING_CJK_CPM
-    return Article(
+    article = Article(
         title=title,
         byline=meta.byline,
         date_published=meta.date_published,
@@ -172,6 +173,12 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
         source_html=html,
         _counter=count_tokens,
     )
+    if options.summary:
+        from .summarize import summarize_article
+
+        summarize_article(article, options)
+        trace.append(f"summarize: {article.summary_backend}, {len(article.summary_warnings)} grounding warnings")
+    return article
 
 
 def _escape_title(title: str) -> str:
@@ -189,7 +196,8 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
             against ``<base href>``).
         **options: fields of :class:`~unclutter.core.options.Options`
             (``extractor``, ``include_links``, ``include_images``,
-            ``structured_data_fallback``, ``http_charset``, ``max_input_bytes``).
+            ``structured_data_fallback``, ``http_charset``, ``max_input_bytes``, and the
+            ``summary*`` / ``strict`` options of :mod:`unclutter.summarize`).
 
     Returns:
         :class:`~unclutter.core.models.Article`.

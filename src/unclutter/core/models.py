@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-__all__ = ["Metadata", "TocEntry", "Removal", "Article"]
+__all__ = ["Metadata", "TocEntry", "Removal", "SummaryWarning", "Article"]
 
 
 @dataclass
@@ -42,13 +42,23 @@ class TocEntry:
         level: 1-6, the Markdown heading level.
         title: heading text (plain, no Markdown).
         anchor: GitHub-style unique slug (what ``#anchor`` links to in the HTML view).
-        offset: character offset of the heading line's first ``#`` in ``Article.markdown``.
+        offset: character offset of the heading line's first ``#`` in ``Article.markdown``
+            (for a generated entry: of the section's first paragraph).
+        summary: one- or two-sentence summary of the section (only when summaries were
+            asked for; see :mod:`unclutter.summarize`).
+        summary_readability: readability of ``summary`` (``{"after": {...}, "before": ...,
+            "rewrites": n, "refinement": ...}``; see ``Article.summary_readability``).
+        generated: ``True`` for an entry made at a topic shift of a page without section
+            headings (its title comes from its summary; no heading has its anchor).
     """
 
     level: int
     title: str
     anchor: str
     offset: int
+    summary: str | None = None
+    summary_readability: dict[str, Any] | None = None
+    generated: bool = False
 
 
 @dataclass
@@ -61,6 +71,23 @@ class Removal:
     class_id: str
     chars: int  # characters of text removed
     preview: str  # first characters of the removed text
+
+
+@dataclass
+class SummaryWarning:
+    """A fact in a summary that the source text does not contain (grounding check).
+
+    Attributes:
+        scope: ``"summary"`` (the page summary) or ``"toc:<anchor>"`` (a section summary).
+        kind: ``"number"``, ``"date"`` or ``"name"``.
+        value: the fact as written in the summary.
+        sentence: the summary sentence holding it (dropped from the summary under ``strict``).
+    """
+
+    scope: str
+    kind: str
+    value: str
+    sentence: str
 
 
 @dataclass
@@ -95,6 +122,18 @@ class Article:
     extractor: str = "heuristic"
     removed: list[Removal] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)
+    #: page summary (only when asked for: ``Options.summary``); see :mod:`unclutter.summarize`
+    summary: str | None = None
+    #: backend that wrote ``summary`` (``"extractive"``, ``"openai"``...)
+    summary_backend: str | None = None
+    #: unsupported numbers/dates/names found in ``summary`` and the ToC summaries
+    summary_warnings: list[SummaryWarning] = field(default_factory=list)
+    #: Flesch Reading Ease, Flesch-Kincaid Grade, Gunning Fog and counts of ``text``
+    #: (computed with summaries; see :mod:`unclutter.measure.readability`)
+    readability: dict[str, Any] | None = None
+    #: readability of ``summary``: ``{"after": {...}, "before": {...} | None, "rewrites": n,
+    #: "refinement": "rewrite" | "simpler-sentences" | None}``
+    summary_readability: dict[str, Any] | None = None
     #: the decoded source HTML, kept so ``tokens_raw`` can be counted when first asked for
     source_html: str = field(default="", repr=False)
     _tokens: dict[str, int] = field(default_factory=dict, repr=False)

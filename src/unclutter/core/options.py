@@ -27,6 +27,21 @@ class Options:
         http_charset: charset from the HTTP Content-Type header, if the caller has one.
         max_input_bytes: inputs larger than this (bytes, or characters for ``str``)
             raise ``InputTooLargeError``.
+        summary: also summarize the page and each ToC section (off by default: plain
+            extraction stays fast). See :mod:`unclutter.summarize`.
+        summary_backend: ``"extractive"`` (offline default), ``"transformers"``,
+            ``"openai"``, ``"anthropic"`` or ``"bedrock"``.
+        summary_sentences: length of the page summary, in sentences.
+        summary_words: length of the page summary in words instead (``None``: use
+            sentences).
+        section_summary_sentences: length of each ToC section's summary, in sentences.
+        summary_model: model for the backend: a local path or hub id (``transformers``), a
+            model name/id (LLM backends; else their documented default).
+        summary_embeddings: extractive backend and topic segmentation use all-MiniLM-L6-v2
+            embeddings (the ``embeddings`` extra) instead of TF-IDF.
+        strict: drop summary sentences with numbers, dates or names not in the page.
+        readability_threshold: Flesch Reading Ease below which summaries are refined.
+        max_rewrites: most simplification rewrites asked of an abstractive backend.
     """
 
     extractor: str = "heuristic"
@@ -35,8 +50,24 @@ class Options:
     structured_data_fallback: bool = True
     http_charset: str | None = None
     max_input_bytes: int = MAX_INPUT_BYTES
+    summary: bool = False
+    summary_backend: str = "extractive"
+    summary_sentences: int = 3
+    summary_words: int | None = None
+    section_summary_sentences: int = 1
+    summary_model: str | None = None
+    summary_embeddings: bool = False
+    strict: bool = False
+    readability_threshold: float = 60.0
+    max_rewrites: int = 2
 
     def __post_init__(self) -> None:
+        if self.summary_sentences < 1 or self.section_summary_sentences < 1:
+            raise UsageError("summary lengths must be at least one sentence")
+        if self.summary_words is not None and self.summary_words < 1:
+            raise UsageError("summary_words must be positive")
+        if self.max_rewrites < 0:
+            raise UsageError("max_rewrites must be 0 or more")
         if self.extractor not in EXTRACTORS:
             raise UsageError(
                 f"unknown extractor {self.extractor!r}; choose one of: {', '.join(EXTRACTORS)}"
