@@ -41,6 +41,8 @@ import unicodedata
 
 __all__ = [
     "ASCII_PUNCTUATION",
+    "INLINE_SPECIAL_RE",
+    "LINE_START_CHARS",
     "is_punctuation",
     "is_whitespace",
     "left_flanking",
@@ -95,14 +97,15 @@ def right_flanking(prev: str, nxt: str) -> bool:
     return not is_punctuation(prev) or is_whitespace(nxt) or is_punctuation(nxt)
 
 
-# Characters that may need an escape anywhere in a line; text without them (the vast
-# majority) skips the slow path.
-_INLINE_SPECIAL = re.compile(r"[\\`*_~\[\]<&]")
+#: Characters that may need an escape anywhere in a line; text without them (the vast
+#: majority) skips the slow path.
+INLINE_SPECIAL_RE = re.compile(r"[\\`*_~\[\]<&]")
 _INLINE_TOKEN = re.compile(
     r"(?P<bs>\\)|(?P<tick>`+)|(?P<star>\*+)|(?P<under>_+)|(?P<tilde>~+)|(?P<br>[\[\]])"
     r"|(?P<lt><)(?=[A-Za-z/!?])|(?P<amp>&)(?=#?[A-Za-z0-9]+;)"
 )
-_LINE_START_CHARS = frozenset("#>-+*=_|0123456789")
+#: First characters of a line that may need an escape (block starts, see the table above).
+LINE_START_CHARS = frozenset("#>-+*=_|0123456789")
 _ATX_START = re.compile(r"#{1,6}(?=[ \t]|$)")
 _ORDERED_START = re.compile(r"([0-9]{1,9})([.)])(?=[ \t]|$)")
 _BREAK_LINE = re.compile(r"([-=*_+])[ \t]*(?:\1[ \t]*)*$")
@@ -146,13 +149,13 @@ def escape_text(
     if not s:
         return s
     prefix = ""
-    if line_start and s[0] in _LINE_START_CHARS:
+    if line_start and s[0] in LINE_START_CHARS:
         prefix, s = _escape_line_start(s)
         if prefix:
             prev = prefix[-1]
             if not s:
                 return prefix
-    if _INLINE_SPECIAL.search(s) is None:
+    if INLINE_SPECIAL_RE.search(s) is None:
         out = s
     else:
         n = len(s)

@@ -55,7 +55,7 @@ from urllib.parse import urljoin, urlsplit
 
 from ..core.dom import TEXT, Node
 from .escaping import code_span, escape_heading_end, escape_text, fence_for, format_url
-from .escaping import left_flanking, right_flanking
+from .escaping import INLINE_SPECIAL_RE, LINE_START_CHARS, left_flanking, right_flanking
 from .images import pick_image_url
 from .plaintext import markdown_to_text
 from .rules import (
@@ -171,6 +171,10 @@ _W_QUOTE = 2
     _X_SECTION_END,
 ) = range(12)
 
+_EXIT_WRAP = (_X_WRAP,)
+_EXIT_BLOCK = (_X_BLOCK,)
+_EXIT_SPACE = (_X_SPACE,)
+
 # -- block kinds (for separators inside list items) ---------------------------------------
 _K_PARA = 0
 _K_HEADING = 1
@@ -179,6 +183,7 @@ _K_LIST = 3
 _K_OTHER = 4
 
 _WS = re.compile(r"[ \t\n\r\f]+")
+_NEEDS_ESCAPE = INLINE_SPECIAL_RE.search
 _URL_TRIM = "".join(chr(i) for i in range(0x21))
 _LANG_CLASS = re.compile(r"(?:language|lang|highlight-source|brush:?)-?([A-Za-z0-9_+#.-]+)$")
 _LANG_OK = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
@@ -360,6 +365,9 @@ class _Renderer:
         self.links_open = 0  # link wrappers open in the running paragraph
         self.emph = {"*": 0, "**": 0, "~~": 0}
         self.last_code: tuple[int, str] | None = None  # (token index, text) of a code span
+        # some text of the running paragraph may need escaping (has a special character or
+        # starts a line); when False, finishing the paragraph is a plain join
+        self.needs_escape = False
 
     # -- URLs -------------------------------------------------------------------------
     def _url(self, raw: str | None) -> str | None:
@@ -392,6 +400,8 @@ class _Renderer:
 
     # -- inline tokens ----------------------------------------------------------------
     def _before_content(self) -> None:
+        """Write what must precede new content: a pending hard break or space (only inside a
+        paragraph), then the opening delimiters of wrappers not yet open."""
         toks = self.toks
         if toks:
             if self.pending_break:
@@ -402,19 +412,25 @@ class _Renderer:
                 self.kinds.append(_TL if self.links_open else _T)
         self.pending_break = self.pending_space = False
         if self.n_open < len(self.wraps):
-            kinds = self.kinds
-            for w in self.wraps[self.n_open :]:
-                w[3] = len(toks)
-                toks.append(w[0])
-                kind = w[2]
-                if kind == _W_EMPH:
-                    kinds.append(_O)
-                elif kind == _W_LINK:
-                    kinds.append(_R)
-                    self.links_open += 1
-                else:
-                    kinds.append(_TL if self.links_open else _T)
-            self.n_open = len(self.wraps)
+            self._open_wraps()
+
+    def _open_wraps(self) -> None:
+        """Write the opening delimiters of the wrappers not yet open in this paragraph."""
+        toks, kinds = self.toks, self.kinds
+        for w in self.wraps[self.n_open :]:
+            kind = w[2]
+            if kind == _W_EMPH:
+                kinds.append(_O)
+            elif kind == _W_LINK:
+                if toks and kinds[-1] <= _TL and toks[-1].endswith("!"):
+                    self.needs_escape = True  # "!" before "[" would start an image
+                kinds.append(_R)
+                self.links_open += 1
+            else:
+                kinds.append(_TL if self.links_open else _T)
+            w[3] = len(toks)
+            toks.append(w[0])
+        self.n_open = len(self.wraps)
 
     def _close_token(self, w: list) -> None:
         kind = w[2]
@@ -441,11 +457,26 @@ class _Renderer:
             self.pending_space = True
         if "  " in c or "\n" in c or "\t" in c or "\r" in c or "\f" in c:
             c = _WS.sub(" ", c)
-        self._before_content()
-        self.toks.append(c)
-        self.kinds.append(_TL if self.links_open else _T)
-        if text[-1] != c[-1]:
-            self.pending_space = True
+        toks = self.toks
+        kinds = self.kinds
+        # _before_content, inlined: this is the hottest path
+        if toks:
+            if self.pending_break:
+                toks.append(HARD_BREAK)
+                kinds.append(_B)
+            elif self.pending_space:
+                toks.append(" ")
+                kinds.append(_TL if self.links_open else _T)
+        self.pending_break = False
+        if self.n_open < len(self.wraps):
+            self._open_wraps()
+        if not self.needs_escape and (
+            _NEEDS_ESCAPE(c) is not None or ((not toks or kinds[-1] == _B) and c[0] in LINE_START_CHARS)
+        ):
+            self.needs_escape = True
+        toks.append(c)
+        kinds.append(_TL if self.links_open else _T)
+        self.pending_space = text[-1] != c[-1]
 
     def _raw(self, md: str) -> None:
         self._before_content()
@@ -540,78 +571,111 @@ class _Renderer:
                     break
             i -= 1
 
-    def _finish_inline(self, line_escapes: bool) -> tuple[str, str]:
+    def _finish_inline(self, line_escapes: bool, want_plain: bool = False) -> tuple[str, str]:
         """Close open wrappers, write the running paragraph's tokens as Markdown, reset.
-        Returns ``(markdown, plain_text)``."""
+
+        Args:
+            line_escapes: the content is a paragraph, whose lines may start blocks.
+            want_plain: also return the unescaped text (for the title comparison).
+        Returns ``(markdown, plain_text)``; ``plain_text`` is ``""`` unless requested.
+        """
         toks, kinds = self.toks, self.kinds
         while self.n_open:
             self.n_open -= 1
             self._close_token(self.wraps[self.n_open])
         pairs = self.pairs
-        if len(pairs) > 1:
-            self._merge_adjacent_spans()
-        # Each pair's delimiters must flank its content (section 6.4). Inside a span of the
-        # same delimiter character a run that could both open and close may pair with the
-        # outer span instead, so nested pairs must flank one way only.
-        enclosing: list[tuple[int, str]] = []  # (closer index, character) of open pairs
-        for a, b in sorted(p for p in pairs if p is not None):
-            while enclosing and enclosing[-1][0] < a:
-                enclosing.pop()
-            ch = toks[a][0]
-            strict = any(c == ch for _, c in enclosing)
-            left, right = self._flanking(a)
-            if left and not (strict and right):
-                left, right = self._flanking(b)
-                if right and not (strict and left):
-                    enclosing.append((b, ch))
-                    continue
-            toks[a] = toks[b] = ""
-        self._trim_edges()
-        out: list[str] = []
-        plain: list[str] = []
-        prev = ""
-        line_start = True
+        if pairs:
+            if len(pairs) > 1:
+                self._merge_adjacent_spans()
+            # Each pair's delimiters must flank its content (section 6.4). Inside a span of
+            # the same delimiter character a run that could both open and close may pair
+            # with the outer span instead, so nested pairs must flank one way only.
+            enclosing: list[tuple[int, str]] = []  # (closer index, character) of open pairs
+            for a, b in sorted(p for p in pairs if p is not None):
+                while enclosing and enclosing[-1][0] < a:
+                    enclosing.pop()
+                ch = toks[a][0]
+                strict = any(c == ch for _, c in enclosing)
+                left, right = self._flanking(a)
+                if left and not (strict and right):
+                    left, right = self._flanking(b)
+                    if right and not (strict and left):
+                        enclosing.append((b, ch))
+                        continue
+                toks[a] = toks[b] = ""
         n = len(toks)
-        i = 0
-        while i < n:
-            k = kinds[i]
-            if k <= _TL:
-                j = i + 1
-                while j < n and kinds[j] == k:
-                    j += 1
-                s = toks[i] if j == i + 1 else "".join(toks[i:j])
-                if not s:  # trimmed away
+        if n == 0:  # an empty heading or cell
+            self.pending_space = self.pending_break = False
+            self.last_code = None
+            self.needs_escape = False
+            return "", ""
+        first, last = toks[0], toks[-1]
+        trim = (
+            not first
+            or not last
+            or first[0].isspace()
+            or last[-1].isspace()
+            or kinds[0] >= _O
+            or kinds[-1] >= _O
+        )
+        if trim:
+            self._trim_edges()
+        if not (self.needs_escape or pairs or trim or want_plain):
+            # nothing to escape or check: the tokens are the Markdown
+            md = "".join(toks)
+            plain = ""
+        elif n == 1 and kinds[0] <= _TL:  # the common one-text-run paragraph
+            s = toks[0]
+            md = escape_text(s, "", "", line_escapes, False) if s else ""
+            plain = s
+        else:
+            out: list[str] = []
+            plain_parts: list[str] = []
+            prev = ""
+            line_start = True
+            i = 0
+            while i < n:
+                k = kinds[i]
+                if k <= _TL:
+                    j = i + 1
+                    while j < n and kinds[j] == k:
+                        j += 1
+                    s = toks[i] if j == i + 1 else "".join(toks[i:j])
+                    if not s:  # trimmed away
+                        i = j
+                        continue
+                    if want_plain:
+                        plain_parts.append(s)
+                    m = j
+                    while m < n and not toks[m]:
+                        m += 1
+                    nxt = toks[m][0] if m < n else ""
+                    e = escape_text(s, prev, nxt, line_start and line_escapes, k == _TL)
+                    out.append(e)
+                    prev = e[-1]
+                    line_start = False
                     i = j
-                    continue
-                plain.append(s)
-                m = j
-                while m < n and not toks[m]:
-                    m += 1
-                nxt = toks[m][0] if m < n else ""
-                e = escape_text(s, prev, nxt, line_start and line_escapes, k == _TL)
-                out.append(e)
-                prev = e[-1]
-                line_start = False
-                i = j
-            else:
-                t = toks[i]
-                if t:
-                    out.append(t)
-                    if k == _B:
-                        prev = ""
-                        line_start = True
-                    else:
-                        prev = t[-1]
-                        line_start = False
-                i += 1
-        md = "".join(out)
+                else:
+                    t = toks[i]
+                    if t:
+                        out.append(t)
+                        if k == _B:
+                            prev = ""
+                            line_start = True
+                        else:
+                            prev = t[-1]
+                            line_start = False
+                    i += 1
+            md = "".join(out)
+            plain = "".join(plain_parts)
         toks.clear()
         kinds.clear()
-        self.pairs.clear()
+        pairs.clear()
         self.pending_space = self.pending_break = False
         self.links_open = 0
         self.last_code = None
-        return md, "".join(plain)
+        self.needs_escape = False
+        return md, plain
 
     # -- blocks -----------------------------------------------------------------------
     def _add_block(self, text: str, kind: int, list_mark: str = "") -> None:
@@ -624,14 +688,25 @@ class _Renderer:
     def _flush(self) -> None:
         # with no tokens there is nothing to finish: a pending space or break is only ever
         # set after content, and is dropped at a paragraph start anyway
-        if not self.toks:
+        toks = self.toks
+        if not toks:
             return
+        if len(toks) == 1 and not self.needs_escape and not self.n_open:
+            # fast path for the most common paragraph: one run of plain text
+            md = toks[0]
+            if self.kinds[0] <= _TL and not md[0].isspace() and not md[-1].isspace():
+                toks.clear()
+                self.kinds.clear()
+                self.pending_space = self.pending_break = False
+                self.last_code = None
+                self._add_block(md, _K_PARA)
+                return
         md, _ = self._finish_inline(True)
         if md.strip():
             self._add_block(md, _K_PARA)
 
     def _heading_end(self, level: int) -> None:
-        md, plain = self._finish_inline(False)
+        md, plain = self._finish_inline(False, True)
         self.one_line -= 1
         self.heading = 0
         if not md.strip():
@@ -812,7 +887,7 @@ class _Renderer:
 
     def _push_wrap(self, open_: str, close: str, kind: int, stack: list) -> None:
         self.wraps.append([open_, close, kind, -1])
-        stack.append((_X_WRAP,))
+        stack.append(_EXIT_WRAP)
 
     def _pop_wrap(self) -> None:
         w = self.wraps.pop()
@@ -835,6 +910,7 @@ class _Renderer:
         tables = self.tables
         text = self._text
         toks = self.toks
+        link_close: dict[str, str | None] = {}  # href -> "](url)" or None (not a link)
         while stack:
             node = pop()
             if node.__class__ is tuple:
@@ -880,6 +956,17 @@ class _Renderer:
                 if node.children:
                     extend(reversed(node.children))
                 continue
+            if role == _BLOCK:  # div, p, section...: the common block
+                if self.one_line:
+                    self.pending_space = True
+                    push(_EXIT_SPACE)
+                else:
+                    if toks:
+                        self._flush()
+                    push(_EXIT_BLOCK)
+                if node.children:
+                    extend(reversed(node.children))
+                continue
             if role == _SKIP or role == _NOTHING:
                 continue
             if role == _EMPH:
@@ -893,10 +980,16 @@ class _Renderer:
             if role == _LINK:
                 if self.include_links and not self.links:
                     href = node.attrs.get("href")
-                    url = self._url(href) if href and href.strip() != "#" else None
-                    if url is not None:
-                        self.links += 1
-                        self._push_wrap("[", f"]({format_url(url)})", _W_LINK, stack)
+                    if href:
+                        close = link_close.get(href, "")
+                        if close == "":
+                            url = self._url(href) if href.strip() != "#" else None
+                            close = f"]({format_url(url)})" if url is not None else None
+                            link_close[href] = close
+                        if close is not None:
+                            self.links += 1
+                            self.wraps.append(["[", close, _W_LINK, -1])
+                            push(_EXIT_WRAP)
                 if node.children:
                     extend(reversed(node.children))
                 continue
@@ -966,7 +1059,7 @@ class _Renderer:
                     self.pending_space = True
                     continue
                 self.pending_space = True
-                push((_X_SPACE,))
+                push(_EXIT_SPACE)
                 if role == _DT:
                     if not self.emph["**"] and not self.heading:
                         self.emph["**"] += 1
@@ -1020,7 +1113,7 @@ class _Renderer:
             # any other block: div, p, section, li outside a list, layout table parts...
             if toks:
                 self._flush()
-            push((_X_BLOCK,))
+            push(_EXIT_BLOCK)
             if role == _DT:
                 if not self.emph["**"]:
                     self.emph["**"] += 1
