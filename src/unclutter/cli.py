@@ -182,14 +182,20 @@ def _render_all(article, fmt: str, explain: bool) -> str:
 @click.option("--no-links", is_flag=True, help="Keep link text only, drop link targets.")
 @click.option("--no-images", is_flag=True, help="Drop images.")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
+@click.option("--user-agent", help="User-Agent header for fetching a URL.")
+@click.option("--respect-robots", is_flag=True, help="Refuse URLs that the site's robots.txt disallows.")
+@click.option("--cache-dir", type=click.Path(file_okay=False), help="Revalidation cache (ETag/Last-Modified) folder.")
+@click.option("--timeout", "deadline", type=click.FloatRange(min=0.1, max=600), help="Total fetch deadline in seconds.")
+@click.option("--proxy", help="Fetch through this http(s) proxy (environment proxies are never used).")
 @click.option("--allow-private", "allow_private", multiple=True, hidden=True,
               help="Test hook: allow exactly this IP address to be fetched.")
 @click.option("--allow-port", "allow_port", multiple=True, type=int, hidden=True,
               help="Test hook: allow this port besides 80 and 443.")
 @click.version_option(package_name="unclutter")
 def cli(source: str, fmt: str, output: str | None, base_url: str | None, extractor: str,
-        no_links: bool, no_images: bool, explain: bool, allow_private: tuple[str, ...],
-        allow_port: tuple[int, ...]) -> None:
+        no_links: bool, no_images: bool, explain: bool, user_agent: str | None,
+        respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
+        allow_private: tuple[str, ...], allow_port: tuple[int, ...]) -> None:
     """Print the main content of SOURCE as clean Markdown (or text, JSON, HTML).
 
     SOURCE is an HTML file, an http(s) URL, or - for standard input.
@@ -199,13 +205,27 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images)
     options.update(_summary_settings())
     if source.lower().startswith(("http://", "https://")) or "://" in source:
-        policy = None
-        if allow_private or allow_port:
-            from .fetch import FetchPolicy
+        from .fetch import FetchPolicy
 
-            base = FetchPolicy()
-            policy = FetchPolicy(allow_addresses=frozenset(allow_private),
-                                 allowed_ports=frozenset(base.allowed_ports) | frozenset(allow_port))
+        base = FetchPolicy()
+        settings: dict = {}
+        if user_agent:
+            settings["user_agent"] = user_agent
+        if respect_robots:
+            settings["respect_robots"] = True
+        if cache_dir:
+            settings["cache_dir"] = cache_dir
+        if deadline:
+            settings["deadline"] = deadline
+        if proxy:
+            settings["proxy"] = proxy
+        if allow_private or allow_port:  # test hooks (hidden options)
+            settings["allow_addresses"] = frozenset(allow_private)
+            settings["allowed_ports"] = frozenset(base.allowed_ports) | frozenset(allow_port)
+        try:
+            policy = FetchPolicy(**settings) if settings else None
+        except ValueError as exc:
+            raise UsageError(f"bad fetch option: {exc}") from None
         article = pipeline.extract_url(source, policy=policy, **options)
     else:
         data = _read_source(source)
