@@ -33,7 +33,8 @@ from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, structured_article_body
 from .prune.clean import prune, strip_invisible
-from .prune.rules import EARLY_DROP_SELECTOR
+from .prune.rules import early_drop_selector
+from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.select import select_main_content
 from .structure.tokens import TOKENIZER_NAME, count_tokens
 from .structure.toc import build_toc
@@ -52,6 +53,7 @@ READING_CJK_CPM = 260
 #: The visible page counts as "no article" below this many characters of main text.
 STRUCTURED_FALLBACK_MAX_CHARS = 200
 
+_NOSCRIPT_RE = re.compile(r"<noscript", re.IGNORECASE)
 _WORD_RE = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
@@ -109,11 +111,9 @@ def _structured_markdown(body: str) -> str:
 def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     """Run every stage; see the module docstring. Raises the errors of
     :mod:`unclutter.core.errors` (UnreadableInputError subclasses, NoContentError)."""
-    from .reconstruct.markdown import markdown_to_text, to_markdown
-
     trace: list[str] = []
     html = _to_text(data, options)
-    page: ParsedPage = parse_html(html, url, skip_selector=EARLY_DROP_SELECTOR)
+    page: ParsedPage = parse_html(html, url, skip_selector=early_drop_selector(scripting=True))
     trace.append(f"parse: base URL {page.base_url!r}")
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.
@@ -127,6 +127,16 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
     trace.append(f"prune: removed {len(pruned.removed)} elements")
     selection = select_main_content(pruned.root)
     trace.extend("select: " + line for line in selection.attempts)
+    if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
+        # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
+        # renders, <noscript> content included. Same prune rules; kept only if better.
+        page2 = parse_html(html, url, skip_selector=early_drop_selector(scripting=False), scripting=False)
+        pruned2 = prune(page2)
+        selection2 = select_main_content(pruned2.root)
+        trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
+        if selection2.chars > selection.chars:
+            page, pruned, selection = page2, pruned2, selection2
+            trace.extend("select: " + line for line in selection.attempts)
 
     title = meta.title
     body_md = to_markdown(

@@ -133,7 +133,8 @@ class ParsedPage:
 
 
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
-             skip_ids: frozenset[int] = frozenset(), skipped: list | None = None) -> Node:
+             skip_ids: frozenset[int] = frozenset(), skipped: list | None = None,
+             scripting: bool = True) -> Node:
     """Copy lexbor's tree into :class:`Node` objects.
 
     One pass over lexbor's own (C, non-recursive) pre-order traversal; each node is
@@ -175,6 +176,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                     node.parent = parent
                     siblings.append(node)
         elif tag and tag[0] != "-" and tag != "template":
+            if tag == "noscript" and not scripting:
+                copies[lnode.mem_id] = parent  # unwrap: its children join the parent
+                continue
             if skip_ids and lnode.mem_id in skip_ids:
                 text = lnode.text(deep=True)
                 if tag == "style":
@@ -205,7 +209,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     return root
 
 
-def parse_html(html: str, url: str | None = None, *, skip_selector: str | None = None) -> ParsedPage:
+def parse_html(html: str, url: str | None = None, *, skip_selector: str | None = None,
+               scripting: bool = True) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
 
     Args:
@@ -216,6 +221,10 @@ def parse_html(html: str, url: str | None = None, *, skip_selector: str | None =
             ``ParsedPage.skipped``. The prune stage supplies it
             (``unclutter.prune.rules.EARLY_DROP_SELECTOR``) so that what it would remove
             anyway is never built in Python.
+        scripting: ``True`` builds the page as a browser with scripting enabled sees it
+            (``<noscript>`` content is not rendered, so it is left out); ``False`` builds the
+            scripting-disabled view: ``<noscript>`` elements are unwrapped and their content
+            takes their place (WHATWG HTML, "the noscript element").
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -235,7 +244,7 @@ def parse_html(html: str, url: str | None = None, *, skip_selector: str | None =
     skip_ids: frozenset[int] = frozenset()
     if skip_selector:
         skip_ids = frozenset(n.mem_id for n in tree.root.css(skip_selector))
-    root = _convert(tree.root.parent, styles, data_scripts, skip_ids, skipped)
+    root = _convert(tree.root.parent, styles, data_scripts, skip_ids, skipped, scripting)
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped)
     head = page.head

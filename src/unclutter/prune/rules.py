@@ -44,7 +44,7 @@ HIDING_DECLARATION_RE = re.compile(
 #: chrome that sits in the DOM next to the article (names of the common consent-management
 #: platforms and overlay patterns seen across the shared datasets).
 OVERLAY_CLASS_RE = re.compile(
-    r"cookie|consent|gdpr|\bcmp\b|onetrust|didomi|cookiebot|qc-cmp|truste|"
+    r"cookie|consent|gdpr|(?<![\w-])cmp(?![\w-])|onetrust|didomi|cookiebot|qc-cmp|truste|"
     r"newsletter-?(?:popup|modal|signup)|modal-backdrop|interstitial",
     re.IGNORECASE,
 )
@@ -75,6 +75,12 @@ HEAD_METADATA_TAGS = frozenset({"link", "meta", "base", "title", "head"})
 #: checks every remaining element with the full rules above, and logs the skipped ones
 #: with their reasons. Structured-data scripts (JSON-LD, ``__NEXT_DATA__``) are kept for
 #: the metadata stage.
+def early_drop_selector(scripting: bool = True) -> str:
+    """:data:`EARLY_DROP_SELECTOR`, or for the scripting-disabled view (``<noscript>``
+    content visible) the same without ``noscript``."""
+    return EARLY_DROP_SELECTOR if scripting else _EARLY_DROP_NO_SCRIPTING
+
+
 EARLY_DROP_SELECTOR = ", ".join(
     [
         'script:not([type*="json" i]):not(#__NEXT_DATA__)',
@@ -89,3 +95,4 @@ EARLY_DROP_SELECTOR = ", ".join(
         *(f'[role="{r}" i]' for r in sorted(NON_CONTENT_ROLES)),
     ]
 )
+_EARLY_DROP_NO_SCRIPTING = ", ".join(p for p in EARLY_DROP_SELECTOR.split(", ") if p != "noscript")

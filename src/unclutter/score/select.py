@@ -56,6 +56,7 @@ from .weights import (
     SIBLING_SAME_CLASS_BONUS,
     SIBLING_SCORE_SHARE,
     TEASER_MAX_CHARS,
+    TEASER_MAX_SHARE,
     TOP_CANDIDATES,
 )
 
@@ -221,8 +222,30 @@ def _has_linked_heading(node: Node, stats: TextStats) -> bool:
     return False
 
 
+def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
+    """Teaser cards in the content, unless they *are* the content (a listing page: they
+    hold more than ``TEASER_MAX_SHARE`` of its text)."""
+    if not attempt.clean_conditionally:
+        return set()
+    found: list[Node] = []
+    stack = list(reversed(container.children))
+    while stack:
+        node = stack.pop()
+        if node.tag == TEXT:
+            continue
+        if stats.chars.get(id(node), 0) < TEASER_MAX_CHARS and node.tag in _TEASER_TAGS and _has_linked_heading(node, stats):
+            found.append(node)
+            continue
+        stack.extend(reversed(node.children))
+    total = sum(stats.chars.get(id(c), 0) for c in container.children if c.tag != TEXT) or 1
+    if sum(stats.chars.get(id(n), 0) for n in found) > TEASER_MAX_SHARE * total:
+        return set()
+    return {id(n) for n in found}
+
+
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
            removed: list[Removal], top: Node) -> None:
+    teasers = _teasers(container, stats, attempt)
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
@@ -237,11 +260,12 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         reason = None
         if cid and chars < SHARE_MAX_CHARS and SHARE_RE.search(cid):
             reason = "share widget"
-        elif chars < BOILERPLATE_MAX_CHARS and node.tag not in ("a", "span", "b", "strong", "em", "i") and (
+        elif attempt.clean_conditionally and chars < BOILERPLATE_MAX_CHARS and node.tag not in (
+            "a", "span", "b", "strong", "em", "i") and (
             BOILERPLATE_TEXT_RE.match(" ".join(node.text_content().split()))
         ):
             reason = "boilerplate phrase"
-        elif chars < TEASER_MAX_CHARS and node.tag in _TEASER_TAGS and _has_linked_heading(node, stats):
+        elif id(node) in teasers:
             reason = "teaser card (linked heading)"
         elif cid and chars < BYLINE_MAX_CHARS and node.tag not in ("a",) and (
             BYLINE_RE.search(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"

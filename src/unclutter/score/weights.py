@@ -182,6 +182,9 @@ SHARE_RE = re.compile(r"(?:\b|_)(?:share|sharing|social|sharedaddy|addthis)(?:\b
 #: link is a teaser card for another page ("recent articles", "next story"), not part of
 #: this article.
 TEASER_MAX_CHARS = 400
+#: ...unless teasers hold more than this share of the content's characters: then the page
+#: is a listing and the teasers are its content.
+TEASER_MAX_SHARE = 0.5
 
 #: Short blocks (under ``BOILERPLATE_MAX_CHARS``) whose whole text is one of these phrases
 #: are page furniture that survives inside article containers.
