@@ -300,3 +300,14 @@ def test_aem_component_classes_are_not_consent_walls():
     page = parse_html(html)
     text = prune(page).root.text_content()
     assert "Service paragraph 5" in text and "We use cookies" not in text
+
+
+def test_react_streamed_segments_are_revealed_only_with_their_runtime_call():
+    page = ('<html><body><h1>T</h1><!--$?--><template id="B:0"></template><p>Loading...</p><!--/$-->'
+            '<div hidden id="S:0"><p>Streamed paragraph of the article.</p></div>{script}</body></html>')
+    revealed = parse_html(page.format(script='<script>$RC("B:0","S:0")</script>'))
+    tags = [(c.tag, c.text_content()) for c in revealed.body.children if c.tag != "script"]
+    assert tags == [("h1", "T"), ("p", "Streamed paragraph of the article.")]  # in place, fallback gone
+    # the same markup without the runtime call stays hidden: a browser would not show it
+    hidden = parse_html(page.format(script=""))
+    assert "Streamed paragraph" not in prune(hidden).root.text_content()

@@ -209,6 +209,41 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     return root
 
 
+_RC_CALL_RE = re.compile(r"""\$RC\(\s*["']B:([0-9a-zA-Z_]+)["']\s*,\s*["']S:([0-9a-zA-Z_]+)["']""")
+
+
+def _reveal_streamed_segments(tree, html: str) -> int:
+    """Apply React's server-streaming swaps, as the page's own inline runtime would.
+
+    React 18 streaming SSR (Suspense) sends late content as ``<div hidden id="S:n">`` and
+    an inline call ``$RC("B:m", "S:n")`` that moves it into the placeholder
+    ``<template id="B:m">``, removing the fallback that follows the placeholder up to the
+    ``<!--/$-->`` comment. Content is revealed only when the page itself contains that
+    call (so it is what a browser shows). Returns the number of segments moved.
+    """
+    moved = 0
+    for boundary, segment_id in _RC_CALL_RE.findall(html):
+        segment = tree.css_first(f'div[hidden][id="S:{segment_id}"]')
+        placeholder = tree.css_first(f'template[id="B:{boundary}"]')
+        if segment is None or placeholder is None:
+            continue
+        # drop the fallback between the placeholder and the closing <!--/$--> comment
+        node = placeholder.next
+        while node is not None and not (node.tag == "-comment" and "/$" in (node.comment_content or "")):
+            following = node.next
+            node.decompose()
+            node = following
+        placeholder.insert_before(segment)  # inserts a copy
+        copy = placeholder.prev
+        if copy is not None and copy.tag == "div":
+            del copy.attrs["hidden"]
+            copy.unwrap()
+        segment.decompose()
+        placeholder.decompose()
+        moved += 1
+    return moved
+
+
 def parse_html(html: str, url: str | None = None, *, skip_selector: str | None = None,
                scripting: bool = True) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
@@ -238,6 +273,8 @@ def parse_html(html: str, url: str | None = None, *, skip_selector: str | None =
             f"(limit {MAX_DOM_DEPTH})"
         )
     tree = LexborHTMLParser(html)
+    if "$RC(" in html:
+        _reveal_streamed_segments(tree, html)
     styles: list[str] = []
     data_scripts: list[Node] = []
     skipped: list[SkippedElement] = []
