@@ -866,3 +866,18 @@ def test_markdown_to_text_link_across_hard_break():
 def test_markdown_to_text_nbsp_star_is_literal():
     md = md_of("<p>Email Address&nbsp;*</p>")
     assert markdown_to_text(md) == "Email Address\xa0*"
+
+
+def test_language_class_needs_a_name():
+    assert md_of('<pre class="language">x</pre>').startswith("```\n")
+    assert md_of('<pre><code class="languages lang-rust">y</code></pre>').startswith("```rust\n")
+
+
+def test_title_without_word_characters_drops_nothing():
+    md = md_of('<h1><img src="/logo.png" alt=""></h1><p>x</p>', title="!!!")
+    assert md == "## ![](https://example.org/logo.png)\n\nx\n"
+
+
+def test_inline_quote_and_plain_inline_elements():
+    md = md_of("<p>He said <q>hi <b>there</b></q>, H<sub>2</sub>O and x<sup>2</sup> <mark>m</mark> <u>u</u>.</p>")
+    assert md == 'He said "hi **there**", H2O and x2 m u.\n'

@@ -54,19 +54,32 @@ import unicodedata
 from urllib.parse import urljoin, urlsplit
 
 from ..core.dom import TEXT, Node
-from .escaping import code_span, escape_heading_end, escape_text, fence_for, format_url
-from .escaping import INLINE_SPECIAL_RE, LINE_START_CHARS, left_flanking, right_flanking
+from .escaping import (
+    INLINE_SPECIAL_RE,
+    LINE_START_CHARS,
+    code_span,
+    escape_heading_end,
+    escape_text,
+    fence_for,
+    format_url,
+    left_flanking,
+    right_flanking,
+)
 from .images import pick_image_url
 from .plaintext import markdown_to_text
 from .rules import (
     BLOCK_TAGS,
+    CODE_LANGUAGE_ATTRS,
+    CODE_LANGUAGE_CLASS_RE,
     CODE_TAGS,
     EMPHASIS_MARKERS,
     HARD_BREAK,
     HEADING_LEVELS,
     LIST_TAGS,
+    MAX_COLSPAN,
     MAX_CONTAINER_DEPTH,
     MAX_LIST_START,
+    MAX_ROWSPAN,
     MIN_FENCE_LENGTH,
     PRE_TAGS,
     SKIP_TAGS,
@@ -74,7 +87,6 @@ from .rules import (
     UNSAFE_URL_SCHEMES,
 )
 from .tables import is_data_table, layout_grid, pipe_table_lines, span
-from .rules import MAX_COLSPAN, MAX_ROWSPAN
 
 __all__ = ["to_markdown", "markdown_to_text"]
 
@@ -185,7 +197,6 @@ _K_OTHER = 4
 _WS = re.compile(r"[ \t\n\r\f]+")
 _NEEDS_ESCAPE = INLINE_SPECIAL_RE.search
 _URL_TRIM = "".join(chr(i) for i in range(0x21))
-_LANG_CLASS = re.compile(r"(?:language|lang|highlight-source|brush:?)-?([A-Za-z0-9_+#.-]+)$")
 _LANG_OK = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
 _TITLE_WORD = re.compile(r"\w+")
 _INT = re.compile(r"\s*([-+]?[0-9]+)")
@@ -207,13 +218,12 @@ def _parse_int(value: str | None) -> int | None:
 class _Frame:
     """Blocks of a container: the document, a block quote or a list item."""
 
-    __slots__ = ("blocks", "kinds", "prefix", "quote", "last_list")
+    __slots__ = ("blocks", "kinds", "prefix", "last_list")
 
-    def __init__(self, prefix: str | None = None, quote: bool = False) -> None:
+    def __init__(self, prefix: str | None = None) -> None:
         self.blocks: list[str] = []
         self.kinds: list[int] = []
-        self.prefix = prefix  # the list item marker, e.g. "- " or "10. "
-        self.quote = quote
+        self.prefix = prefix  # the list item marker, e.g. "- " or "10. "; None: not an item
         self.last_list = ""  # marker character of the last block when it is a list
 
     def text(self) -> str:
@@ -301,14 +311,14 @@ def _code_language(pre: Node) -> str:
         attrs = el.attrs
         if not attrs:
             continue
-        for name in ("data-lang", "data-language"):
+        for name in CODE_LANGUAGE_ATTRS:
             v = attrs.get(name, "").strip()
             if v and _LANG_OK.fullmatch(v):
                 return v.lower()
         cls = attrs.get("class", "")
         if cls:
             for c in cls.split():
-                m = _LANG_CLASS.match(c)
+                m = CODE_LANGUAGE_CLASS_RE.fullmatch(c)
                 if m and _LANG_OK.fullmatch(m.group(1)):
                     return m.group(1).lower()
     return ""
@@ -714,7 +724,8 @@ class _Renderer:
         if self.title_key is not None and not self.first_heading_seen:
             self.first_heading_seen = True
             if (
-                self.blocks_emitted <= TITLE_HEADING_MAX_PRECEDING_BLOCKS
+                self.title_key
+                and self.blocks_emitted <= TITLE_HEADING_MAX_PRECEDING_BLOCKS
                 and _title_key(plain) == self.title_key
             ):
                 return
@@ -1096,7 +1107,7 @@ class _Renderer:
             if role == _QUOTE and self.depth < MAX_CONTAINER_DEPTH:
                 if toks:
                     self._flush()
-                self.frames.append(_Frame(quote=True))
+                self.frames.append(_Frame())
                 self.depth += 1
                 push((_X_QUOTE_END,))
                 if node.children:

@@ -70,6 +70,13 @@ MAX_CONTAINER_DEPTH = 16
 #: Largest ordered-list start number: GFM allows at most 9 digits (spec section 5.2).
 MAX_LIST_START = 999_999_999
 
+#: A class naming a code block's language (Prism and highlight.js ``language-x``, Google
+#: Code Prettify ``lang-x``, GitHub ``highlight-source-x``); group 1 is the language.
+CODE_LANGUAGE_CLASS_RE = re.compile(r"(?:language|lang|highlight-source)-([A-Za-z0-9_+#.-]+)")
+
+#: Attributes naming a code block's language.
+CODE_LANGUAGE_ATTRS = ("data-lang", "data-language")
+
 #: Shortest code fence (GFM spec section 4.5: at least three backticks).
 MIN_FENCE_LENGTH = 3
 
