@@ -59,8 +59,10 @@ class TransformersSummarizer:
     Args:
         model: a local directory (loaded offline) or a hub id (may download).
         device: torch device string (default ``"cpu"``).
-        max_new_tokens: generation limit per call (model tokens).
-        num_beams: beam width for ``generate``.
+        max_new_tokens: generation limit per call (model tokens); default: the model's
+            ``generation_config`` (``max_new_tokens``/``max_length``), else
+            :data:`DEFAULT_MAX_NEW_TOKENS`.
+        num_beams: beam width for ``generate``; default: the model's ``generation_config``.
         max_input_tokens: override the model's input limit (tokens).
 
     Raises:
@@ -73,7 +75,7 @@ class TransformersSummarizer:
     abstractive = True
 
     def __init__(self, model: str | None = None, *, device: str = "cpu",
-                 max_new_tokens: int = DEFAULT_MAX_NEW_TOKENS, num_beams: int = 4,
+                 max_new_tokens: int | None = None, num_beams: int | None = None,
                  max_input_tokens: int | None = None) -> None:
         from ..core.errors import UsageError
 
@@ -99,8 +101,15 @@ class TransformersSummarizer:
                               getattr(cfg, "max_position_embeddings", None), getattr(cfg, "n_positions", None))
                   if isinstance(x, int) and 0 < x < 1_000_000]
         self.max_input_tokens = max_input_tokens or (min(limits) if limits else FALLBACK_MAX_INPUT_TOKENS)
-        self.max_new_tokens = max_new_tokens
-        self.num_beams = num_beams
+        # generation settings: the caller's, else the model's own generation_config.json
+        # (e.g. BART-large-CNN ships max_length 142, 4 beams), else ours
+        gen = getattr(self.model, "generation_config", None)
+        model_max_new = getattr(gen, "max_new_tokens", None)
+        model_max_len = getattr(gen, "max_length", None)
+        if model_max_new is None and model_max_len not in (None, 20):  # 20 = transformers' unset default
+            model_max_new = model_max_len
+        self.max_new_tokens = max_new_tokens or model_max_new or DEFAULT_MAX_NEW_TOKENS
+        self.num_beams = num_beams or getattr(gen, "num_beams", None) or 1
         self.calls = 0  # generate() calls made (map + reduce), for tests and reports
 
     def _n_tokens(self, text: str) -> int:

@@ -230,22 +230,20 @@ class AnthropicSummarizer(_LLMBase):
     name = "anthropic"
 
     def __init__(self, model: str | None = None, base_url: str | None = None, *,
-                 timeout: float = DEFAULT_TIMEOUT_S, max_retries: int = DEFAULT_MAX_RETRIES,
-                 temperature: float = 0.0) -> None:
+                 timeout: float = DEFAULT_TIMEOUT_S, max_retries: int = DEFAULT_MAX_RETRIES) -> None:
         anthropic = require("anthropic", "anthropic", "anthropic summary backend")
         key = os.environ.get("ANTHROPIC_API_KEY")
         if not key:
             raise MissingCredentialsError("the anthropic summary backend needs ANTHROPIC_API_KEY in the environment")
         self.model = model or os.environ.get("UNCLUTTER_ANTHROPIC_MODEL") or "claude-3-5-haiku-latest"
-        self.temperature = temperature
         self._anthropic = anthropic
         self.client = anthropic.Anthropic(api_key=key, base_url=base_url or os.environ.get("ANTHROPIC_BASE_URL"),
                                           timeout=timeout, max_retries=max_retries)
 
     def _complete(self, system: str, user: str) -> str:
         try:
+            # no sampling parameters: recent SDKs/models no longer accept ``temperature``
             resp = self.client.messages.create(model=self.model, system=system, max_tokens=MAX_OUTPUT_TOKENS,
-                                               temperature=self.temperature,
                                                messages=[{"role": "user", "content": user}])
         except self._anthropic.AnthropicError as exc:
             raise SummaryBackendError(f"anthropic summary backend failed: {type(exc).__name__}: {exc}") from None
