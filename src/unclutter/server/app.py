@@ -21,7 +21,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import APIKeyHeader
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, model_validator
-from starlette.datastructures import MutableHeaders
+from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -207,7 +207,7 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = MutableHeaders(scope=scope).get("content-length")
+        declared = Headers(scope=scope).get("content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             request = Request(scope)
             message = f"request body of {declared} bytes is over the {self.max_bytes}-byte cap"
