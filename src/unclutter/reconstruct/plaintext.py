@@ -5,8 +5,8 @@ A line-by-line reading of the GFM block structure (https://github.github.com/gfm
 continuation lines are indented by the marker width, backtick code fences, ATX headings,
 pipe tables, ``---`` breaks and paragraphs whose lines end in a backslash hard break. The
 escaping rules of :mod:`unclutter.reconstruct.escaping` guarantee that literal text never
-looks like one of these, so no full CommonMark parser is needed (markdown-it-py takes about
-ten times as long); tests check the result against markdown-it's reading.
+looks like one of these, so no full CommonMark parser is needed (markdown-it-py's parse
+alone takes over ten times as long); tests check the result against markdown-it's reading.
 
 Other Markdown (for example plain paragraphs from structured data) is read the same way:
 it comes out right as long as it does not use reference links, setext headings, indented
