@@ -80,7 +80,7 @@ def _write_atomic(path: str, data: str) -> None:
 
 
 def _explain(article) -> None:
-    err = click.get_text_stream("stderr")
+    err = sys.stderr
     for line in article.trace:
         err.write(f"trace: {line}\n")
     for r in article.removed:
@@ -154,7 +154,7 @@ def _render_all(article, fmt: str, explain: bool) -> str:
     text = _render(article, fmt, explain)
     if article.summary is None:
         return text
-    err = click.get_text_stream("stderr")
+    err = sys.stderr
     for w in article.summary_warnings:
         err.write(f"unclutter: warning: {w.scope}: {w.kind} {w.value!r} is not in the page: {w.sentence}\n")
     sections = [e for e in article.toc if e.summary]
@@ -236,7 +236,7 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     if output:
         _write_atomic(output, out)
     else:
-        stream = click.get_text_stream("stdout")
+        stream = sys.stdout
         stream.write(out)
         stream.flush()
 
