@@ -77,13 +77,15 @@ def rouge(pairs_out: list[tuple[list[str], str]]) -> list[dict]:
 
 
 def bertscore_style(pairs_out: list[tuple[list[str], str]]) -> list[float]:
-    import numpy as np
-
     from unclutter.summarize.embeddings import token_embeddings
 
-    out = []
+    texts = []
     for sents, ref in pairs_out:
-        c, r = token_embeddings([" ".join(sents), " ".join(ref.split())])
+        texts += [" ".join(sents), " ".join(ref.split())]
+    embs = token_embeddings(texts)  # one batched pass
+    out = []
+    for k in range(0, len(embs), 2):
+        c, r = embs[k], embs[k + 1]
         if len(c) == 0 or len(r) == 0:
             out.append(0.0)
             continue
@@ -134,8 +136,8 @@ def table(results: list[dict], idx: range | None, label: str, semantic: bool) ->
 
 
 def timing_2000_words(pairs: list[dict]) -> dict:
-    """Median seconds to summarize a 2,000-word article (concatenated pairs), pinned to one
-    core, model/dictionary loading excluded (one warm-up call)."""
+    """Seconds to summarize a 2,000-word article (concatenated pairs), pinned to one core:
+    the first call (imports, CMU dictionary) and the median of 7 calls after it."""
     words: list[str] = []
     for p in pairs:
         words.extend(p["article"].split())
@@ -148,13 +150,15 @@ def timing_2000_words(pairs: list[dict]) -> dict:
         pass
     from unclutter.summarize import summarize_text
 
-    summarize_text(text)  # warm-up: imports, CMU dictionary
+    t = time.perf_counter()
+    summarize_text(text)  # first call: imports, CMU dictionary
+    cold = time.perf_counter() - t
     runs = []
     for _ in range(7):
         t = time.perf_counter()
         summarize_text(text)
         runs.append(time.perf_counter() - t)
-    return {"words": 2000, "median_s": statistics.median(runs), "max_s": max(runs),
+    return {"words": 2000, "median_s": statistics.median(runs), "max_s": max(runs), "first_call_s": cold,
             "what": "unclutter.summarize.summarize_text: extractive summary + grounding + readability"}
 
 
@@ -228,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
         report.append(table(results, range(50, len(pairs)), "held-out pairs 51-100 (not used for tuning)",
                             semantic))
     report.append(f"2,000-word article on one core: median {timing['median_s'] * 1000:.0f} ms, "
-                  f"max {timing['max_s'] * 1000:.0f} ms ({timing['what']})")
+                  f"max {timing['max_s'] * 1000:.0f} ms, first call (imports, dictionary) "
+                  f"{timing['first_call_s'] * 1000:.0f} ms ({timing['what']})")
     text = "\n\n".join(report)
     print(text)
     args.out.parent.mkdir(parents=True, exist_ok=True)

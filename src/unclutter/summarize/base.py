@@ -35,8 +35,8 @@ class Summary:
         text: the summary, sentences joined by a space ("" when the input had no sentence).
         sentences: the summary's sentences, in order.
         before: for the extractive backend's simpler-sentence preference, the summary it
-            would have returned without it (``None`` when the preference changed nothing or
-            was off).
+            would have returned without it (``None`` when the preference did not run: off,
+            or the summary's Flesch Reading Ease already met the threshold).
     """
 
     text: str

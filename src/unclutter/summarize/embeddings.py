@@ -59,7 +59,7 @@ def token_embeddings(texts: list[str]) -> list[np.ndarray]:
     without ``[CLS]``/``[SEP]``, each row unit-normalised (for BERTScore-style matching)."""
     model = load_minilm()
     outs = model.encode(list(texts), output_value="token_embeddings", show_progress_bar=False,
-                        convert_to_numpy=False)
+                        convert_to_numpy=False, batch_size=32)
     res = []
     for t in outs:
         a = t.detach().cpu().numpy().astype(np.float32)

@@ -22,7 +22,8 @@
 6. **Readability preference** (``prefer_simple``): when the summary's Flesch Reading Ease
    is below ``fre_threshold``, selection is redone choosing, at each step, the sentence
    with the highest FRE among those whose MMR value is within :data:`NEAR_EQUAL` of the
-   best; the first summary is returned as ``Summary.before``.
+   best; the first summary is returned as ``Summary.before`` (equal to the result when no
+   simpler near-equal sentence existed).
 
 The summary keeps the chosen sentences in document order. The constants were set on pairs
 1-50 of the CNN/DailyMail sample (``bench/summaries.py --tune``) and are reported on all
@@ -72,7 +73,7 @@ POSITION_DECAY = 1.0
 #: MMR trade-off between relevance (1.0) and novelty (0.0).
 MMR_LAMBDA = 0.7
 #: MMR values within this distance of the best count as near-equal (score units, [0, 1]).
-NEAR_EQUAL = 0.05
+NEAR_EQUAL = 0.1
 #: Only the first this-many candidate sentences are ranked (the position prior makes later
 #: ones unlikely picks; this bounds the quadratic similarity matrix).
 MAX_CANDIDATES = 600
@@ -193,7 +194,10 @@ class ExtractiveSummarizer:
         if max_sentences is None and max_words is None:
             max_sentences = 3
         sents = [s.text for s in split_sentences(text, language)]
-        cands = [s for s in sents if is_candidate(s)] or sents
+        # no candidate (a short or list-like section): fall back to any sentence that is not
+        # a run-on; a section of nothing but run-ons (a table of contents) gets no summary
+        cands = [s for s in sents if is_candidate(s)] or [
+            s for s in sents if len(_WORD_RE.findall(s)) <= MAX_SENTENCE_WORDS]
         cands = cands[:MAX_CANDIDATES]
         if not cands:
             return Summary("", [])
@@ -208,7 +212,6 @@ class ExtractiveSummarizer:
             if readability(" ".join(chosen), chosen).flesch_reading_ease < self.fre_threshold:
                 fre = [readability(s, [s]).flesch_reading_ease for s in cands]
                 picked2 = self._select(cands, sim, score, max_sentences, max_words, fre)
-                if picked2 != picked:
-                    before = " ".join(chosen)
-                    chosen = [cands[i] for i in picked2]
+                before = " ".join(chosen)  # reported even when the preference changed nothing
+                chosen = [cands[i] for i in picked2]
         return Summary(" ".join(chosen), chosen, before)

@@ -49,8 +49,8 @@ _DATE_RES = [
     (re.compile(rf"\b({_MONTH_ALT})\.?\s+(\d{{1,2}})(?:st|nd|rd|th)?\b(?![,\d])", re.I), ("mn", "d")),
 ]
 _NUMBER_RE = re.compile(r"(?<![\w.])\d{1,3}(?:,\d{3})+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?")
-_CAP_WORD = r"(?:[A-Z][\w'’\-]*[a-z][\w'’\-]*|[A-Z]{2,}[a-z]?s?|[A-Z]\.)"
-_NAME_RE = re.compile(rf"{_CAP_WORD}(?:\s+(?:(?:of|de|da|van|von|the|and|&)\s+)?{_CAP_WORD})*")
+_CAP_WORD = r"(?:[A-Z][\w'’\-]*[a-z][\w'’\-]*|[A-Z]{2,}\w*|[A-Z]\.)"
+_NAME_RE = re.compile(rf"(?<![\w'’]){_CAP_WORD}(?:\s+(?:(?:of|de|da|van|von|the|and|&)\s+)?{_CAP_WORD})*(?![\w'’])")
 _WORD_RE = re.compile(r"[^\W_]+")
 
 
