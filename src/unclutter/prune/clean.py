@@ -224,7 +224,7 @@ def prune(page: ParsedPage) -> PruneResult:
         tag = node.tag
         if tag == TEXT:
             t = node.text
-            if t and INVISIBLE_CHARS_RE.search(t):
+            if t and not t.isascii() and INVISIBLE_CHARS_RE.search(t):
                 node.text = INVISIBLE_CHARS_RE.sub("", t)
             continue
         reason = None
