@@ -151,3 +151,12 @@ def test_hostile_inputs_do_not_crash(tmp_path):
             assert "root:" not in proc.stdout.decode()
         if name in ("utf16.html", "nul.html"):
             assert proc.returncode == 0, (name, err)
+
+
+def test_html_view_shows_summary_and_section_summaries(tmp_path):
+    out = tmp_path / "view.html"
+    proc = run(str(EXAMPLE), "-f", "html", "--summary", "-o", str(out))
+    assert proc.returncode == 0, proc.stderr.decode()
+    body = out.read_text(encoding="utf-8")
+    assert '<section class="summary"' in body and 'class="section-summary"' in body
+    assert "<script" not in body.lower()

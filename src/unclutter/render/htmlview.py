@@ -81,9 +81,16 @@ def render_article_html(article: Article) -> str:
     entries = [t for t in article.toc if t.level > 1 or len(article.toc) == 1]
     if len(entries) > 1:
         items = "".join(
-            f'<li class="l{t.level}"><a href="#{e(t.anchor)}">{e(t.title)}</a></li>' for t in entries
+            f'<li class="l{t.level}"><a href="#{e(t.anchor)}">{e(t.title)}</a>'
+            + (f'<p class="section-summary">{e(t.summary)}</p>' if getattr(t, "summary", None) else "")
+            + "</li>"
+            for t in entries
         )
         toc_html = f'<nav class="toc" aria-label="Contents"><h2>Contents</h2><ol>{items}</ol></nav>'
+    summary_html = ""
+    summary = getattr(article, "summary", None)
+    if summary:
+        summary_html = f'<section class="summary" aria-label="Summary"><h2>Summary</h2><p>{e(summary)}</p></section>'
     source = ""
     if article.url and article.url.lower().startswith(("http://", "https://")):
         source = f'<p class="source">Source: <a href="{e(article.url)}" rel="noopener noreferrer nofollow">{e(article.url)}</a></p>'
@@ -97,5 +104,5 @@ def render_article_html(article: Article) -> str:
         f"<title>{e(article.title or 'Reader view')}</title>"
         f"<style>{_css()}</style></head><body><main class=\"reader\">"
         f'<p class="meta">{" · ".join(e(b) for b in meta_bits)}</p>'
-        f"{toc_html}<article>{content}</article>{source}</main></body></html>\n"
+        f"{summary_html}{toc_html}<article>{content}</article>{source}</main></body></html>\n"
     )
