@@ -311,3 +311,17 @@ def test_react_streamed_segments_are_revealed_only_with_their_runtime_call():
     # the same markup without the runtime call stays hidden: a browser would not show it
     hidden = parse_html(page.format(script=""))
     assert "Streamed paragraph" not in prune(hidden).root.text_content()
+
+
+def test_boilerplate_lines_inside_the_article_are_removed():
+    paras = "".join(
+        f"<p>Paragraph {i} of the story, with commas, clauses, and enough words to be kept as prose.</p>"
+        for i in range(6)
+    )
+    html = ("<html><body><div class='article-body'><p>By Jane Doe - 11/18/19 11:04 PM EST</p>" + paras
+            + "<p>You may also like...</p><p>Copyright © 2019 Example Publishing Corp. All rights reserved.</p>"
+            + "<p>By 2030, the city plans to double its bike lanes, officials said on Monday.</p></div></body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Paragraph 5" in text and "By 2030, the city plans" in text
+    for gone in ("By Jane Doe", "You may also like", "All rights reserved"):
+        assert gone not in text, gone

@@ -33,6 +33,8 @@ from .features import TextStats, collapsed_len, compute_stats
 from .heuristic import Scores, class_weight, link_only_share, prepare, score_paragraphs
 from .weights import (
     ALTERNATIVE_CANDIDATE_SHARE,
+    BOILERPLATE_LINE_MAX_CHARS,
+    BOILERPLATE_LINE_RE,
     BOILERPLATE_MAX_CHARS,
     BOILERPLATE_TEXT_RE,
     BYLINE_MAX_CHARS,
@@ -207,6 +209,13 @@ def _merge_siblings(top: Node, body: Node, scores: Scores, stats: TextStats) -> 
     return [s for s, k in zip(siblings, keep) if k]
 
 
+def _is_boilerplate(node: Node, chars: int) -> bool:
+    text = " ".join(node.text_content().split())
+    if chars < BOILERPLATE_MAX_CHARS and BOILERPLATE_TEXT_RE.match(text):
+        return True
+    return bool(BOILERPLATE_LINE_RE.search(text))
+
+
 _TEASER_TAGS = frozenset({"div", "li", "article", "section", "aside"})
 
 
@@ -260,10 +269,8 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         reason = None
         if cid and chars < SHARE_MAX_CHARS and SHARE_RE.search(cid):
             reason = "share widget"
-        elif attempt.clean_conditionally and chars < BOILERPLATE_MAX_CHARS and node.tag not in (
-            "a", "span", "b", "strong", "em", "i") and (
-            BOILERPLATE_TEXT_RE.match(" ".join(node.text_content().split()))
-        ):
+        elif attempt.clean_conditionally and chars < BOILERPLATE_LINE_MAX_CHARS and node.tag not in (
+            "a", "span", "b", "strong", "em", "i") and _is_boilerplate(node, chars):
             reason = "boilerplate phrase"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"

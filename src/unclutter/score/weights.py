@@ -191,8 +191,23 @@ TEASER_MAX_SHARE = 0.5
 BOILERPLATE_MAX_CHARS = 60
 BOILERPLATE_TEXT_RE = re.compile(
     r"^(?:advertisement|advert|ad|sponsored(?: content)?|share(?: this| on| via)?\b.*|tags?:?|"
-    r"related(?: articles| stories| posts)?:?|read more:?|continue reading.*|"
-    r"more (?:stories|on this)\b.*|loading\W*|(?:next|previous) (?:article|story|post)\b.*)$",
+    r"related(?: articles| stories| posts| content)?:?|read more:?|continue reading.*|"
+    r"more (?:stories|on this)\b.*|loading\W*|(?:next|previous) (?:article|story|post)\b.*|"
+    r"you (?:may|might) also like\W*|don'?t miss\W*|explore further\W*|recommended(?: for you)?\W*|"
+    r"(?:published|updated|posted|last updated)\b.{0,40}\d.*|author:?|publish(?:ed)? date:?)$",
+    re.IGNORECASE,
+)
+
+#: Longer blocks (under ``BOILERPLATE_LINE_MAX_CHARS``) that are page furniture whatever
+#: their wording around: copyright notices, reproduction notices, "By <Name> - <date>"
+#: bylines with a date, and calls to subscribe or click.
+BOILERPLATE_LINE_MAX_CHARS = 200
+BOILERPLATE_LINE_RE = re.compile(
+    r"(?:^|\W)(?:©|copyright ©?\s*\d{4}|all rights reserved|this (?:document|material|article) is "
+    r"subject to copyright|may not be (?:published|reproduced|redistributed))|"
+    r"^by [A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,3}\s*[-|,–—]\s*\S*\d|"
+    r"^(?:published|updated):?\s.{0,60}\d{4}.*\|\s*(?:updated|published)|"
+    r"\b(?:by )?clicking here$|in your inbox!?$|^sign up for (?:our|the) .{0,40}newsletter",
     re.IGNORECASE,
 )
 
