@@ -32,8 +32,7 @@ from .core.options import Options
 from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, structured_article_body
-from .prune.clean import prune, strip_invisible
-from .prune.rules import early_drop_selector
+from .prune.clean import early_drop_selectors, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.select import select_main_content
 from .structure.tokens import TOKENIZER_NAME, count_tokens
@@ -108,12 +107,22 @@ def _structured_markdown(body: str) -> str:
     return "\n\n".join(p for p in paragraphs if p) + "\n"
 
 
+def _select(body, options: Options):
+    """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
+    (:mod:`unclutter.classify`, imported only when asked for)."""
+    if options.extractor == "heuristic":
+        return select_main_content(body)
+    from .classify import classify_main_content
+
+    return classify_main_content(body, options.extractor)
+
+
 def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     """Run every stage; see the module docstring. Raises the errors of
     :mod:`unclutter.core.errors` (UnreadableInputError subclasses, NoContentError)."""
     trace: list[str] = []
     html = _to_text(data, options)
-    page: ParsedPage = parse_html(html, url, skip_selector=early_drop_selector(scripting=True))
+    page: ParsedPage = parse_html(html, url, skip_selector=early_drop_selectors)
     trace.append(f"parse: base URL {page.base_url!r}")
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.
@@ -125,14 +134,15 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
 
     pruned = prune(page)
     trace.append(f"prune: removed {len(pruned.removed)} elements")
-    selection = select_main_content(pruned.root)
+    selection = _select(pruned.root, options)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
-        page2 = parse_html(html, url, skip_selector=early_drop_selector(scripting=False), scripting=False)
+        page2 = parse_html(html, url, scripting=False,
+                           skip_selector=lambda styles: early_drop_selectors(styles, scripting=False))
         pruned2 = prune(page2)
-        selection2 = select_main_content(pruned2.root)
+        selection2 = _select(pruned2.root, options)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars:
             page, pruned, selection = page2, pruned2, selection2

@@ -79,8 +79,26 @@ _BINARY_SIGNATURES = (
 )
 
 
+#: The encodings of the WHATWG Encoding Standard (https://encoding.spec.whatwg.org/,
+#: "Encodings" table), as Python codecs. A label naming anything else (utf-7,
+#: unicode_escape, EBCDIC cp037, utf-32...) is ignored as browsers ignore it: such codecs
+#: could turn innocent bytes into markup ("+ADw-" is "<" in UTF-7) and let hidden text out.
+_WHATWG_CODECS = frozenset(
+    codecs.lookup(n).name
+    for n in (
+        "utf-8", "cp866", "iso8859-2", "iso8859-3", "iso8859-4", "iso8859-5", "iso8859-6",
+        "iso8859-7", "iso8859-8", "iso8859-10", "iso8859-13", "iso8859-14", "iso8859-15",
+        "iso8859-16", "koi8-r", "koi8-u", "mac-roman", "mac-cyrillic", "cp874", "cp1250",
+        "cp1251", "cp1252", "cp1253", "cp1254", "cp1255", "cp1256", "cp1257", "cp1258",
+        "gb18030", "big5hkscs", "big5", "euc_jp", "iso2022_jp", "shift_jis", "cp932",
+        "cp949", "euc_kr", "utf-16-le", "utf-16-be", "ascii",
+    )
+)
+
+
 def resolve_label(label: str | None) -> str | None:
-    """Map an encoding label to a Python codec name, or ``None`` if unknown/unusable."""
+    """Map an encoding label to a Python codec name, or ``None`` when the label is unknown
+    or names an encoding outside the WHATWG Encoding Standard (``_WHATWG_CODECS``)."""
     if not label:
         return None
     name = label.strip().strip("\"'").lower()
@@ -89,8 +107,7 @@ def resolve_label(label: str | None) -> str | None:
         info = codecs.lookup(name)
     except (LookupError, ValueError):
         return None
-    # Refuse codecs that are not text encodings (e.g. "base64", "rot13", "zip").
-    if not getattr(info, "_is_text_encoding", True):
+    if info.name not in _WHATWG_CODECS:
         return None
     return info.name
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Callable
 from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser
@@ -244,7 +246,30 @@ def _reveal_streamed_segments(tree, html: str) -> int:
     return moved
 
 
-def parse_html(html: str, url: str | None = None, *, skip_selector: str | None = None,
+@lru_cache(maxsize=4096)
+def _selector_ok(selector: str) -> bool:
+    """Whether lexbor's CSS engine accepts ``selector`` (checked on a tiny document)."""
+    try:
+        _PROBE.css(selector)
+        return True
+    except Exception:  # noqa: BLE001 - selectolax raises plain exceptions for bad selectors
+        return False
+
+
+_PROBE = LexborHTMLParser("<p class=a id=b>x</p>")
+
+
+def _combined_selector(tree, selectors: list[str]) -> str:
+    combined = ", ".join(selectors)
+    try:
+        _PROBE.css(combined)
+        return combined
+    except Exception:  # noqa: BLE001
+        return ", ".join(s for s in selectors if _selector_ok(s))
+
+
+def parse_html(html: str, url: str | None = None, *,
+               skip_selector: str | Callable[[list[str]], list[str]] | None = None,
                scripting: bool = True) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
 
@@ -252,7 +277,8 @@ def parse_html(html: str, url: str | None = None, *, skip_selector: str | None =
         html: the document as text (decode bytes with :func:`unclutter.parse.decode.decode_html`).
         url: the page's absolute URL, used with ``<base href>`` to build ``base_url``.
         skip_selector: a CSS selector (lexbor's CSS engine) of elements whose subtrees are
-            not copied into the tree at all; each outermost skipped element is reported in
+            not copied into the tree at all, or a function from the page's ``<style>``
+            texts to a list of selectors (selectors lexbor rejects are left out); each outermost skipped element is reported in
             ``ParsedPage.skipped``. The prune stage supplies it
             (``unclutter.prune.rules.EARLY_DROP_SELECTOR``) so that what it would remove
             anyway is never built in Python.
@@ -279,6 +305,9 @@ def parse_html(html: str, url: str | None = None, *, skip_selector: str | None =
     data_scripts: list[Node] = []
     skipped: list[SkippedElement] = []
     skip_ids: frozenset[int] = frozenset()
+    if callable(skip_selector):
+        css_texts = [n.text(deep=True) for n in tree.css("style")]
+        skip_selector = _combined_selector(tree, skip_selector(css_texts))
     if skip_selector:
         skip_ids = frozenset(n.mem_id for n in tree.root.css(skip_selector))
     root = _convert(tree.root.parent, styles, data_scripts, skip_ids, skipped, scripting)

@@ -28,6 +28,7 @@ from functools import lru_cache
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
 from ..parse.html import ParsedPage
+from .rules import early_drop_selector
 from .rules import (
     HIDDEN_ATTRIBUTE_RULES,
     HIDING_DECLARATION_RE,
@@ -37,6 +38,10 @@ from .rules import (
     OVERLAY_CLASS_RE,
     OVERLAY_CONTENT_RE,
     OVERLAY_MAX_CHARS,
+    OVERFLOW_HIDDEN_RE,
+    SCREEN_READER_CLASSES,
+    VISUALLY_HIDDEN_RES,
+    ZERO_BOX_RE,
 )
 
 __all__ = ["PruneResult", "prune", "hidden_selectors", "strip_invisible"]
@@ -80,25 +85,33 @@ def strip_invisible(text: str) -> str:
     return INVISIBLE_CHARS_RE.sub("", text)
 
 
-def hidden_selectors(css: str) -> list[HiddenSelector]:
-    """Simple selectors that a stylesheet hides unconditionally.
+_DYNAMIC_PSEUDO_RE = re.compile(
+    r":(?:hover|focus|focus-within|focus-visible|active|visited|link|checked|target|"
+    r"placeholder-shown|autofill|invalid|valid|disabled|enabled|indeterminate|open)\b|::|:-"
+)
+_PRINT_ONLY_RE = re.compile(r"^@media\s+(?:only\s+)?(?:print|speech)\b(?![^{]*\b(?:screen|all)\b)")
 
-    Only top-level rules are read (rules nested in ``@media``/``@supports``... apply only
-    sometimes). Only compound selectors of a tag, classes and an id are kept; selectors
-    with combinators, attributes or pseudo-classes are ignored (conservative: we hide only
-    what we are sure is hidden).
+
+def hiding_rules(css: str) -> list[str]:
+    """Selector texts of the style rules that hide what they match.
+
+    A rule hides when its block has ``display: none`` or ``visibility: hidden|collapse``.
+    Top-level rules and rules one level inside ``@media``/``@supports`` count, except
+    ``@media print``/``speech`` (not what a screen reader of the page sees); rules inside
+    a screen-size ``@media`` count too: hidden on some screens is treated as hidden (the
+    safe side for prompt-injection defence). Selectors with dynamic pseudo-classes
+    (``:hover``, ``:focus``...) or pseudo-elements are left out: they do not hide the
+    element in the page as loaded.
     """
     if "none" not in css and "hidden" not in css and "collapse" not in css:
         return []
-    if "/*" in css:
-        css = _CSS_COMMENT_RE.sub("", css)
-    out: list[HiddenSelector] = []
+    css = normalise_css(css, lower=False)
+    out: list[str] = []
     last_open = -1
     depth = 0  # brace depth at ``counted``
     counted = 0
-    # Visit only the hiding declarations; find each one's rule and check that the rule
-    # is at the top level (brace depth 0 where it opens), counting braces in C and
-    # incrementally (matches come in order).
+    # Visit only the hiding declarations; find each one's rule; brace depth is counted in
+    # C and incrementally (matches come in order).
     for m in HIDING_DECLARATION_RE.finditer(css):
         pos = m.start()
         open_at = css.rfind("{", 0, pos + 1)
@@ -107,16 +120,58 @@ def hidden_selectors(css: str) -> list[HiddenSelector]:
         last_open = open_at
         depth += css.count("{", counted, open_at) - css.count("}", counted, open_at)
         counted = open_at
-        if depth != 0:
-            continue  # nested in @media/@supports/...: conditional
-        start = max(css.rfind("}", 0, open_at), css.rfind(";", 0, open_at)) + 1
+        if depth > 1:
+            continue
+        if depth == 1 and not _in_screen_group(css, open_at):
+            continue
+        start = max(css.rfind("}", 0, open_at), css.rfind(";", 0, open_at), css.rfind("{", 0, open_at)) + 1
         prelude = css[start:open_at].strip()
         if not prelude or prelude.startswith("@"):
             continue
         for sel in prelude.split(","):
-            parsed = _parse_selector(sel.strip())
-            if parsed is not None:
-                out.append(parsed)
+            sel = sel.strip()
+            if sel and not _DYNAMIC_PSEUDO_RE.search(sel):
+                out.append(sel)
+    return out
+
+
+def _in_screen_group(css: str, open_at: int) -> bool:
+    """Whether the block enclosing the rule that opens at ``open_at`` is an ``@media`` (not
+    print-only) or ``@supports`` group."""
+    balance = 0
+    i = open_at
+    while True:
+        i = max(css.rfind("{", 0, i), css.rfind("}", 0, i))
+        if i < 0:
+            return False
+        if css[i] == "}":
+            balance += 1
+        elif balance:
+            balance -= 1
+        else:
+            start = max(css.rfind("}", 0, i), css.rfind(";", 0, i)) + 1
+            prelude = css[start:i].strip().lower()
+            return prelude.startswith(("@media", "@supports")) and not _PRINT_ONLY_RE.match(prelude)
+
+
+def hidden_selectors(css: str) -> list[HiddenSelector]:
+    """The compound selectors (tag, classes, id) among :func:`hiding_rules`, matched in
+    Python by :func:`prune` for every element; the full selectors are matched by lexbor at
+    parse time (:func:`early_drop_selectors`)."""
+    out: list[HiddenSelector] = []
+    for sel in hiding_rules(css):
+        parsed = _parse_selector(sel)
+        if parsed is not None:
+            out.append(parsed)
+    return out
+
+
+def early_drop_selectors(styles: list[str], scripting: bool = True) -> list[str]:
+    """Selectors for ``parse_html(skip_selector=...)``: the fixed early-drop rules plus
+    every hiding rule of the page's own stylesheets (complex selectors included)."""
+    out = [early_drop_selector(scripting)]
+    for css in styles:
+        out.extend(hiding_rules(css))
     return out
 
 
@@ -179,6 +234,42 @@ class _SelectorIndex:
         return None
 
 
+_CSS_ESCAPE_RE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)")
+
+
+def _css_unescape(m: re.Match) -> str:
+    if m.group(1):
+        try:
+            return chr(int(m.group(1), 16))
+        except (ValueError, OverflowError):
+            return "\ufffd"
+    return m.group(2)
+
+
+def normalise_css(text: str, lower: bool = True) -> str:
+    """CSS with comments removed and escapes decoded (CSS Syntax Level 3, §4.3.7), so
+    ``display:/**/none`` and ``display:\\6e one`` read ``display:none``; lower-cased unless
+    ``lower`` is false (selectors keep their case: class names are case-sensitive)."""
+    if "/*" in text:
+        text = _CSS_COMMENT_RE.sub("", text)
+    if "\\" in text:
+        text = _CSS_ESCAPE_RE.sub(_css_unescape, text)
+    return text.lower() if lower else text
+
+
+def style_hides(style: str) -> str | None:
+    """Why an inline ``style`` attribute hides its element, or ``None``."""
+    style = normalise_css(style)
+    if HIDING_DECLARATION_RE.search(style):
+        return "hidden: inline style"
+    for regex, what in VISUALLY_HIDDEN_RES:
+        if regex.search(style):
+            return f"hidden: inline style ({what})"
+    if ZERO_BOX_RE.search(style) and OVERFLOW_HIDDEN_RE.search(style):
+        return "hidden: inline style (zero size, overflow hidden)"
+    return None
+
+
 def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
     attrs = node.attrs
     if not attrs:
@@ -187,8 +278,13 @@ def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
         if name in attrs and (value is None or attrs[name].strip().lower() == value):
             return f"hidden: {reason}"
     style = attrs.get("style")
-    if style and HIDING_DECLARATION_RE.search(style):
-        return "hidden: inline style"
+    if style:
+        reason = style_hides(style)
+        if reason:
+            return reason
+    cls = attrs.get("class")
+    if cls and not SCREEN_READER_CLASSES.isdisjoint(cls.split()):
+        return "hidden: screen-reader-only class"
     if selectors and ("class" in attrs or "id" in attrs):
         sel = selectors.match(node)
         if sel is not None:
@@ -212,10 +308,14 @@ def prune(page: ParsedPage) -> PruneResult:
     for el in page.skipped:
         # skipped at parse time by EARLY_DROP_SELECTOR: log with the reason the full rules give
         probe = Node(el.tag, el.attrs or {})
-        reason = (_hidden_reason(probe, selectors) if el.tag not in NON_CONTENT_TAGS else None) or (
-            "non-content element" if el.tag in NON_CONTENT_TAGS else
-            f"non-content role {probe.attrs.get('role', '').strip().lower()}"
-        )
+        role = probe.attrs.get("role", "").strip().lower()
+        if el.tag in NON_CONTENT_TAGS:
+            reason = "non-content element"
+        else:
+            reason = _hidden_reason(probe, selectors) or (
+                f"non-content role {role}" if role in NON_CONTENT_ROLES
+                else "hidden: <style> rule (selector matched by the page's stylesheet)"
+            )
         text = " ".join(el.text.split()) if el.tag not in ("script", "style") else el.text.strip()
         removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text), text[:PREVIEW_CHARS]))
     stack = list(reversed(root.children))
@@ -252,6 +352,11 @@ def prune(page: ParsedPage) -> PruneResult:
             _log(removed, node, reason)
             node.remove()
             continue
+        attrs = node.attrs
+        if attrs:
+            for k, v in attrs.items():
+                if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):
+                    attrs[k] = INVISIBLE_CHARS_RE.sub("", v)  # alt, title, href... too
         if node.children:
             stack.extend(reversed(node.children))
     return PruneResult(root=root, removed=removed)

@@ -40,6 +40,32 @@ HIDING_DECLARATION_RE = re.compile(
     r"(?:^|[;{\s])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\b", re.IGNORECASE
 )
 
+#: Declarations that keep an element's text from being seen although it is rendered:
+#: zero opacity, zero font size, clipping to nothing, scaling to nothing, positioning far
+#: off-screen, zero height or width with overflow hidden. These are the usual ways to plant
+#: text for machines that humans do not see (OWASP "LLM01: Prompt Injection", indirect
+#: injection via hidden page text). Applied to inline ``style`` attributes (a stylesheet's
+#: initial ``opacity:0`` is too often a fade-in animation state).
+VISUALLY_HIDDEN_RES = (
+    (re.compile(r"(?:^|[;\s])opacity\s*:\s*0*(?:\.0+)?\s*(?:!important\s*)?(?:;|$)"), "opacity 0"),
+    (re.compile(r"(?:^|[;\s])font-size\s*:\s*0+(?:\.0+)?(?:px|em|rem|pt|%)?\s*(?:!important\s*)?(?:;|$)"), "font-size 0"),
+    (re.compile(r"(?:^|[;\s])clip\s*:\s*rect\(\s*0[^)]*\)"), "clipped to nothing"),
+    (re.compile(r"(?:^|[;\s])clip-path\s*:\s*inset\(\s*(?:50|100)%"), "clipped to nothing"),
+    (re.compile(r"(?:^|[;\s])transform\s*:\s*scale\(\s*0(?:\.0+)?\s*\)"), "scaled to nothing"),
+    (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*(?:\d{4,}|9\d\d)(?:\.\d+)?px"), "positioned off-screen"),
+    (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*\d{3,}(?:\.\d+)?(?:em|rem|vw|vh)"), "positioned off-screen"),
+)
+#: Zero height/width only hides together with ``overflow: hidden``.
+ZERO_BOX_RE = re.compile(r"(?:^|[;\s])(?:max-)?(?:height|width)\s*:\s*0+(?:\.0+)?(?:px|em|rem|%)?\s*(?:!important\s*)?(?:;|$)")
+OVERFLOW_HIDDEN_RE = re.compile(r"(?:^|[;\s])overflow\s*:\s*hidden")
+
+#: Class names of the "visually hidden" / screen-reader-only utility (Bootstrap
+#: ``sr-only``/``visually-hidden``, WordPress ``screen-reader-text``, Tailwind ``sr-only``):
+#: text for assistive technology, never shown.
+SCREEN_READER_CLASSES = frozenset({"sr-only", "visually-hidden", "visuallyhidden",
+                                   "screen-reader-text", "screenreader-only", "a11y-hidden",
+                                   "element-invisible", "hidden-visually", "u-visually-hidden"})
+
 #: Class/id words of consent walls, cookie banners, newsletter and paywall overlays: page
 #: chrome that sits in the DOM next to the article (names of the common consent-management
 #: platforms and overlay patterns seen across the shared datasets).
