@@ -160,3 +160,71 @@ def test_html_view_shows_summary_and_section_summaries(tmp_path):
     body = out.read_text(encoding="utf-8")
     assert '<section class="summary"' in body and 'class="section-summary"' in body
     assert "<script" not in body.lower()
+
+
+# --- input and output edge cases ------------------------------------------------------
+
+
+def test_oversized_inputs_are_refused_without_reading_them_whole(tmp_path):
+    big = tmp_path / "big.html"
+    with open(big, "wb") as fh:  # sparse: 16 MB on paper, nothing on disk
+        fh.truncate(16 * 1024 * 1024)
+    assert_clean_error(run(str(big)), 5, "limit")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"yes '<p>a</p>' > {fifo}"])
+    try:
+        assert_clean_error(run(str(fifo)), 5, "limit")
+    finally:
+        writer.kill()
+        writer.wait()
+
+
+def test_output_targets_are_checked(tmp_path):
+    assert_clean_error(run(str(EXAMPLE), "-o", str(tmp_path / "missing" / "out.md")), 2, "does not exist")
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    assert_clean_error(run(str(EXAMPLE), "-o", str(fifo)), 2, "not a regular file")
+    assert stat_is_fifo(fifo)
+    real = tmp_path / "real.md"
+    real.write_text("old")
+    os.chmod(real, 0o644)
+    link = tmp_path / "link.md"
+    link.symlink_to(real)
+    proc = run(str(EXAMPLE), "-o", str(link))
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert link.is_symlink() and real.read_text(encoding="utf-8").startswith("# Mozilla")
+    assert (real.stat().st_mode & 0o777) == 0o644
+    proc = run(str(EXAMPLE), "-o", "-")
+    assert proc.returncode == 0 and proc.stdout.decode().startswith("# Mozilla")
+
+
+def stat_is_fifo(path) -> bool:
+    import stat as st
+
+    return st.S_ISFIFO(os.lstat(path).st_mode)
+
+
+@pytest.mark.parametrize("source,code", [("javascript:alert(1)", 3), ("data:text/html,<p>x</p>", 3),
+                                         ("ftp://example.org/", 3)])
+def test_non_http_schemes_are_refused_as_urls(source, code):
+    assert_clean_error(run(source), code, "refused")
+
+
+def test_url_option_must_be_absolute_http():
+    assert_clean_error(run(str(EXAMPLE), "--url", "not a url"), 2, "--url")
+    assert_clean_error(run(str(EXAMPLE), "--url", "javascript:alert(1)"), 2, "--url")
+
+
+def test_closed_stdin_is_a_usage_error():
+    proc = subprocess.run([sys.executable, "-m", "unclutter", "-"], stdin=subprocess.DEVNULL,
+                          capture_output=True, timeout=60)
+    assert proc.returncode in (5,), proc.stderr  # /dev/null: empty input
+    assert b"Traceback" not in proc.stderr
+
+
+def test_noscript_notice_alone_is_no_content(tmp_path):
+    page = tmp_path / "shell.html"
+    page.write_bytes(b"<html><body><div id=app></div><noscript>Enable JavaScript to use this app.</noscript>"
+                     b"<script>boot()</script></body></html>")
+    assert_clean_error(run(str(page)), 6, "no main content")

@@ -9,7 +9,7 @@ Public surface::
     unclutter.errors  (the exception tree; see unclutter.core.errors)
 """
 
-from .core import errors
+from . import errors
 from .core.errors import NoContentError, UnclutterError
 from .core.models import Article, TocEntry
 from .core.options import Options

@@ -1,7 +1,8 @@
 """Command-line interface: parse arguments, call the library, map errors to exit codes.
 
 Exit codes (also in README): 0 ok, 2 usage, 3 refused by the safety policy, 4 fetch
-failed, 5 unreadable input, 6 no main content found, 1 unexpected internal error.
+failed, 5 unreadable input, 6 no main content found, 7 output could not be written,
+1 unexpected internal error.
 Errors print one line on stderr (``unclutter: error: ...``), never a traceback. ``-o FILE``
 writes atomically (temporary file in the same folder, fsync, rename): on any error no
 partial file is left behind.
@@ -11,12 +12,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import sys
 import tempfile
 
 import click
 
-from .core.errors import UnclutterError, UsageError
+from .core.errors import (
+    InputTooLargeError,
+    OutputError,
+    UnclutterError,
+    UnreadableInputError,
+    UsageError,
+)
+from .core.limits import MAX_INPUT_BYTES
 
 __all__ = ["main", "EXIT_CODES"]
 
@@ -29,25 +39,64 @@ EXIT_CODES = {
     "fetch": 4,
     "unreadable": 5,
     "no_content": 6,
+    "output": 7,
 }
 
 FORMATS = ("markdown", "text", "json", "html")
 
 
-def _read_source(source: str) -> bytes:
+#: Chunk size for reading input whose size is not known in advance (stdin, FIFOs), bytes.
+READ_CHUNK_BYTES = 1 << 20
+
+
+def _read_bounded(fh, limit: int, what: str) -> bytes:
+    """Read at most ``limit`` bytes; one byte more means the input is too large."""
+    chunks: list[bytes] = []
+    total = 0
+    while True:
+        chunk = fh.read(min(READ_CHUNK_BYTES, limit + 1 - total))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            raise InputTooLargeError(f"unreadable input: {what} is over the {limit}-byte limit")
+    return b"".join(chunks)
+
+
+def _read_source(source: str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a file or of stdin (``-``), never more than ``limit`` (bytes) read."""
     if source == "-":
-        return sys.stdin.buffer.read()
+        stdin = sys.stdin
+        if stdin is None or stdin.closed:
+            raise UsageError("no input: standard input is closed (give a file, a URL, or pipe a page in)")
+        if stdin.isatty():
+            raise UsageError("no input on standard input (pipe a page in, or give a file or URL)")
+        return _read_bounded(stdin.buffer, limit, "standard input")
     if os.path.isdir(source):
         raise UsageError(f"{source!r} is a directory, not an HTML file")
     try:
+        st = os.stat(source)
+        if stat.S_ISREG(st.st_mode) and st.st_size > limit:
+            raise InputTooLargeError(
+                f"unreadable input: {source!r} is {st.st_size} bytes, over the {limit}-byte limit")
         with open(source, "rb") as fh:
-            return fh.read()
+            return _read_bounded(fh, limit, repr(source))
     except FileNotFoundError:
         raise UsageError(f"no such file: {source!r} (give a path, an http(s) URL, or - for stdin)") from None
     except OSError as exc:
-        from .core.errors import UnreadableInputError
-
         raise UnreadableInputError(f"cannot read {source!r}: {exc.strerror or exc}") from None
+
+
+_SCHEME_RE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def _is_url(source: str) -> bool:
+    """A SOURCE is a URL when it has a scheme and is not an existing file; every scheme is
+    handed to the fetcher, which refuses all but http/https (exit 3)."""
+    if source == "-" or os.path.exists(source):
+        return False
+    return bool(_SCHEME_RE.match(source)) and not re.match(r"^[A-Za-z]:[\\/]", source)
 
 
 def _render(article, fmt: str, explain: bool) -> str:
@@ -63,19 +112,47 @@ def _render(article, fmt: str, explain: bool) -> str:
 
 
 def _write_atomic(path: str, data: str) -> None:
-    directory = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".unclutter-", suffix=".tmp", dir=directory)
+    """Write ``data`` (UTF-8) to ``path`` atomically: a temporary file in the same folder,
+    fsync, rename. A symbolic link is followed (its target is replaced); anything but a
+    regular file (device, FIFO, folder) is refused; an existing file keeps its permission
+    bits, a new one gets the umask's.
+
+    Raises:
+        UsageError: the folder does not exist or the target is not a regular file.
+        OutputError: the write failed (disk full, permission denied...).
+    """
+    target = os.path.realpath(path)
+    directory = os.path.dirname(target)
+    if not os.path.isdir(directory):
+        raise UsageError(f"cannot write {path!r}: folder {directory!r} does not exist")
+    mode = None
+    if os.path.lexists(target):
+        st = os.stat(target)
+        if not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"cannot write {path!r}: it is not a regular file")
+        mode = stat.S_IMODE(st.st_mode)
+    else:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".unclutter-", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise OutputError(f"cannot write {path!r}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):
+            raise OutputError(f"cannot write {path!r}: {exc.strerror or exc}") from None
         raise
 
 
@@ -178,7 +255,9 @@ def _render_all(article, fmt: str, explain: bool) -> str:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="Write to FILE (atomically) instead of stdout.")
 @click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin.")
-@click.option("--extractor", default="heuristic", show_default=True, help="Main-content extractor.")
+@click.option("--extractor", default="heuristic", show_default=True,
+              help="Main-content extractor: heuristic (Readability-style), cetd (text density), "
+                   "gbdt (boosted trees), gnn (graph network), auto (the best learned one).")
 @click.option("--no-links", is_flag=True, help="Keep link text only, drop link targets.")
 @click.option("--no-images", is_flag=True, help="Drop images.")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
@@ -204,7 +283,9 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images)
     options.update(_summary_settings())
-    if source.lower().startswith(("http://", "https://")) or "://" in source:
+    if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
+        raise UsageError(f"--url must be an absolute http(s) URL, got {base_url!r}")
+    if _is_url(source):
         from .fetch import FetchPolicy
 
         base = FetchPolicy()
@@ -233,12 +314,16 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     out = _render_all(article, fmt, explain)
     if explain:
         _explain(article)
-    if output:
+    if output and output != "-":
         _write_atomic(output, out)
     else:
-        stream = sys.stdout
-        stream.write(out)
-        stream.flush()
+        try:
+            sys.stdout.write(out)
+            sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
 
 #: Top-level modules of the ``server`` extra, which ``unclutter serve`` needs.

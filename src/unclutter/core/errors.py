@@ -23,7 +23,8 @@ service answers). Messages are one line, name the reason, and never include a tr
     │   ├── BinaryInputError              5    415     PDF, image, archive, other binary data
     │   ├── InputTooLargeError            5    413     input over ``Options.max_input_bytes``
     │   └── InputTooDeepError             5    422     DOM deeper than ``limits.MAX_DOM_DEPTH``
-    └── NoContentError                    6    422   parsed fine, but no main content found
+    ├── NoContentError                    6    422   parsed fine, but no main content found
+    └── OutputError                       7    500   the result could not be written (-o, stdout)
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ __all__ = [
     "InputTooLargeError",
     "InputTooDeepError",
     "NoContentError",
+    "OutputError",
 ]
 
 
@@ -138,3 +140,7 @@ class InputTooDeepError(UnreadableInputError):
 
 class NoContentError(UnclutterError):
     exit_code, http_status, code = 6, 422, "no_content"
+
+
+class OutputError(UnclutterError):
+    exit_code, http_status, code = 7, 500, "output_failed"

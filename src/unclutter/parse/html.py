@@ -309,7 +309,11 @@ def parse_html(html: str, url: str | None = None, *,
         css_texts = [n.text(deep=True) for n in tree.css("style")]
         skip_selector = _combined_selector(tree, skip_selector(css_texts))
     if skip_selector:
-        skip_ids = frozenset(n.mem_id for n in tree.root.css(skip_selector))
+        # The document element, <head> and <body> are never skipped: a rule hiding the
+        # whole page (anti-clickjacking "body{display:none}", FOUC guards) is lifted by the
+        # page's own script and says nothing about which content is hidden.
+        skip_ids = frozenset(n.mem_id for n in tree.root.css(skip_selector)
+                             if n.tag not in ("html", "head", "body"))
     root = _convert(tree.root.parent, styles, data_scripts, skip_ids, skipped, scripting)
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped)

@@ -30,6 +30,7 @@ from ..core.models import Removal
 from ..parse.html import ParsedPage
 from .rules import early_drop_selector
 from .rules import (
+    CHROME_CLASS_RE,
     HIDDEN_ATTRIBUTE_RULES,
     HIDING_DECLARATION_RE,
     INVISIBLE_CHARS_RE,
@@ -338,7 +339,9 @@ def prune(page: ParsedPage) -> PruneResult:
                     reason = f"non-content role {role}"
                 else:
                     cid = node.class_id
-                    if (
+                    if cid and CHROME_CLASS_RE.search(node.attrs.get("class", "")):
+                        reason = "edit/skip link"
+                    elif (
                         cid
                         and tag not in ("body", "html")
                         and _is_overlay(cid)

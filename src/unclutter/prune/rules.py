@@ -66,6 +66,10 @@ SCREEN_READER_CLASSES = frozenset({"sr-only", "visually-hidden", "visuallyhidden
                                    "screen-reader-text", "screenreader-only", "a11y-hidden",
                                    "element-invisible", "hidden-visually", "u-visually-hidden"})
 
+#: Class names of editing and navigation shortcuts inside content: MediaWiki's
+#: ``mw-editsection`` "[edit]" links, CMS "edit this post" links, "skip to content" links.
+CHROME_CLASS_RE = re.compile(r"editsection|(?:^|[\s_-])(?:post-)?edit-link|skip-(?:link|to-content)", re.IGNORECASE)
+
 #: Class/id words of consent walls, cookie banners, newsletter and paywall overlays: page
 #: chrome that sits in the DOM next to the article (names of the common consent-management
 #: platforms and overlay patterns seen across the shared datasets).

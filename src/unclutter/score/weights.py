@@ -97,7 +97,12 @@ UNLIKELY_MAX_PAGE_SHARE = 0.5
 
 #: Tags never removed as unlikely candidates (structural containers of the article).
 UNLIKELY_EXEMPT_TAGS = frozenset({"body", "html", "a", "table", "tbody", "thead", "tr", "td", "th",
-                                  "article", "main", "code", "pre"})
+                                  "article", "main", "code", "pre",
+                                  # phrasing elements: the rule is about page regions, and an
+                                  # id like "promotion_controversy" on a heading's <span>
+                                  # must not take the heading text with it
+                                  "span", "b", "i", "em", "strong", "small", "abbr", "sup", "sub",
+                                  "time", "cite", "q", "mark", "u", "s", "label", "font"})
 
 # --- Paragraph detection -----------------------------------------------------------------
 
