@@ -46,7 +46,13 @@ from .weights import (
     CLEAN_MIN_CHARS,
     CONDITIONAL_TAGS,
     FRAGMENT_TAGS,
+    IMAGE_BLOCK_MAX_CHARS,
+    IMAGE_PARAGRAPH_RATIO,
     LINK_ONLY_BLOCK_SHARE,
+    LINK_ONLY_LEAF_SHARE,
+    LIST_ITEM_ALLOWANCE,
+    LIST_TEXT_SHARE,
+    PARENT_CLIMB_MIN_SHARE,
     MIN_ALTERNATIVE_ANCESTORS,
     MIN_ARTICLE_CHARS,
     RETRY_PAGE_SHARE,
@@ -143,7 +149,7 @@ def _pick_top(body: Node, scores: Scores) -> Node:
             anc = anc.parent
     # Climb while a parent scores better (the article is larger than this part of it).
     last = scores.get(top) or 0.0
-    threshold = last / 3.0
+    threshold = last * PARENT_CLIMB_MIN_SHARE
     parent = top.parent
     while parent is not None and parent is not body and parent.tag not in ("#document", "html"):
         ps = scores.get(parent)
@@ -224,7 +230,7 @@ def _has_linked_heading(node: Node, stats: TextStats) -> bool:
         if d.tag in _HEADINGS:
             c = stats.chars.get(id(d), 0)
             linked = any(a.tag == "a" and "href" in a.attrs for a in d.ancestors() if a is not node) or (
-                c and stats.link_chars.get(id(d), 0.0) >= 0.8 * c
+                c and stats.link_chars.get(id(d), 0.0) >= LINK_ONLY_LEAF_SHARE * c
             )
             if linked:
                 return True
@@ -310,11 +316,11 @@ def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: A
         elif t == "li":
             li += 1
             li_chars += stats.chars.get(id(d), 0)
-    is_list = node.tag in ("ul", "ol", "dl") or (li and chars and li_chars >= 0.9 * chars)
-    if img > 1 and p / img < 0.5 and not any(a.tag == "figure" for a in node.iter_elements()):
-        if chars < CLEAN_MIN_CHARS * 4:
+    is_list = node.tag in ("ul", "ol", "dl") or (li and chars and li_chars >= LIST_TEXT_SHARE * chars)
+    if img > 1 and p / img < IMAGE_PARAGRAPH_RATIO and not any(a.tag == "figure" for a in node.iter_elements()):
+        if chars < IMAGE_BLOCK_MAX_CHARS:
             return "more images than paragraphs"
-    if not is_list and li - 100 > p:
+    if not is_list and li - LIST_ITEM_ALLOWANCE > p:
         return "more list items than paragraphs"
     if not is_list and chars < CLEAN_MIN_CHARS and (img == 0 or img > 2) and ld > 0:
         return "short link fragment"

@@ -132,6 +132,10 @@ MIN_ALTERNATIVE_ANCESTORS = 3
 FRAGMENT_TAGS = frozenset({"li", "ul", "ol", "dl", "dd", "dt", "tr", "td", "th", "tbody",
                            "thead", "tfoot", "p", "span", "a", "b", "strong", "em", "i"})
 
+#: Climbing from the top candidate stops at a parent scoring below this share of the last
+#: score (Readability.js: scoreThreshold = lastScore / 3).
+PARENT_CLIMB_MIN_SHARE = 1.0 / 3.0
+
 #: Siblings of the top candidate are merged when their score exceeds this share of the
 #: top score, or ``SIBLING_MIN_SCORE``, whichever is larger (Readability.js: 0.2 and 10).
 SIBLING_SCORE_SHARE = 0.2
@@ -169,6 +173,14 @@ CLEAN_MAX_LINK_DENSITY = 0.2
 CLEAN_MAX_LINK_DENSITY_POSITIVE = 0.5
 #: Removed when it holds fewer than this many characters and no image... (Readability: 25)
 CLEAN_MIN_CHARS = 25
+#: A block is a list when its list items hold at least this share of its characters.
+LIST_TEXT_SHARE = 0.9
+#: Image-heavy blocks (more than one image, under ``IMAGE_PARAGRAPH_RATIO`` paragraphs per
+#: image, Readability.js: 0.5) go when shorter than ``IMAGE_BLOCK_MAX_CHARS``.
+IMAGE_PARAGRAPH_RATIO = 0.5
+IMAGE_BLOCK_MAX_CHARS = 100
+#: Readability.js counts list items minus 100 against paragraphs ("li > p" after -100).
+LIST_ITEM_ALLOWANCE = 100
 #: Link density alone does not remove a block: most of its leaf blocks (paragraphs, list
 #: items, cells) must also be *link-only*, i.e. at least this share of their text is
 #: anchor text. Prose with inline links (numbered steps such as "1. Open the <a>app</a>",
