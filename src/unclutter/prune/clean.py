@@ -86,6 +86,10 @@ def strip_invisible(text: str) -> str:
     return INVISIBLE_CHARS_RE.sub("", text)
 
 
+_HIDING_LITERAL_RES = (
+    re.compile(r"display\s*:\s*none\b"),
+    re.compile(r"visibility\s*:\s*(?:hidden|collapse)\b"),
+)
 _DYNAMIC_PSEUDO_RE = re.compile(
     r":(?:hover|focus|focus-within|focus-visible|active|visited|link|checked|target|"
     r"placeholder-shown|autofill|invalid|valid|disabled|enabled|indeterminate|open)\b|::|:-"
@@ -107,14 +111,25 @@ def hiding_rules(css: str) -> list[str]:
     if "none" not in css and "hidden" not in css and "collapse" not in css:
         return []
     css = normalise_css(css, lower=False)
+    # Search a lower-cased copy with a case-sensitive pattern (faster than IGNORECASE);
+    # positions agree because ASCII lower-casing keeps lengths.
+    probe = css.lower() if css.isascii() else css
+    if probe is css:
+        positions = [m.start() for m in HIDING_DECLARATION_RE.finditer(css)]
+    else:
+        # two literal-prefixed scans are much faster than one alternation over the text
+        positions = sorted(
+            m.start() - 1 for regex in _HIDING_LITERAL_RES for m in regex.finditer(probe)
+            if m.start() == 0 or probe[m.start() - 1] in ";{ \t\r\n\f"
+        )
     out: list[str] = []
     last_open = -1
     depth = 0  # brace depth at ``counted``
     counted = 0
     # Visit only the hiding declarations; find each one's rule; brace depth is counted in
     # C and incrementally (matches come in order).
-    for m in HIDING_DECLARATION_RE.finditer(css):
-        pos = m.start()
+    for pos in positions:
+        pos = max(pos, 0)
         open_at = css.rfind("{", 0, pos + 1)
         if open_at <= last_open or css.rfind("}", 0, pos) > open_at:
             continue
