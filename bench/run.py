@@ -91,6 +91,8 @@ MAX_RESTARTS = 25
 #: Distribution names whose versions go into the report.
 VERSIONED_PACKAGES = {
     "unclutter": "unclutter",
+    **{f"unclutter-{v}": "unclutter" for v in ("heuristic", "cetd", "gbdt", "gnn", "auto",
+                                               "gbdt-no-densitysum", "gnn-no-densitysum")},
     "trafilatura": "trafilatura",
     "trafilatura-defaults": "trafilatura",
     "readability-lxml": "readability-lxml",
@@ -124,15 +126,21 @@ class PageTimeout(BaseException):
     ``except Exception`` cannot swallow it."""
 
 
-def _load_unclutter() -> Callable[[bytes, str | None], tuple[str, dict | None]]:
+def _load_unclutter(extractor: str | None = None, variant: dict | None = None
+                    ) -> Callable[[bytes, str | None], tuple[str, dict | None]]:
     import unclutter
     from unclutter.core.errors import UnclutterError
 
     extract = unclutter.extract  # AttributeError while the package has no extract(): "unavailable"
+    options = {"extractor": extractor} if extractor else {}
+    if variant:  # ablation switches of the learned extractors (bench/ablation.py)
+        from unclutter.classify import registry
+
+        registry.VARIANT.update(variant)
 
     def run(html: bytes, url: str | None) -> tuple[str, dict | None]:
         try:
-            article = extract(html, url=url)
+            article = extract(html, url=url, **options)
         except UnclutterError as exc:
             return "", {"refused": type(exc).__name__}
         # Token counts are computed lazily by Article; they are read after the timed
@@ -236,8 +244,17 @@ def _load_fake() -> Callable[[bytes, str | None], tuple[str, dict | None]]:
     return run
 
 
+#: unclutter with a chosen ``--extractor`` (``unclutter-gbdt``...), and the ablation variants
+#: of the learned extractors (DensitySum switched off).
+UNCLUTTER_VARIANTS: dict[str, tuple[str, dict | None]] = {
+    **{f"unclutter-{name}": (name, None) for name in ("heuristic", "cetd", "gbdt", "gnn", "auto")},
+    "unclutter-gbdt-no-densitysum": ("gbdt", {"recovery": False}),
+    "unclutter-gnn-no-densitysum": ("gnn", {"files": {"gnn": "gnn-no-densitysum.npz"}}),
+}
+
 LOADERS: dict[str, Callable[[], Callable[[bytes, str | None], tuple[str, dict | None]]]] = {
     "unclutter": _load_unclutter,
+    **{k: (lambda e=e, v=v: _load_unclutter(e, v)) for k, (e, v) in UNCLUTTER_VARIANTS.items()},
     "trafilatura": _load_trafilatura,
     "trafilatura-defaults": _load_trafilatura_defaults,
     "readability-lxml": _load_readability,

@@ -144,7 +144,7 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
         pruned2 = prune(page2)
         selection2 = _select(pruned2.root, options)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
-        if selection2.chars > selection.chars:
+        if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2
             trace.extend("select: " + line for line in selection.attempts)
 

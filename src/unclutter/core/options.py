@@ -9,8 +9,10 @@ from .limits import MAX_INPUT_BYTES
 
 __all__ = ["Options", "EXTRACTORS"]
 
-#: Main-content extractors :func:`unclutter.extract` accepts.
-EXTRACTORS = ("heuristic",)
+#: Main-content extractors :func:`unclutter.extract` accepts: the Readability-style
+#: heuristic (:mod:`unclutter.score`), and those of :mod:`unclutter.classify` (CETD text
+#: density, gradient-boosted trees, a graph neural network, ``auto`` = the best learned one).
+EXTRACTORS = ("heuristic", "cetd", "gbdt", "gnn", "auto")
 
 
 @dataclass(frozen=True, kw_only=True)

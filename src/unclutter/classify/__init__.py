@@ -1,0 +1,134 @@
+"""Learned main-content extraction: CETD, gradient-boosted trees, a GraphSAGE-style GNN.
+
+Stage 5 of the pipeline when ``Options.extractor`` is not ``"heuristic"``. Input: the
+pruned ``<body>`` (not mutated). Output: a :class:`~unclutter.score.select.Selection` like
+the heuristic's: ``root`` is a new ``<div>`` holding the kept content in document order.
+
+1. **features** (:mod:`.features`): one walk over a prepared clone of the tree, then
+   numpy: per-element text/link/tag counts, TD, CTD, DensitySum, the heuristic's
+   Readability score and selection, class/id vocabulary bits;
+2. **classify** the *units* (blocks owning text): ``cetd`` (:mod:`.cetd`, no learning),
+   ``gbdt`` (:mod:`.gbdt`), ``gnn`` (:mod:`.gnn`), both evaluated in numpy;
+3. **DensitySum recovery** (:mod:`.densitysum`) of dropped blocks inside a content region;
+4. **rebuild**: every element whose subtree holds a kept unit stays, with the kept units'
+   own text and their inline elements (links, images, emphasis); everything else goes
+   (logged in ``Selection.removed``).
+
+``auto`` is :data:`AUTO_EXTRACTOR`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ..core.dom import TEXT, Node
+from ..core.models import Removal
+from ..score.features import collapsed_len
+from ..score.select import Selection, select_main_content
+from . import registry
+from .cetd import cetd_keep
+from .densitysum import recover
+from .features import PageGraph, build_graph
+
+__all__ = ["classify_main_content", "AUTO_EXTRACTOR", "LEARNED_EXTRACTORS", "predict_units"]
+
+#: What ``--extractor auto`` runs (chosen by the measurements in ``MODEL_CARD.md``).
+AUTO_EXTRACTOR = "gbdt"
+
+#: Extractors served by this package.
+LEARNED_EXTRACTORS = ("cetd", "gbdt", "gnn", "auto")
+
+_PREVIEW = 80
+
+
+def predict_units(g: PageGraph, model) -> np.ndarray:
+    """P(content) of each of ``g.units`` under ``model`` (a TreeEnsemble or GraphSage)."""
+    return model.predict_units(g)
+
+
+def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal], reason) -> Node:
+    n = g.n
+    kept_el = np.zeros(n, dtype=bool)
+    kept_el[g.units[keep]] = True
+    has_kept = g.subtree_sum(kept_el.astype(np.float64)) > 0
+    owner = g.owner
+    is_block = owner == np.arange(n)
+    keep_el = has_kept | (~is_block & kept_el[owner])
+    nodes = g.nodes
+    index = {id(nd): i for i, nd in enumerate(nodes)}
+    keep_l = keep_el.tolist()
+    owner_kept = kept_el[owner].tolist()
+    stack = [0]
+    while stack:
+        i = stack.pop()
+        node = nodes[i]
+        out = []
+        for ch in node.children:
+            if ch.tag == TEXT:
+                if owner_kept[i]:
+                    out.append(ch)
+                continue
+            j = index[id(ch)]
+            if keep_l[j]:
+                out.append(ch)
+                stack.append(j)
+            else:
+                text = " ".join(ch.text_content().split())
+                if text:
+                    removed.append(Removal("classify", reason(j), ch.tag, ch.class_id[:100],
+                                           len(text), text[:_PREVIEW]))
+                ch.parent = None
+        node.children = out
+    container = Node("div")
+    body = nodes[0]
+    for ch in list(body.children):
+        container.append(ch)
+    body.children = []
+    return container
+
+
+def classify_main_content(body: Node, extractor: str) -> Selection:
+    """Run extractor ``extractor`` (one of :data:`LEARNED_EXTRACTORS`) on the pruned
+    ``body``; see the module docstring."""
+    t0 = time.perf_counter()
+    name = AUTO_EXTRACTOR if extractor == "auto" else extractor
+    lines: list[str] = []
+    removed: list[Removal] = []
+    heuristic = None
+    if name == "cetd":
+        g = build_graph(body)
+        keep, t = cetd_keep(g)
+        prob = None
+        lines.append(f"cetd: threshold CTD {t:.1f}, kept {int(keep.sum())}/{g.units.size} blocks")
+
+        def reason(j: int) -> str:
+            return f"cetd: CTD {g.ctd[j]:.1f} below threshold {t:.1f} or outside the content region"
+    else:
+        model = registry.get_model(name)
+        heuristic = select_main_content(body)
+        g = build_graph(body, heuristic, vocab=model.vocab)
+        prob = model.predict_units(g)
+        threshold = model.threshold
+        keep = prob >= threshold
+        lines.append(f"{name}: kept {int(keep.sum())}/{g.units.size} blocks with P(content) >= {threshold:.2f}")
+        if model.recovery and registry.VARIANT.get("recovery", True):
+            rec = recover(g, keep, prob)
+            keep[rec] = True
+            lines.append(f"densitysum: recovered {rec.size} blocks inside content regions")
+        unit_pos = {int(u): j for j, u in enumerate(g.units.tolist())}
+
+        def reason(j: int) -> str:
+            k = unit_pos.get(j)
+            p = f"P(content) {prob[k]:.2f}" if k is not None else "no kept block inside"
+            return f"{name}: {p}"
+    if not keep.any():
+        lines.append(f"{name}: nothing kept; using the heuristic selection")
+        sel = heuristic if heuristic is not None else select_main_content(body)
+        sel.attempts = lines + sel.attempts
+        return sel
+    root = _rebuild(g, keep, removed, reason)
+    chars = collapsed_len(root.text_content())
+    lines.append(f"{name}: {chars} chars in {1000 * (time.perf_counter() - t0):.1f} ms")
+    return Selection(root=root, top=g.nodes[0], chars=chars, attempts=lines, removed=removed)

@@ -1,0 +1,84 @@
+"""Every constant of the learned extractors (features, labels, CETD, DensitySum, models).
+
+Values that were tuned say how (``train/`` holds the scripts; ``MODEL_CARD.md`` the
+figures). Constants of the heuristic scorer that are reused here are imported from
+:mod:`unclutter.score.weights`, not copied.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+# --- Units: what gets a label and a prediction --------------------------------------
+
+#: A *unit* is the nearest block-level ancestor (``unclutter.score.weights.BLOCK_TAGS`` or
+#: ``body``) of a non-empty text node, after the heuristic's paragraph preparation
+#: (``div``s of inline content become ``<p>``, loose inline runs are wrapped in ``<p>``).
+#: Its *own text* is the text of the text nodes it owns (not that of nested blocks).
+UNIT_ROOT_TAGS = frozenset({"body"})
+
+#: Tags one-hot encoded for a unit (anything else sets the ``tag=other`` column).
+UNIT_TAGS = ("p", "div", "li", "td", "th", "h1", "h2", "h3", "h4", "h5", "h6", "pre",
+             "blockquote", "dd", "dt", "figcaption", "section", "article", "span", "a",
+             "header", "footer", "aside", "form", "ul", "table", "body", "address", "summary")
+
+#: Characters counted as sentence punctuation in the text features.
+PUNCT_RE = re.compile(r"[.!?;:\u3002\uff01\uff1f]")
+#: Tokens of a class/id string: runs of ASCII letters, lower-cased, at least 2 long.
+CLASS_TOKEN_RE = re.compile(r"[a-z]{2,}")
+
+#: Size of the class/id vocabulary (the tokens present in the most training pages, an
+#: unsupervised choice, so no label leaks into it; stored in the model file).
+VOCAB_SIZE = 128
+
+# --- Composite text density (Sun, Guan, Zhang, Chen, SIGIR 2011) -------------------
+
+#: ``e`` in the base of CTD's logarithm (the paper's formula adds Euler's number).
+CTD_E = math.e
+#: Counts that appear in a denominator of CTD (LC_i, LT_i, non-link chars) are floored at
+#: this value, as the paper's own implementation does for pages without links.
+CTD_FLOOR = 1.0
+
+# --- Labels (alignment of ground-truth text with units) ------------------------------
+
+#: Shingle size (tokens) for aligning a unit's own text with the ground-truth text.
+LABEL_SHINGLE = 3
+#: A unit of at least ``LABEL_SHINGLE`` tokens is *content* when at least this share of
+#: its shingles occur in the ground truth...
+LABEL_POS_COVERAGE = 0.6
+#: ...and *noise* when at most this share do; in between it is left unlabelled.
+LABEL_NEG_COVERAGE = 0.2
+#: Label value of an unlabelled unit (ignored by training and by agreement figures).
+UNLABELLED = -1
+
+# --- CETD baseline -------------------------------------------------------------------
+
+#: A unit inside a CETD content region is kept when its CTD is at least this share of the
+#: threshold (1.0 = the paper's rule: the node's density must reach the threshold).
+CETD_UNIT_SHARE = 1.0
+
+# --- Classifier decisions --------------------------------------------------------------
+
+#: Default decision threshold on P(content) for a unit (overridden by the value stored in
+#: each model file, which is chosen by cross-validation, see ``MODEL_CARD.md``).
+DEFAULT_THRESHOLD = 0.5
+
+# --- DensitySum recovery ---------------------------------------------------------------
+
+#: A dropped unit is recovered when its P(content) is at least this...
+RECOVER_MIN_PROB = 0.15
+#: ...its link density at most this...
+RECOVER_MAX_LINK_DENSITY = 0.5
+#: ...and it lies inside a content region: an ancestor (at most ``RECOVER_MAX_LEVELS``
+#: above it) in which kept units carry at least ``RECOVER_REGION_SHARE`` of the children's
+#: DensitySum (the density-weighted share of the region that is content), and between
+#: the first and last kept unit of that region in document order.
+RECOVER_REGION_SHARE = 0.5
+RECOVER_MAX_LEVELS = 3
+
+# --- GNN -------------------------------------------------------------------------------
+
+#: Added to ``log(1 + DensitySum)`` of a neighbour, so that text-free neighbours still
+#: count a little in the DensitySum-weighted average.
+GNN_WEIGHT_EPS = 0.1

@@ -1,0 +1,419 @@
+"""Node features for the learned extractors: one walk over the tree, then numpy.
+
+Input: the pruned ``<body>`` (not mutated: a clone is prepared the way the heuristic
+prepares it, :func:`unclutter.score.heuristic.prepare` without unlikely-stripping) and,
+optionally, the heuristic's :class:`~unclutter.score.select.Selection` of the same page.
+Output: :class:`PageGraph`, shared by every model (CETD, GBDT, GNN, DensitySum).
+
+The walk is one iterative pre-order pass (element nodes get indices ``0..n-1`` in
+document order, ``0`` = body); every subtree sum is then a difference of prefix sums over
+the pre-order range ``[i, end[i])``, so no per-feature pass over the tree is needed.
+
+Per element ``i`` (arrays of shape ``(n,)``; characters are counted on whitespace-
+collapsed text, each text node adding its length + 1, as in
+:mod:`unclutter.score.features`):
+
+* ``C[i]`` characters in the subtree, ``LC[i]`` characters inside ``<a href>`` (fragment
+  links weighted by ``HASH_LINK_WEIGHT``), ``T[i]`` element nodes in the subtree (itself
+  included), ``LT[i]`` ``<a href>`` elements in the subtree;
+* ``TD[i] = C[i] / T[i]`` (text density, Sun et al. 2011, eq. 1);
+* ``CTD[i]``, the *composite text density* of Sun, Guan, Zhang, Chen, "DOM based content
+  extraction via text density", SIGIR 2011, eq. 2, implemented exactly as::
+
+      CTD_i = (C_i / T_i) * log_B( (C_i / LC_i') * (T_i / LT_i') )
+      B     = ln( (C_i / nLC_i') * LC_i' + (LC_b / C_b) * C_i + e )
+
+  with ``LC_i' = max(LC_i, 1)``, ``LT_i' = max(LT_i, 1)``, ``nLC_i' = max(C_i - LC_i, 1)``
+  (the floors of the paper's own implementation, :data:`CTD_FLOOR`), ``b`` the body, and
+  ``CTD_i = 0`` when ``C_i = 0``;
+* ``DS[i]`` *DensitySum* (same paper, section 3.3): the sum of the CTD of ``i``'s element
+  children; for an element without element children (its text is its only child) it is
+  ``CTD[i]``.
+* *own* text: the text whose nearest block ancestor is ``i`` (units, see
+  :data:`~unclutter.classify.constants.UNIT_ROOT_TAGS`): ``OC``, ``OLC``, words, commas.
+
+:func:`element_features` turns these into a matrix of shape ``(n, len(ELEMENT_FEATURES))``;
+:func:`unit_matrix` gathers the rows of the units with their parent's, grandparent's and
+element siblings' rows, the unit's tag (one-hot) and class/id vocabulary bits (the node's
+and its ancestors'), shape ``(len(units), len(unit_feature_names(vocab)))``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from ..core.dom import TEXT, Node
+from ..score.features import compute_stats
+from ..score.heuristic import class_weight, prepare, score_paragraphs
+from ..score.weights import BLOCK_TAGS, COMMA_RE, HASH_LINK_WEIGHT
+from .constants import CLASS_TOKEN_RE, CTD_E, CTD_FLOOR, PUNCT_RE, UNIT_ROOT_TAGS, UNIT_TAGS
+
+__all__ = ["PageGraph", "build_graph", "element_features", "unit_matrix", "ELEMENT_FEATURES",
+           "unit_feature_names", "class_tokens", "composite_text_density", "density_sum"]
+
+_UNIT_TAGS = BLOCK_TAGS | UNIT_ROOT_TAGS
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_FORMISH = frozenset({"form", "input", "button", "select", "textarea", "label"})
+_LISTISH = frozenset({"li", "dd", "dt"})
+_MEDIA = frozenset({"img", "picture", "video", "svg", "figure", "iframe"})
+_TAG_INDEX = {t: i for i, t in enumerate(UNIT_TAGS)}
+
+#: Columns of :func:`element_features`, in order.
+ELEMENT_FEATURES = (
+    "log_chars", "log_own_chars", "log_tags", "link_density", "own_link_density",
+    "link_tag_density", "log_td", "log_ctd", "log_density_sum", "log_commas", "log_punct",
+    "commas_per_100", "punct_per_word", "log_own_words", "log_words", "depth", "rel_depth",
+    "rel_position", "page_share", "log_score", "rel_score", "class_weight", "log_p", "log_li",
+    "log_media", "log_headings", "log_form", "log_children", "heur_share", "heur_own_share",
+    "own_mean_word_len",
+)
+
+
+@lru_cache(maxsize=16384)
+def class_tokens(class_id: str) -> tuple[str, ...]:
+    """Tokens of a class/id string (``CLASS_TOKEN_RE`` on the lower-cased string)."""
+    return tuple(sorted(set(CLASS_TOKEN_RE.findall(class_id.lower()))))
+
+
+@dataclass
+class PageGraph:
+    """One page's element tree as arrays (see the module docstring for the quantities).
+
+    ``nodes[i]`` is element ``i`` of the prepared clone (pre-order); ``parent[i]`` its
+    parent's index (-1 for the body), ``end[i]`` one past its subtree's last index,
+    ``prev[i]``/``next[i]`` its previous/next element sibling (-1 if none), ``owner[i]``
+    its nearest block ancestor-or-self, ``units`` the indices of the units (elements
+    owning non-empty text) in document order, ``masks[i]`` the class/id vocabulary bits
+    of ``i`` and its ancestors, ``raw`` the per-element arrays (``C``, ``LC``, ``T``...).
+    """
+
+    body: Node
+    nodes: list[Node]
+    parent: np.ndarray
+    end: np.ndarray
+    depth: np.ndarray
+    prev: np.ndarray
+    next: np.ndarray
+    owner: np.ndarray
+    units: np.ndarray
+    raw: dict[str, np.ndarray]
+    masks: list[int] = field(default_factory=list)
+    _cache: dict = field(default_factory=dict)
+
+    @property
+    def n(self) -> int:
+        return len(self.nodes)
+
+    def unit_text(self, i: int) -> str:
+        """Own text of element ``i`` (whitespace-collapsed pieces joined by a space)."""
+        if "text" not in self._cache:
+            self._cache["text"] = _own_pieces(self.nodes, self.owner)
+        return " ".join(self._cache["text"].get(i, ()))
+
+    def subtree_sum(self, x: np.ndarray) -> np.ndarray:
+        """Sum of a per-element quantity over each element's subtree, shape ``(n,)``."""
+        s = np.concatenate(([0.0], np.cumsum(x, dtype=np.float64)))
+        return s[self.end] - s[np.arange(self.n)]
+
+    @property
+    def ctd(self) -> np.ndarray:
+        if "ctd" not in self._cache:
+            r = self.raw
+            self._cache["ctd"] = composite_text_density(r["C"], r["T"], r["LC"], r["LT"])
+        return self._cache["ctd"]
+
+    @property
+    def density_sum(self) -> np.ndarray:
+        if "ds" not in self._cache:
+            self._cache["ds"] = density_sum(self.ctd, self.parent)
+        return self._cache["ds"]
+
+
+def composite_text_density(C: np.ndarray, T: np.ndarray, LC: np.ndarray, LT: np.ndarray) -> np.ndarray:
+    """CTD of every element (formula in the module docstring), shape ``(n,)``; index 0 is
+    the body (``LC_b``, ``C_b`` are read from it)."""
+    C = C.astype(np.float64)
+    Cb = C[0] if C.size and C[0] > 0 else 1.0
+    LCb = LC[0] if LC.size else 0.0
+    lc = np.maximum(LC, CTD_FLOOR)
+    lt = np.maximum(LT, CTD_FLOOR)
+    nlc = np.maximum(C - LC, CTD_FLOOR)
+    base = np.log((C / nlc) * lc + (LCb / Cb) * C + CTD_E)
+    arg = (C / lc) * (T / lt)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = (C / T) * np.log(np.maximum(arg, 1e-12)) / np.log(base)
+    out[C <= 0] = 0.0
+    return np.nan_to_num(out, nan=0.0, posinf=0.0, neginf=0.0)
+
+
+def density_sum(ctd: np.ndarray, parent: np.ndarray) -> np.ndarray:
+    """DensitySum of every element: sum of its element children's CTD; an element without
+    element children gets its own CTD. Shape ``(n,)``."""
+    n = ctd.size
+    ds = np.zeros(n)
+    has_child = np.zeros(n, dtype=bool)
+    if n > 1:
+        np.add.at(ds, parent[1:], ctd[1:])
+        has_child[parent[1:]] = True
+    return np.where(has_child, ds, ctd)
+
+
+def _heuristic_text_ids(selection) -> set[int]:
+    # Node.clone() shares attribute dicts with the original (documented in core.dom), so
+    # a text node of the heuristic's copy and ours share ``attrs`` identity.
+    if selection is None:
+        return set()
+    return {id(t.attrs) for t in selection.root.iter() if t.tag == TEXT}
+
+
+def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None = None) -> PageGraph:
+    """Clone and prepare ``pruned_body``, then collect the raw per-element arrays in one
+    iterative pre-order walk (see the module docstring). ``heuristic``: the heuristic's
+    Selection of the same pruned body, for the ``heur_*`` features; ``vocab``: class/id
+    token -> bit for :attr:`PageGraph.masks`."""
+    body = pruned_body.clone()
+    paragraphs = prepare(body, False, [])
+    stats = compute_stats(body)
+    scores = score_paragraphs(paragraphs, stats, True).score
+    heur = _heuristic_text_ids(heuristic)
+    vocab = vocab or {}
+
+    nodes: list[Node] = []
+    parent: list[int] = []
+    depth: list[int] = []
+    owner: list[int] = []
+    end: list[int] = []
+    prev: list[int] = []
+    tagc: list[str] = []
+    dC: list[float] = []
+    dLC: list[float] = []
+    dCM: list[int] = []
+    dPU: list[int] = []
+    dW: list[int] = []
+    dH: list[float] = []
+    is_link: list[int] = []
+    score: list[float] = []
+    cweight: list[float] = []
+    masks: list[int] = []
+    n_children: list[int] = []
+    EXIT = None
+    stack: list = [(body, -1, 0, -1, 0.0, 0, -1)]
+    last_child: dict[int, int] = {}
+    while stack:
+        item = stack.pop()
+        if item[0] is EXIT:
+            end[item[1]] = len(nodes)
+            continue
+        node, p, d, ctx, linkw, amask, _ = item
+        i = len(nodes)
+        tag = node.tag
+        nodes.append(node)
+        parent.append(p)
+        depth.append(d)
+        end.append(0)
+        tagc.append(tag)
+        if p >= 0:
+            prev.append(last_child.get(p, -1))
+            last_child[p] = i
+        else:
+            prev.append(-1)
+        if tag in _UNIT_TAGS or p < 0:  # the root owns loose text whatever its tag
+            ctx = i
+        owner.append(ctx)
+        attrs = node.attrs
+        if tag == "a" and "href" in attrs:
+            linkw = HASH_LINK_WEIGHT if attrs["href"].strip().startswith("#") else 1.0
+            is_link.append(1)
+        else:
+            is_link.append(0)
+        cid = node.class_id
+        if cid:
+            cweight.append(class_weight(node))
+            if vocab:
+                for tok in class_tokens(cid):
+                    b = vocab.get(tok)
+                    if b is not None:
+                        amask |= 1 << b
+        else:
+            cweight.append(0.0)
+        masks.append(amask)
+        score.append(scores.get(id(node), 0.0))
+        c = lc = hc = 0.0
+        cm = pu = w = 0
+        kids = 0
+        stack.append((EXIT, i))
+        children = node.children
+        for k in range(len(children) - 1, -1, -1):
+            ch = children[k]
+            if ch.tag == TEXT:
+                parts = ch.text.split()
+                if not parts:
+                    continue
+                s = " ".join(parts)
+                nch = len(s) + 1
+                c += nch
+                lc += nch * linkw
+                w += len(parts)
+                if "," in s or "\uff0c" in s or "\u3001" in s or "\u060c" in s:
+                    cm += len(COMMA_RE.findall(s))
+                pu += len(PUNCT_RE.findall(s))
+                if heur and id(ch.attrs) in heur:
+                    hc += nch
+            else:
+                kids += 1
+                stack.append((ch, i, d + 1, ctx, linkw, amask, 0))
+        n_children.append(kids)
+        dC.append(c)
+        dLC.append(lc)
+        dCM.append(cm)
+        dPU.append(pu)
+        dW.append(w)
+        dH.append(hc)
+    n = len(nodes)
+    par = np.asarray(parent, dtype=np.int64)
+    own = np.asarray(owner, dtype=np.int64)
+    prv = np.asarray(prev, dtype=np.int64)
+    nxt = np.full(n, -1, dtype=np.int64)
+    has_prev = prv >= 0
+    nxt[prv[has_prev]] = np.nonzero(has_prev)[0]
+    g = PageGraph(body=body, nodes=nodes, parent=par, end=np.asarray(end, dtype=np.int64),
+                  depth=np.asarray(depth, dtype=np.float64), prev=prv, next=nxt, owner=own,
+                  units=np.zeros(0, dtype=np.int64), raw={}, masks=masks)
+    dC_a = np.asarray(dC)
+    dLC_a = np.asarray(dLC)
+    tags = np.asarray(tagc, dtype=object)
+    raw = g.raw
+    raw["C"] = g.subtree_sum(dC_a)
+    raw["LC"] = g.subtree_sum(dLC_a)
+    raw["T"] = g.subtree_sum(np.ones(n))
+    raw["LT"] = g.subtree_sum(np.asarray(is_link, dtype=np.float64))
+    raw["CM"] = g.subtree_sum(np.asarray(dCM, dtype=np.float64))
+    raw["PU"] = g.subtree_sum(np.asarray(dPU, dtype=np.float64))
+    raw["W"] = g.subtree_sum(np.asarray(dW, dtype=np.float64))
+    raw["H"] = g.subtree_sum(np.asarray(dH))
+    for name, group in (("NP", ("p",)), ("NLI", _LISTISH), ("NMEDIA", _MEDIA),
+                        ("NH", _HEADINGS), ("NFORM", _FORMISH)):
+        ind = np.fromiter((t in group for t in tagc), dtype=np.float64, count=n)
+        raw[name] = g.subtree_sum(ind)
+    raw["OC"] = np.bincount(own, weights=dC_a, minlength=n)
+    raw["OLC"] = np.bincount(own, weights=dLC_a, minlength=n)
+    raw["OW"] = np.bincount(own, weights=np.asarray(dW, dtype=np.float64), minlength=n)
+    raw["OCM"] = np.bincount(own, weights=np.asarray(dCM, dtype=np.float64), minlength=n)
+    raw["OH"] = np.bincount(own, weights=np.asarray(dH), minlength=n)
+    raw["START"] = np.concatenate(([0.0], np.cumsum(dC_a)))[:n]
+    raw["SCORE"] = np.asarray(score)
+    raw["CW"] = np.asarray(cweight)
+    raw["KIDS"] = np.asarray(n_children, dtype=np.float64)
+    raw["tag"] = tags
+    g.units = np.nonzero(raw["OC"] > 0)[0]
+    return g
+
+
+def _own_pieces(nodes: list[Node], owner: np.ndarray) -> dict[int, list[str]]:
+    """Own text pieces of every owner, in document order (one more walk; only needed for
+    labels and ``--explain`` previews)."""
+    index = {id(nd): i for i, nd in enumerate(nodes)}
+    out: dict[int, list[str]] = {}
+    stack = [nodes[0]]
+    while stack:
+        node = stack.pop()
+        if node.tag == TEXT:
+            s = " ".join(node.text.split())
+            if s:
+                out.setdefault(int(owner[index[id(node.parent)]]), []).append(s)
+            continue
+        if node.children:
+            stack.extend(reversed(node.children))
+    return out
+
+
+def element_features(g: PageGraph) -> np.ndarray:
+    """Per-element feature matrix, shape ``(n, len(ELEMENT_FEATURES))``, float64 (see the
+    module docstring; ``log`` = ``log1p``)."""
+    if "el" in g._cache:
+        return g._cache["el"]
+    r = g.raw
+    C, LC, T, LT = r["C"], r["LC"], r["T"], r["LT"]
+    OC, OLC = r["OC"], r["OLC"]
+    Cb = max(C[0], 1.0)
+    Cs = np.maximum(C, 1.0)
+    OCs = np.maximum(OC, 1.0)
+    ctd = g.ctd
+    ds = g.density_sum
+    maxd = max(float(g.depth.max()), 1.0) if g.n else 1.0
+    sc = r["SCORE"]
+    smax = max(float(sc.max()), 1.0) if g.n else 1.0
+    cols = [
+        np.log1p(C), np.log1p(OC), np.log1p(T), LC / Cs, OLC / OCs,
+        LT / T, np.log1p(C / T), np.log1p(np.maximum(ctd, 0.0)), np.log1p(np.maximum(ds, 0.0)),
+        np.log1p(r["CM"]), np.log1p(r["PU"]), 100.0 * r["CM"] / Cs, r["PU"] / np.maximum(r["W"], 1.0),
+        np.log1p(r["OW"]), np.log1p(r["W"]), g.depth, g.depth / maxd,
+        r["START"] / Cb, C / Cb, np.sign(sc) * np.log1p(np.abs(sc)), sc / smax, r["CW"] / 25.0,
+        np.log1p(r["NP"]), np.log1p(r["NLI"]), np.log1p(r["NMEDIA"]), np.log1p(r["NH"]),
+        np.log1p(r["NFORM"]), np.log1p(r["KIDS"]), r["H"] / Cs, r["OH"] / OCs,
+        (OC - r["OW"]) / np.maximum(r["OW"], 1.0),
+    ]
+    X = np.column_stack(cols) if g.n else np.zeros((0, len(ELEMENT_FEATURES)))
+    g._cache["el"] = X
+    return X
+
+
+_CONTEXTS = ("self", "parent", "grandparent", "prev", "next")
+
+
+def unit_feature_names(vocab_size: int) -> list[str]:
+    names = [f"{ctx}.{f}" for ctx in _CONTEXTS for f in ELEMENT_FEATURES]
+    names += [f"has.{ctx}" for ctx in _CONTEXTS[1:]]
+    names += [f"tag={t}" for t in UNIT_TAGS] + ["tag=other"]
+    names += [f"class~{i}" for i in range(vocab_size)]
+    names += ["page.log_chars", "page.log_units", "unit.rel_index"]
+    return names
+
+
+def _mask_bits(masks: list[int], rows: np.ndarray, size: int) -> np.ndarray:
+    if size == 0 or rows.size == 0:
+        return np.zeros((rows.size, size))
+    words = (size + 63) // 64
+    arr = np.zeros((rows.size, words), dtype=np.uint64)
+    for j, i in enumerate(rows.tolist()):
+        m = masks[i]
+        if m:
+            for w in range(words):
+                arr[j, w] = (m >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
+    bits = np.unpackbits(arr.view(np.uint8).reshape(rows.size, -1), axis=1, bitorder="little")
+    return bits[:, :size].astype(np.float64)
+
+
+def unit_matrix(g: PageGraph, vocab_size: int, rows: np.ndarray | None = None) -> np.ndarray:
+    """Feature rows of ``rows`` (default: the units), shape
+    ``(len(rows), len(unit_feature_names(vocab_size)))``."""
+    rows = g.units if rows is None else rows
+    E = element_features(g)
+    m = rows.size
+    parts = [E[rows]]
+    par = g.parent[rows]
+    gpar = np.where(par >= 0, g.parent[np.maximum(par, 0)], -1)
+    has = []
+    for idx in (par, gpar, g.prev[rows], g.next[rows]):
+        ok = idx >= 0
+        block = E[np.maximum(idx, 0)]
+        block = np.where(ok[:, None], block, 0.0)
+        parts.append(block)
+        has.append(ok.astype(np.float64))
+    parts.append(np.column_stack(has) if m else np.zeros((0, 4)))
+    onehot = np.zeros((m, len(UNIT_TAGS) + 1))
+    tags = g.raw["tag"][rows]
+    for j, t in enumerate(tags):
+        onehot[j, _TAG_INDEX.get(t, len(UNIT_TAGS))] = 1.0
+    parts.append(onehot)
+    parts.append(_mask_bits(g.masks, rows, vocab_size))
+    n_units = max(g.units.size, 1)
+    page = np.empty((m, 3))
+    page[:, 0] = np.log1p(g.raw["C"][0]) if g.n else 0.0
+    page[:, 1] = np.log1p(g.units.size)
+    page[:, 2] = np.searchsorted(g.units, rows) / n_units
+    parts.append(page)
+    return np.hstack(parts)

@@ -1,0 +1,149 @@
+"""Gradient-boosted trees evaluated in numpy (no LightGBM at run time).
+
+The model is trained with LightGBM (``train/train_gbdt.py``) and exported to a compact
+``.npz`` by :func:`export_lightgbm` (``Booster.dump_model()`` flattened). Prediction for a
+binary objective is ``P(content) = sigmoid(sum over trees of the reached leaf's value)``
+(LightGBM's raw score; ``init_score`` folded into the first tree's leaves by LightGBM).
+
+Layout of the arrays (all trees concatenated; node ``k`` of the ensemble):
+
+* ``feature[k]`` (int32) the split feature, ``-1`` for a leaf;
+* ``cut[k]`` (float64): go left when ``x[feature] <= cut`` (LightGBM's
+  numerical ``<=`` decision; our features are never NaN, so missing-value routing is not
+  needed and export refuses categorical splits);
+* ``left[k]``, ``right[k]`` (int32): ensemble indices of the children;
+* ``value[k]`` (float64): the leaf value;
+* ``roots`` (int32): index of each tree's root.
+
+Inference walks all (row, tree) pairs at once, one vectorised step per tree level:
+``O(depth)`` numpy operations on arrays of shape ``(rows, trees)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .constants import DEFAULT_THRESHOLD
+
+__all__ = ["TreeEnsemble", "export_lightgbm"]
+
+
+@dataclass
+class TreeEnsemble:
+    """A flattened ensemble; see the module docstring. ``meta`` holds the feature names,
+    vocabulary, decision threshold and training facts stored with the model."""
+
+    feature: np.ndarray
+    cut: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    value: np.ndarray
+    roots: np.ndarray
+    meta: dict
+
+    @property
+    def vocab(self) -> dict[str, int]:
+        """Class/id token -> bit of the vocabulary features."""
+        v = self.meta.get("_vocab_map")
+        if v is None:
+            v = self.meta["_vocab_map"] = {t: i for i, t in enumerate(self.meta.get("vocab", []))}
+        return v
+
+    @property
+    def threshold(self) -> float:
+        """Decision threshold on P(content), chosen by cross-validation."""
+        return float(self.meta.get("threshold", DEFAULT_THRESHOLD))
+
+    @property
+    def recovery(self) -> bool:
+        """Whether DensitySum recovery follows this model's decisions."""
+        return bool(self.meta.get("recovery", False))
+
+    def predict_units(self, g) -> np.ndarray:
+        """P(content) of each unit of a PageGraph, shape ``(len(g.units),)``."""
+        from .features import unit_matrix
+
+        return self.predict_proba(unit_matrix(g, len(self.meta.get("vocab", []))))
+
+    def raw_score(self, X: np.ndarray) -> np.ndarray:
+        """Sum of leaf values per row, shape ``(rows,)``."""
+        X = np.asarray(X, dtype=np.float64)
+        rows = X.shape[0]
+        if rows == 0:
+            return np.zeros(0)
+        node = np.broadcast_to(self.roots, (rows, self.roots.size)).copy()
+        r = np.arange(rows)[:, None]
+        feat = self.feature
+        while True:
+            f = feat[node]
+            inner = f >= 0
+            if not inner.any():
+                break
+            x = X[r, np.where(inner, f, 0)]
+            go_left = x <= self.cut[node]
+            nxt = np.where(go_left, self.left[node], self.right[node])
+            node = np.where(inner, nxt, node)
+        return self.value[node].sum(axis=1)
+
+    def predict_proba(self, X: np.ndarray) -> np.ndarray:
+        """``P(content)`` per row, shape ``(rows,)``: the logistic of :meth:`raw_score`."""
+        return 1.0 / (1.0 + np.exp(-self.raw_score(X)))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "TreeEnsemble":
+        import json
+
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            meta.pop("_vocab_map", None)
+            return cls(z["feature"], z["cut"], z["left"], z["right"], z["value"],
+                       z["roots"], meta)
+
+    def save(self, path: str | Path) -> None:
+        import json
+
+        np.savez_compressed(path, feature=self.feature, cut=self.cut,
+                            left=self.left, right=self.right, value=self.value,
+                            roots=self.roots,
+                            meta=np.array(json.dumps({k: v for k, v in self.meta.items() if not k.startswith("_")})))
+
+
+def export_lightgbm(booster, meta: dict) -> TreeEnsemble:
+    """Flatten a trained ``lightgbm.Booster`` (binary objective) into a :class:`TreeEnsemble`."""
+    dump = booster.dump_model()
+    feature: list[int] = []
+    threshold: list[float] = []
+    left: list[int] = []
+    right: list[int] = []
+    value: list[float] = []
+    roots: list[int] = []
+    for tree in dump["tree_info"]:
+        roots.append(len(feature))
+        stack = [(tree["tree_structure"], -1, False)]
+        while stack:
+            nd, parent, is_right = stack.pop()
+            k = len(feature)
+            if parent >= 0:
+                (right if is_right else left)[parent] = k
+            if "leaf_value" in nd and "split_index" not in nd:
+                feature.append(-1)
+                threshold.append(0.0)
+                left.append(k)
+                right.append(k)
+                value.append(float(nd["leaf_value"]))
+                continue
+            if nd.get("decision_type", "<=") != "<=":
+                raise ValueError(f"unsupported split {nd.get('decision_type')!r}")
+            feature.append(int(nd["split_feature"]))
+            threshold.append(float(nd["threshold"]))
+            left.append(-1)
+            right.append(-1)
+            value.append(0.0)
+            stack.append((nd["right_child"], k, True))
+            stack.append((nd["left_child"], k, False))
+    return TreeEnsemble(np.asarray(feature, dtype=np.int32), np.asarray(threshold),
+                        np.asarray(left, dtype=np.int32), np.asarray(right, dtype=np.int32),
+                        np.asarray(value), np.asarray(roots, dtype=np.int32), meta)

@@ -1,0 +1,43 @@
+"""Load the cached pages (``train/cache``) into arrays for the trainers."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from train.common import CACHE
+
+
+def load_index() -> list[dict]:
+    return [i for i in json.loads((CACHE / "index.json").read_text()) if "error" not in i]
+
+
+def load_units(index: list[dict]):
+    """X, y, weight, page number per labelled unit (unlabelled units dropped)."""
+    Xs, ys, ws, ps = [], [], [], []
+    for k, info in enumerate(index):
+        with np.load(CACHE / "pages" / info["file"]) as z:
+            X, y = z["X"], z["y"]
+        ok = y >= 0
+        Xs.append(X[ok])
+        ys.append(y[ok])
+        ps.append(np.full(int(ok.sum()), k, dtype=np.int32))
+    X = np.concatenate(Xs)
+    y = np.concatenate(ys).astype(np.int32)
+    page = np.concatenate(ps)
+    return X, y, page
+
+
+def folds(index: list[dict], k: int, seed: int) -> np.ndarray:
+    """Fold number of each page: wcxb-dev pages grouped by site into ``k`` folds
+    (scikit-learn GroupKFold, shuffled with ``seed``); other pages -1 (always trained on)."""
+    from sklearn.model_selection import GroupKFold
+
+    fold = np.full(len(index), -1, dtype=np.int32)
+    w = [i for i, info in enumerate(index) if info["dataset"] == "wcxb-dev"]
+    groups = [index[i]["site"] for i in w]
+    gkf = GroupKFold(n_splits=k, shuffle=True, random_state=seed)
+    for f, (_, test) in enumerate(gkf.split(np.zeros(len(w)), groups=groups)):
+        fold[np.asarray(w)[test]] = f
+    return fold
