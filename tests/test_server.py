@@ -615,3 +615,20 @@ def test_unclutter_serve_runs_uvicorn_on_loopback(origin) -> None:
             proc.kill()
             proc.wait(5)
     assert b"Traceback" not in proc.stderr.read()
+
+
+def test_reader_font_is_served_from_the_package_and_allowed_by_the_csp():
+    from fastapi.testclient import TestClient
+
+    from unclutter.server import create_app
+
+    client = TestClient(create_app())
+    font = client.get("/static/fonts/SourceSerifPro-Regular.ttf")
+    assert font.status_code == 200 and font.headers["content-type"] == "font/ttf"
+    assert font.content[:4] in (b"\x00\x01\x00\x00", b"true", b"OTTO")  # a TrueType/OpenType file
+    assert client.get("/static/fonts/../../etc/passwd").status_code == 404
+    assert client.get("/static/fonts/LICENSE.txt").status_code == 404
+    css = client.get("/static/page.css").text
+    assert "@font-face" in css and "fonts/SourceSerifPro-Regular.ttf" in css
+    page = client.get("/")
+    assert "font-src 'self'" in page.headers["content-security-policy"]

@@ -39,8 +39,9 @@ per-client rate limit (429), both off by default.
 The reader page sends a strict Content-Security-Policy (no scripts at all; stylesheets
 from this service only; images from http(s)), needs no JavaScript, and renders the
 article from unclutter's Markdown with raw HTML disabled (:mod:`unclutter.server.view`).
-Its stylesheets ship in the package; it uses the reader's installed fonts (system font
-stacks), so nothing is loaded from elsewhere.
+Its stylesheets ship in the package and its text face (Source Serif, SIL OFL 1.1) comes
+from the ``font-source-serif-pro`` package, served at ``/static/fonts/``: nothing is loaded
+from elsewhere.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ import hmac
 import inspect
 import logging
 import math
+import os
 import re
 import time
 from collections.abc import Callable
@@ -31,7 +32,16 @@ from ..core.errors import UnclutterError, UnreadableInputError
 from .config import API_KEY_HEADER, FORM_MAX_FIELDS, ServerConfig
 from .errors import SERVICE_CODES, ServiceError, error_payload, openapi_error_responses
 from .jobs import JobPool
-from .view import DATA_CSP, MEDIA_TYPES, PAGE_CSP, negotiate, reader_stylesheet, render, render_page
+from .view import (
+    DATA_CSP,
+    MEDIA_TYPES,
+    PAGE_CSP,
+    READER_FONT_FILES,
+    negotiate,
+    reader_stylesheet,
+    render,
+    render_page,
+)
 
 __all__ = ["create_app", "accepted_options", "EXTRACT_OPTION_FIELDS", "MAX_URL_CHARS", "PAGE_PATHS"]
 
@@ -402,6 +412,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return _page_error(status, code, message, headers, form=form, values=page_values())
 
     app.get("/static/reader.css", include_in_schema=False)(_reader_css)
+    app.get("/static/fonts/{name}", include_in_schema=False)(_reader_font)
     app.mount("/static", StaticFiles(packages=[("unclutter.server", "static")]), name="static")
 
     # -- Jina Reader convention (last: it matches any path) --------------------------------------
@@ -445,6 +456,24 @@ its metadata and table of contents, or a reader-view HTML page.
   deadline (504). Optional API key (`{API_KEY_HEADER}` header or `Authorization: Bearer`) and
   per-client rate limit (429), both off unless configured (`unclutter serve --help`).
 """
+
+
+async def _reader_font(name: str) -> Response:
+    """A font file of ``READER_FONT_FILES`` from the font package (404 for any other name,
+    or when the package is not installed: the page then falls back to system fonts)."""
+    if name not in READER_FONT_FILES:
+        raise StarletteHTTPException(404)
+    try:
+        import font_source_serif_pro
+    except ImportError:
+        raise StarletteHTTPException(404) from None
+    path = os.path.join(font_source_serif_pro.font_directory, name)
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        raise StarletteHTTPException(404) from None
+    return Response(data, media_type="font/ttf", headers={"Cache-Control": "public, max-age=86400"})
 
 
 async def _reader_css() -> Response:

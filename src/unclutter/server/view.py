@@ -57,12 +57,21 @@ _ACCEPT_FORMATS: dict[str, str] = {
     "application/xhtml+xml": "html",
 }
 
-#: Content-Security-Policy of every HTML page: our own stylesheets, remote images in the
-#: article, forms posting back here; no script, frame, font, plugin or base change.
+#: Content-Security-Policy of every HTML page: our own stylesheets and fonts, remote images
+#: in the article, forms posting back here; no script, frame, plugin or base change.
 PAGE_CSP = (
-    "default-src 'none'; style-src 'self'; img-src https: http:; form-action 'self'; "
-    "base-uri 'none'; frame-ancestors 'none'"
+    "default-src 'none'; style-src 'self'; font-src 'self'; img-src https: http:; "
+    "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 )
+
+#: The reader page's text face, shipped by the ``font-source-serif-pro`` package (Adobe's
+#: Source Serif, SIL Open Font License 1.1) and served from ``/static/fonts/``: file name
+#: -> (font-style, font-weight) for the ``@font-face`` rules in ``static/page.css``.
+READER_FONT_FILES = {
+    "SourceSerifPro-Regular.ttf": ("normal", 400),
+    "SourceSerifPro-It.ttf": ("italic", 400),
+    "SourceSerifPro-Semibold.ttf": ("normal", 600),
+}
 
 #: Content-Security-Policy of every other answer (JSON, Markdown, text, errors).
 DATA_CSP = "default-src 'none'; frame-ancestors 'none'; sandbox"
