@@ -266,10 +266,11 @@ def _render_all(article, fmt: str, explain: bool) -> str:
 @click.option("--cache-dir", type=click.Path(file_okay=False), help="Revalidation cache (ETag/Last-Modified) folder.")
 @click.option("--timeout", "deadline", type=click.FloatRange(min=0.1, max=600), help="Total fetch deadline in seconds.")
 @click.option("--proxy", help="Fetch through this http(s) proxy (environment proxies are never used).")
-@click.option("--allow-private", "allow_private", multiple=True, hidden=True,
-              help="Test hook: allow exactly this IP address to be fetched.")
-@click.option("--allow-port", "allow_port", multiple=True, type=int, hidden=True,
-              help="Test hook: allow this port besides 80 and 443.")
+@click.option("--allow-address", "--allow-private", "allow_private", multiple=True, metavar="IP",
+              help="Deliberately allow fetching this one non-public IP address (repeatable; a "
+                   "crawler inside a trusted network). Everything else stays refused.")
+@click.option("--allow-port", "allow_port", multiple=True, type=click.IntRange(1, 65535), metavar="PORT",
+              help="Also allow this TCP port besides 80 and 443 (repeatable).")
 @click.version_option(package_name="unclutter")
 def cli(source: str, fmt: str, output: str | None, base_url: str | None, extractor: str,
         no_links: bool, no_images: bool, explain: bool, user_agent: str | None,
@@ -300,7 +301,7 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
             settings["deadline"] = deadline
         if proxy:
             settings["proxy"] = proxy
-        if allow_private or allow_port:  # test hooks (hidden options)
+        if allow_private or allow_port:  # deliberate loosening, never implied
             settings["allow_addresses"] = frozenset(allow_private)
             settings["allowed_ports"] = frozenset(base.allowed_ports) | frozenset(allow_port)
         try:
