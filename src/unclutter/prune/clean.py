@@ -283,7 +283,25 @@ def style_hides(style: str) -> str | None:
             return f"hidden: inline style ({what})"
     if ZERO_BOX_RE.search(style) and OVERFLOW_HIDDEN_RE.search(style):
         return "hidden: inline style (zero size, overflow hidden)"
+    fg = _COLOR_RE.search(style)
+    bg = _BACKGROUND_RE.search(style)
+    if fg and bg and _colour(fg.group(1)) == _colour(bg.group(1)):
+        return "hidden: inline style (text colour equals background)"
     return None
+
+
+_COLOR_RE = re.compile(r"(?:^|[;\s])color\s*:\s*([^;!]+)")
+_BACKGROUND_RE = re.compile(r"(?:^|[;\s])background(?:-color)?\s*:\s*([^;!]+)")
+_NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "transparent": "transparent"}
+
+
+def _colour(value: str) -> str:
+    """A comparable form of a CSS colour: named white/black, #rgb expanded to #rrggbb."""
+    v = value.strip().split()[0] if value.strip() else ""
+    v = _NAMED_COLOURS.get(v, v)
+    if re.fullmatch(r"#[0-9a-f]{3}", v):
+        v = "#" + "".join(c * 2 for c in v[1:])
+    return v
 
 
 def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
