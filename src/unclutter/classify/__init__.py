@@ -9,7 +9,10 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
    Readability score and selection, class/id vocabulary bits;
 2. **classify** the *units* (blocks owning text): ``cetd`` (:mod:`.cetd`, no learning),
    ``gbdt`` (:mod:`.gbdt`), ``gnn`` (:mod:`.gnn`), both evaluated in numpy;
-3. **DensitySum recovery** (:mod:`.densitysum`) of dropped blocks inside a content region;
+3. **DensitySum recovery** (:mod:`.densitysum`) of dropped blocks inside a content region,
+   then **orphan headings** go: a kept heading after which no kept non-heading block
+   follows before the next heading of the same or a higher level (or the end) introduces
+   nothing that was kept ("Customers also bought" above a dropped list);
 4. **rebuild**: every element whose subtree holds a kept unit stays, with the kept units'
    own text and their inline elements (links, images, emphasis); everything else goes
    (logged in ``Selection.removed``).
@@ -46,6 +49,30 @@ _PREVIEW = 80
 def predict_units(g: PageGraph, model) -> np.ndarray:
     """P(content) of each of ``g.units`` under ``model`` (a TreeEnsemble or GraphSage)."""
     return model.predict_units(g)
+
+
+_HEADING_LEVEL = {f"h{k}": k for k in range(1, 7)}
+
+
+def orphan_headings(g: PageGraph, keep: np.ndarray) -> list[int]:
+    """Indices (into ``g.units``) of kept headings that introduce no kept block (see the
+    module docstring, step 3)."""
+    tags = g.raw["tag"][g.units].tolist()
+    level = [_HEADING_LEVEL.get(t, 0) for t in tags]
+    keep_l = keep.tolist()
+    out = []
+    for j, lv in enumerate(level):
+        if not lv or not keep_l[j]:
+            continue
+        for k in range(j + 1, len(level)):
+            if level[k] and level[k] <= lv:
+                out.append(j)
+                break
+            if keep_l[k] and not level[k]:
+                break
+        else:
+            out.append(j)
+    return out
 
 
 def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal], reason) -> Node:
@@ -117,6 +144,10 @@ def classify_main_content(body: Node, extractor: str) -> Selection:
             rec = recover(g, keep, prob)
             keep[rec] = True
             lines.append(f"densitysum: recovered {rec.size} blocks inside content regions")
+        orphans = orphan_headings(g, keep)
+        if orphans:
+            keep[orphans] = False
+            lines.append(f"{name}: dropped {len(orphans)} headings that introduce nothing kept")
         unit_pos = {int(u): j for j, u in enumerate(g.units.tolist())}
 
         def reason(j: int) -> str:

@@ -47,8 +47,8 @@ import numpy as np
 
 from ..core.dom import TEXT, Node
 from ..score.features import compute_stats
-from ..score.heuristic import class_weight, prepare, score_paragraphs
-from ..score.weights import BLOCK_TAGS, COMMA_RE, HASH_LINK_WEIGHT
+from ..score.heuristic import class_weight, is_unlikely, prepare, score_paragraphs
+from ..score.weights import BLOCK_TAGS, COMMA_RE, HASH_LINK_WEIGHT, NEGATIVE_RE, POSITIVE_RE
 from .constants import CLASS_TOKEN_RE, CTD_E, CTD_FLOOR, PUNCT_RE, UNIT_ROOT_TAGS, UNIT_TAGS
 
 __all__ = ["PageGraph", "build_graph", "element_features", "unit_matrix", "ELEMENT_FEATURES",
@@ -68,7 +68,8 @@ ELEMENT_FEATURES = (
     "commas_per_100", "punct_per_word", "log_own_words", "log_words", "depth", "rel_depth",
     "rel_position", "page_share", "log_score", "rel_score", "class_weight", "log_p", "log_li",
     "log_media", "log_headings", "log_form", "log_children", "heur_share", "heur_own_share",
-    "own_mean_word_len",
+    "own_mean_word_len", "unlikely_chain", "negative_chain", "positive_chain", "log_text_repeats",
+    "log_class_repeats",
 )
 
 
@@ -76,6 +77,14 @@ ELEMENT_FEATURES = (
 def class_tokens(class_id: str) -> tuple[str, ...]:
     """Tokens of a class/id string (``CLASS_TOKEN_RE`` on the lower-cased string)."""
     return tuple(sorted(set(CLASS_TOKEN_RE.findall(class_id.lower()))))
+
+
+@lru_cache(maxsize=16384)
+def _class_flags(class_id: str) -> int:
+    """1: the heuristic's unlikely-candidate words (``UNLIKELY_RE`` and not
+    ``MAYBE_CANDIDATE_RE``), 2: ``NEGATIVE_RE``, 4: ``POSITIVE_RE``."""
+    return (1 if is_unlikely(class_id) else 0) | (2 if NEGATIVE_RE.search(class_id) else 0) | (
+        4 if POSITIVE_RE.search(class_id) else 0)
 
 
 @dataclass
@@ -199,15 +208,19 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     cweight: list[float] = []
     masks: list[int] = []
     n_children: list[int] = []
+    flags: list[int] = []
+    own_hash: list[int] = []
+    class_key: list = []
+    class_count: dict = {}
     EXIT = None
-    stack: list = [(body, -1, 0, -1, 0.0, 0, -1)]
+    stack: list = [(body, -1, 0, -1, 0.0, 0, 0)]
     last_child: dict[int, int] = {}
     while stack:
         item = stack.pop()
         if item[0] is EXIT:
             end[item[1]] = len(nodes)
             continue
-        node, p, d, ctx, linkw, amask, _ = item
+        node, p, d, ctx, linkw, amask, aflags = item
         i = len(nodes)
         tag = node.tag
         nodes.append(node)
@@ -229,8 +242,13 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
             is_link.append(1)
         else:
             is_link.append(0)
+        own_hash.append(0)
         cid = node.class_id
         if cid:
+            aflags |= _class_flags(cid)
+            key = (tag, attrs.get("class", ""))
+            class_key.append(key)
+            class_count[key] = class_count.get(key, 0) + 1
             cweight.append(class_weight(node))
             if vocab:
                 for tok in class_tokens(cid):
@@ -238,8 +256,10 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
                     if b is not None:
                         amask |= 1 << b
         else:
+            class_key.append(None)
             cweight.append(0.0)
         masks.append(amask)
+        flags.append(aflags)
         score.append(scores.get(id(node), 0.0))
         c = lc = hc = 0.0
         cm = pu = w = 0
@@ -262,9 +282,10 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
                 pu += len(PUNCT_RE.findall(s))
                 if heur and id(ch.attrs) in heur:
                     hc += nch
+                own_hash[ctx] = hash((own_hash[ctx], s))
             else:
                 kids += 1
-                stack.append((ch, i, d + 1, ctx, linkw, amask, 0))
+                stack.append((ch, i, d + 1, ctx, linkw, amask, aflags))
         n_children.append(kids)
         dC.append(c)
         dLC.append(lc)
@@ -308,7 +329,20 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     raw["CW"] = np.asarray(cweight)
     raw["KIDS"] = np.asarray(n_children, dtype=np.float64)
     raw["tag"] = tags
+    fl = np.asarray(flags, dtype=np.int64)
+    raw["UNLIKELY"] = (fl & 1).astype(np.float64)
+    raw["NEG"] = ((fl >> 1) & 1).astype(np.float64)
+    raw["POS"] = ((fl >> 2) & 1).astype(np.float64)
+    raw["CLASSREP"] = np.fromiter((class_count[k] - 1 if k is not None else 0 for k in class_key),
+                                  dtype=np.float64, count=n)
     g.units = np.nonzero(raw["OC"] > 0)[0]
+    # how many other units of the page have the same own text (signatures, repeated labels)
+    rep = np.zeros(n)
+    if g.units.size:
+        hashes = np.asarray([own_hash[i] for i in g.units.tolist()], dtype=np.int64)
+        _, inverse, counts = np.unique(hashes, return_inverse=True, return_counts=True)
+        rep[g.units] = counts[inverse] - 1
+    raw["TEXTREP"] = rep
     return g
 
 
@@ -354,7 +388,8 @@ def element_features(g: PageGraph) -> np.ndarray:
         r["START"] / Cb, C / Cb, np.sign(sc) * np.log1p(np.abs(sc)), sc / smax, r["CW"] / 25.0,
         np.log1p(r["NP"]), np.log1p(r["NLI"]), np.log1p(r["NMEDIA"]), np.log1p(r["NH"]),
         np.log1p(r["NFORM"]), np.log1p(r["KIDS"]), r["H"] / Cs, r["OH"] / OCs,
-        (OC - r["OW"]) / np.maximum(r["OW"], 1.0),
+        (OC - r["OW"]) / np.maximum(r["OW"], 1.0), r["UNLIKELY"], r["NEG"], r["POS"],
+        np.log1p(r["TEXTREP"]), np.log1p(r["CLASSREP"]),
     ]
     X = np.column_stack(cols) if g.n else np.zeros((0, len(ELEMENT_FEATURES)))
     g._cache["el"] = X

@@ -16,7 +16,8 @@ Layout of the arrays (all trees concatenated; node ``k`` of the ensemble):
 * ``roots`` (int32): index of each tree's root.
 
 Inference walks all (row, tree) pairs at once, one vectorised step per tree level:
-``O(depth)`` numpy operations on arrays of shape ``(rows, trees)``.
+``O(depth)`` numpy operations on arrays of shape ``(rows, trees)`` (leaves loop onto
+themselves, so no pair needs masking).
 """
 
 from __future__ import annotations
@@ -68,24 +69,35 @@ class TreeEnsemble:
 
         return self.predict_proba(unit_matrix(g, len(self.meta.get("vocab", []))))
 
+    def _compiled(self):
+        """Arrays for :meth:`raw_score`: leaves point to themselves and compare against
+        +inf, so every (row, tree) pair can take ``depth`` steps without a mask."""
+        c = self.meta.get("_compiled")
+        if c is None:
+            leaf = self.feature < 0
+            feat = np.where(leaf, 0, self.feature).astype(np.intp)
+            cut = np.where(leaf, np.inf, self.cut)
+            children = np.stack([self.left, self.right], axis=1).astype(np.intp).ravel()
+            depth = np.zeros(self.feature.size, dtype=np.int64)
+            for k in range(self.feature.size):  # parents come before children (pre-order)
+                if not leaf[k]:
+                    depth[self.left[k]] = depth[self.right[k]] = depth[k] + 1
+            c = self.meta["_compiled"] = (feat, cut, children, int(depth.max(initial=0)))
+        return c
+
     def raw_score(self, X: np.ndarray) -> np.ndarray:
         """Sum of leaf values per row, shape ``(rows,)``."""
-        X = np.asarray(X, dtype=np.float64)
-        rows = X.shape[0]
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        rows, cols = X.shape
         if rows == 0:
             return np.zeros(0)
-        node = np.broadcast_to(self.roots, (rows, self.roots.size)).copy()
-        r = np.arange(rows)[:, None]
-        feat = self.feature
-        while True:
-            f = feat[node]
-            inner = f >= 0
-            if not inner.any():
-                break
-            x = X[r, np.where(inner, f, 0)]
-            go_left = x <= self.cut[node]
-            nxt = np.where(go_left, self.left[node], self.right[node])
-            node = np.where(inner, nxt, node)
+        feat, cut, children, depth = self._compiled()
+        flat = X.ravel()
+        offset = (np.arange(rows, dtype=np.intp) * cols)[:, None]
+        node = np.broadcast_to(self.roots.astype(np.intp), (rows, self.roots.size)).copy()
+        for _ in range(depth):
+            right = flat[offset + feat[node]] > cut[node]
+            node = children[2 * node + right]
         return self.value[node].sum(axis=1)
 
     def predict_proba(self, X: np.ndarray) -> np.ndarray:
@@ -99,6 +111,7 @@ class TreeEnsemble:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
             meta.pop("_vocab_map", None)
+            meta.pop("_compiled", None)
             return cls(z["feature"], z["cut"], z["left"], z["right"], z["value"],
                        z["roots"], meta)
 
