@@ -13,12 +13,13 @@ alignment methods.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
 from sklearn.metrics import cohen_kappa_score
 
-from train.common import load_cases, page_bytes, pruned_body
+from train.common import REPO, load_cases, page_bytes, pruned_body
 
 
 def main() -> None:
@@ -47,6 +48,11 @@ def main() -> None:
     b = np.concatenate(b_all)
     po = float(np.mean(a == b))
     kappa = cohen_kappa_score(a, b)
+    out = {"units": total, "unlabelled_by_text": unlabelled, "compared": int(a.size),
+           "content_share_text": float(a.mean()), "content_share_html": float(b.mean()),
+           "raw_agreement": po, "cohen_kappa": float(kappa)}
+    (REPO / "train" / "results").mkdir(exist_ok=True)
+    (REPO / "train" / "results" / "reliability.json").write_text(json.dumps(out, indent=1))
     print(f"readability-tests: {total} units, {unlabelled} ({unlabelled / total:.1%}) left unlabelled by (a); "
           f"on {a.size}: content (a) {a.mean():.3f}, (b) {b.mean():.3f}; raw agreement {po:.3f}, "
           f"Cohen's kappa {kappa:.3f}")
