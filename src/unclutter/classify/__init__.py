@@ -1,10 +1,11 @@
 """Learned main-content extraction: CETD, gradient-boosted trees, a GraphSAGE-style GNN.
 
 Stage 5 of the pipeline when ``Options.extractor`` is not ``"heuristic"``. Input: the
-pruned ``<body>`` (not mutated). Output: a :class:`~unclutter.score.select.Selection` like
+pruned ``<body>`` (prepared in place by the learned models, see
+:func:`classify_main_content`). Output: a :class:`~unclutter.score.select.Selection` like
 the heuristic's: ``root`` is a new ``<div>`` holding the kept content in document order.
 
-1. **features** (:mod:`.features`): one walk over a prepared clone of the tree, then
+1. **features** (:mod:`.features`): one walk over the prepared tree, then
    numpy: per-element text/link/tag counts, TD, CTD, DensitySum, the heuristic's
    Readability score and selection, class/id vocabulary bits;
 2. **classify** the *units* (blocks owning text): ``cetd`` (:mod:`.cetd`, no learning),
@@ -118,7 +119,8 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal], reason) -> 
 
 def classify_main_content(body: Node, extractor: str) -> Selection:
     """Run extractor ``extractor`` (one of :data:`LEARNED_EXTRACTORS`) on the pruned
-    ``body``; see the module docstring."""
+    ``body``; see the module docstring. ``gbdt``/``gnn``/``auto`` prepare ``body`` in place
+    (the pipeline is done with it) after the heuristic has run on its own copies."""
     t0 = time.perf_counter()
     name = AUTO_EXTRACTOR if extractor == "auto" else extractor
     lines: list[str] = []
@@ -135,7 +137,8 @@ def classify_main_content(body: Node, extractor: str) -> Selection:
     else:
         model = registry.get_model(name)
         heuristic = select_main_content(body)
-        g = build_graph(body, heuristic, vocab=model.vocab)
+        # the heuristic has read ``body`` (on its own copies): prepare it in place
+        g = build_graph(body, heuristic, vocab=model.vocab, copy=False)
         prob = model.predict_units(g)
         threshold = model.threshold
         keep = prob >= threshold

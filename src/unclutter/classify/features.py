@@ -87,6 +87,33 @@ def _class_flags(class_id: str) -> int:
         4 if POSITIVE_RE.search(class_id) else 0)
 
 
+#: (class, id) -> (flags, class weight, vocabulary bits), one table per vocabulary
+#: (keyed by its contents); bounded.
+_CLASS_INFO: dict[tuple, dict] = {}
+_CLASS_INFO_MAX = 50_000
+
+
+def _class_info_cache(vocab: dict[str, int]) -> dict:
+    key = tuple(vocab.items())
+    cache = _CLASS_INFO.get(key)
+    if cache is None or len(cache) > _CLASS_INFO_MAX:
+        if len(_CLASS_INFO) > 8:
+            _CLASS_INFO.clear()
+        cache = _CLASS_INFO[key] = {}
+    return cache
+
+
+def _class_info(node: Node, vocab: dict[str, int]) -> tuple[int, float, int]:
+    cid = node.class_id
+    bits = 0
+    if vocab:
+        for tok in class_tokens(cid):
+            b = vocab.get(tok)
+            if b is not None:
+                bits |= 1 << b
+    return _class_flags(cid), class_weight(node), bits
+
+
 @dataclass
 class PageGraph:
     """One page's element tree as arrays (see the module docstring for the quantities).
@@ -178,93 +205,64 @@ def _heuristic_text_ids(selection) -> set[int]:
     return {id(t.attrs) for t in selection.root.iter() if t.tag == TEXT}
 
 
-def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None = None) -> PageGraph:
-    """Clone and prepare ``pruned_body``, then collect the raw per-element arrays in one
-    iterative pre-order walk (see the module docstring). ``heuristic``: the heuristic's
-    Selection of the same pruned body, for the ``heur_*`` features; ``vocab``: class/id
-    token -> bit for :attr:`PageGraph.masks`."""
-    body = pruned_body.clone()
+def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None = None,
+                copy: bool = True) -> PageGraph:
+    """Prepare ``pruned_body`` (a clone of it unless ``copy`` is false: then the tree is
+    prepared in place, for callers that are done with it), then collect the raw
+    per-element arrays in one iterative pre-order walk (see the module docstring).
+    ``heuristic``: the heuristic's Selection of the same pruned body, for the ``heur_*``
+    features; ``vocab``: class/id token -> bit for :attr:`PageGraph.masks`."""
+    body = pruned_body.clone() if copy else pruned_body
     paragraphs = prepare(body, False, [])
-    stats = compute_stats(body)
-    scores = score_paragraphs(paragraphs, stats, True).score
     heur = _heuristic_text_ids(heuristic)
     vocab = vocab or {}
 
     nodes: list[Node] = []
-    parent: list[int] = []
-    depth: list[int] = []
-    owner: list[int] = []
+    rows: list[tuple] = []
     end: list[int] = []
-    prev: list[int] = []
-    tagc: list[str] = []
-    dC: list[float] = []
-    dLC: list[float] = []
-    dCM: list[int] = []
-    dPU: list[int] = []
-    dW: list[int] = []
-    dH: list[float] = []
-    is_link: list[int] = []
-    score: list[float] = []
-    cweight: list[float] = []
-    masks: list[int] = []
-    n_children: list[int] = []
-    flags: list[int] = []
     own_hash: list[int] = []
-    class_key: list = []
     class_count: dict = {}
+    info = _class_info_cache(vocab)
     EXIT = None
     stack: list = [(body, -1, 0, -1, 0.0, 0, 0)]
-    last_child: dict[int, int] = {}
+    push = stack.append
     while stack:
         item = stack.pop()
-        if item[0] is EXIT:
+        node = item[0]
+        if node is EXIT:
             end[item[1]] = len(nodes)
             continue
-        node, p, d, ctx, linkw, amask, aflags = item
+        _, p, d, ctx, linkw, amask, aflags = item
         i = len(nodes)
         tag = node.tag
         nodes.append(node)
-        parent.append(p)
-        depth.append(d)
         end.append(0)
-        tagc.append(tag)
-        if p >= 0:
-            prev.append(last_child.get(p, -1))
-            last_child[p] = i
-        else:
-            prev.append(-1)
+        own_hash.append(0)
         if tag in _UNIT_TAGS or p < 0:  # the root owns loose text whatever its tag
             ctx = i
-        owner.append(ctx)
         attrs = node.attrs
-        if tag == "a" and "href" in attrs:
-            linkw = HASH_LINK_WEIGHT if attrs["href"].strip().startswith("#") else 1.0
-            is_link.append(1)
-        else:
-            is_link.append(0)
-        own_hash.append(0)
-        cid = node.class_id
-        if cid:
-            aflags |= _class_flags(cid)
-            key = (tag, attrs.get("class", ""))
-            class_key.append(key)
-            class_count[key] = class_count.get(key, 0) + 1
-            cweight.append(class_weight(node))
-            if vocab:
-                for tok in class_tokens(cid):
-                    b = vocab.get(tok)
-                    if b is not None:
-                        amask |= 1 << b
-        else:
-            class_key.append(None)
-            cweight.append(0.0)
-        masks.append(amask)
-        flags.append(aflags)
-        score.append(scores.get(id(node), 0.0))
+        is_link = 0
+        key = None
+        cw = 0.0
+        if attrs:
+            if tag == "a" and "href" in attrs:
+                linkw = HASH_LINK_WEIGHT if attrs["href"].strip().startswith("#") else 1.0
+                is_link = 1
+            cls = attrs.get("class", "")
+            ident = attrs.get("id", "")
+            if cls or ident:
+                got = info.get((cls, ident))
+                if got is None:
+                    got = info[(cls, ident)] = _class_info(node, vocab)
+                fl, cw, bits = got
+                aflags |= fl
+                amask |= bits
+                key = (tag, cls)
+                class_count[key] = class_count.get(key, 0) + 1
         c = lc = hc = 0.0
         cm = pu = w = 0
         kids = 0
-        stack.append((EXIT, i))
+        push((EXIT, i))
         children = node.children
         for k in range(len(children) - 1, -1, -1):
             ch = children[k]
@@ -285,18 +283,19 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
                 own_hash[ctx] = hash((own_hash[ctx], s))
             else:
                 kids += 1
-                stack.append((ch, i, d + 1, ctx, linkw, amask, aflags))
-        n_children.append(kids)
-        dC.append(c)
-        dLC.append(lc)
-        dCM.append(cm)
-        dPU.append(pu)
-        dW.append(w)
-        dH.append(hc)
+                push((ch, i, d + 1, ctx, linkw, amask, aflags))
+        rows.append((p, d, ctx, tag, is_link, key, cw, amask, aflags, kids, c, lc, cm, pu, w, hc))
+    (parent, depth, owner, tagc, is_link, class_key, cweight, masks, flags, n_children,
+     dC, dLC, dCM, dPU, dW, dH) = (list(col) for col in zip(*rows))
     n = len(nodes)
     par = np.asarray(parent, dtype=np.int64)
     own = np.asarray(owner, dtype=np.int64)
-    prv = np.asarray(prev, dtype=np.int64)
+    # previous element sibling: children of one parent have increasing pre-order indices
+    order = np.argsort(par, kind="stable")
+    prv = np.full(n, -1, dtype=np.int64)
+    same = par[order][1:] == par[order][:-1]
+    prv[order[1:][same]] = order[:-1][same]
+    prv[0] = -1
     nxt = np.full(n, -1, dtype=np.int64)
     has_prev = prv >= 0
     nxt[prv[has_prev]] = np.nonzero(has_prev)[0]
@@ -325,7 +324,12 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     raw["OCM"] = np.bincount(own, weights=np.asarray(dCM, dtype=np.float64), minlength=n)
     raw["OH"] = np.bincount(own, weights=np.asarray(dH), minlength=n)
     raw["START"] = np.concatenate(([0.0], np.cumsum(dC_a)))[:n]
-    raw["SCORE"] = np.asarray(score)
+    # the heuristic's Readability scores (its own counts: compute_stats counts link text
+    # only below an <a> inside the subtree, unlike LC above, which follows text into blocks
+    # nested in a link)
+    keys = [id(nd) for nd in nodes]
+    scores = score_paragraphs(paragraphs, compute_stats(body), True).score
+    raw["SCORE"] = np.fromiter((scores.get(k, 0.0) for k in keys), dtype=np.float64, count=n)
     raw["CW"] = np.asarray(cweight)
     raw["KIDS"] = np.asarray(n_children, dtype=np.float64)
     raw["tag"] = tags
