@@ -9,6 +9,10 @@
       Article ◀─8 measure (tokens, words)─ TOC ◀─7 toc─ Markdown ◀─6 reconstruct─┘
          └─9 summarize (only with ``Options.summary``; unclutter.summarize)
 
+Stage 5 is the heuristic (:mod:`unclutter.score.select`) by default, or a learned extractor
+(:mod:`unclutter.classify`: ``cetd``, ``gbdt``, ``gnn``, ``auto``) chosen by
+``Options.extractor``; both return the same ``Selection``.
+
 Each stage is a function with a typed input and output in its own module; this module only
 calls them in order, records what each decided (``Article.trace`` and ``Article.removed``,
 shown by ``--explain``), and applies two policies:
