@@ -27,13 +27,13 @@ from pathlib import Path
 
 import numpy as np
 
-from .constants import DEFAULT_THRESHOLD
+from .modelmeta import ModelMeta
 
 __all__ = ["TreeEnsemble", "export_lightgbm"]
 
 
 @dataclass
-class TreeEnsemble:
+class TreeEnsemble(ModelMeta):
     """A flattened ensemble; see the module docstring. ``meta`` holds the feature names,
     vocabulary, decision threshold and training facts stored with the model."""
 
@@ -44,24 +44,6 @@ class TreeEnsemble:
     value: np.ndarray
     roots: np.ndarray
     meta: dict
-
-    @property
-    def vocab(self) -> dict[str, int]:
-        """Class/id token -> bit of the vocabulary features."""
-        v = self.meta.get("_vocab_map")
-        if v is None:
-            v = self.meta["_vocab_map"] = {t: i for i, t in enumerate(self.meta.get("vocab", []))}
-        return v
-
-    @property
-    def threshold(self) -> float:
-        """Decision threshold on P(content), chosen by cross-validation."""
-        return float(self.meta.get("threshold", DEFAULT_THRESHOLD))
-
-    @property
-    def recovery(self) -> bool:
-        """Whether DensitySum recovery follows this model's decisions."""
-        return bool(self.meta.get("recovery", False))
 
     def predict_units(self, g) -> np.ndarray:
         """P(content) of each unit of a PageGraph, shape ``(len(g.units),)``."""

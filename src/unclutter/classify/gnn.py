@@ -32,7 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .constants import DEFAULT_THRESHOLD, GNN_WEIGHT_EPS, UNIT_TAGS
+from .constants import GNN_WEIGHT_EPS, UNIT_TAGS
+from .modelmeta import ModelMeta
 
 __all__ = ["GraphSage", "node_inputs", "neighbour_edges"]
 
@@ -77,7 +78,7 @@ def _aggregate(h: np.ndarray, dst: np.ndarray, src: np.ndarray, w: np.ndarray) -
 
 
 @dataclass
-class GraphSage:
+class GraphSage(ModelMeta):
     """Weights of the network (``proj``: ``(W_p, b_p)``, ``W_p`` of shape ``(d, d_in)``;
     ``layers``: list of ``(W, b)``, ``W`` of shape ``(d, 2 * d)``; ``head``: ``(W_o, b_o)``,
     ``W_o`` of shape ``(2, d)``) and the input standardisation; ``meta``: vocabulary,
@@ -89,21 +90,6 @@ class GraphSage:
     mean: np.ndarray
     std: np.ndarray
     meta: dict = field(default_factory=dict)
-
-    @property
-    def vocab(self) -> dict[str, int]:
-        v = self.meta.get("_vocab_map")
-        if v is None:
-            v = self.meta["_vocab_map"] = {t: i for i, t in enumerate(self.meta.get("vocab", []))}
-        return v
-
-    @property
-    def threshold(self) -> float:
-        return float(self.meta.get("threshold", DEFAULT_THRESHOLD))
-
-    @property
-    def recovery(self) -> bool:
-        return bool(self.meta.get("recovery", False))
 
     def forward(self, x: np.ndarray, dst: np.ndarray, src: np.ndarray, w: np.ndarray) -> np.ndarray:
         """P(content) of every node, shape ``(n,)``."""
