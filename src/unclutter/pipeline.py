@@ -115,7 +115,7 @@ def _select(body, options: Options):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for)."""
     if options.extractor == "heuristic":
-        return select_main_content(body)
+        return select_main_content(body, in_place=True)
     from .classify import classify_main_content
 
     return classify_main_content(body, options.extractor)

@@ -137,39 +137,38 @@ class ParsedPage:
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              skip_ids: frozenset[int] = frozenset(), skipped: list | None = None,
              scripting: bool = True) -> Node:
-    """Copy lexbor's tree into :class:`Node` objects.
+    """Copy lexbor's tree into :class:`Node` objects, in document order.
 
-    One pass over lexbor's own (C, non-recursive) pre-order traversal; each node is
-    attached to the copy of its parent, found by lexbor's node identity (``mem_id``).
-    Nodes whose parent was not copied (comments' children, contents of ``OPAQUE_TAGS``)
-    are skipped with their subtrees. ``<style>`` texts and structured-data scripts are
-    collected on the way (into ``styles`` / ``data_scripts``).
+    Iterative depth-first walk over a stack of lexbor child iterators, one per open
+    element: children are appended to their parent's copy as they come, so no node needs a
+    parent lookup, and subtrees that are not copied (skipped elements, contents of
+    ``OPAQUE_TAGS``, comments) are never visited. ``<style>`` texts and structured-data
+    scripts are collected on the way (into ``styles`` / ``data_scripts``).
     """
     root = Node(DOCUMENT)
-    copies: dict[int, Node] = {lexbor_document.mem_id: root}
-    get = copies.get
-    preserved: set[int] = set()  # id() of copies inside <pre> and kin
-    for lnode in lexbor_document.traverse(include_text=True):
-        tag = lnode.tag
-        lparent = lnode.parent
-        if lparent is None:
-            continue
-        parent = get(lparent.mem_id)
-        if parent is None:
-            continue
-        if tag == "-text":
-            text = lnode.text_content
-            if text:
-                siblings = parent.children
-                if text.isspace() and id(parent) not in preserved:
+    # (child iterator, the copy its children join, inside <pre> and kin)
+    stack: list[tuple[object, Node, bool]] = [(lexbor_document.iter(include_text=True), root, False)]
+    push = stack.append
+    ws_free = _WHITESPACE_FREE_PARENTS
+    blocks = BLOCK_ELEMENTS
+    while stack:
+        children, parent, pre = stack[-1]
+        siblings = parent.children
+        ptag = parent.tag
+        for child in children:
+            tag = child.tag
+            if tag == "-text":
+                text = child.text_content
+                if not text:
+                    continue
+                if not pre and text.isspace():
                     # whitespace that cannot render: drop it (fewer nodes for every stage)
-                    ptag = parent.tag
-                    if ptag in _WHITESPACE_FREE_PARENTS:
+                    if ptag in ws_free:
                         continue
                     if siblings:
-                        if siblings[-1].tag in BLOCK_ELEMENTS:
+                        if siblings[-1].tag in blocks:
                             continue
-                    elif ptag in BLOCK_ELEMENTS:
+                    elif ptag in blocks:
                         continue
                 if siblings and siblings[-1].tag == TEXT:
                     siblings[-1].text += text  # merge adjacent text (comments removed)
@@ -177,37 +176,39 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                     node = Node(TEXT, None, text)
                     node.parent = parent
                     siblings.append(node)
-        elif tag and tag[0] != "-" and tag != "template":
-            if tag == "noscript" and not scripting:
-                copies[lnode.mem_id] = parent  # unwrap: its children join the parent
                 continue
-            if skip_ids and lnode.mem_id in skip_ids:
-                text = lnode.text(deep=True)
+            if not tag or tag[0] == "-" or tag == "template":
+                continue
+            if tag == "noscript" and not scripting:
+                # unwrap: its children join the parent, in its place
+                push((child.iter(include_text=True), parent, pre))
+                break
+            if skip_ids and child.mem_id in skip_ids:
+                text = child.text(deep=True)
                 if tag == "style":
                     styles.append(text)
                 if skipped is not None:
-                    skipped.append(SkippedElement(tag, lnode.attributes, text, parent))
+                    skipped.append(SkippedElement(tag, child.attributes, text, parent))
                 continue
-            attrs = lnode.attributes
+            attrs = child.attributes
             if attrs:
                 for k, v in attrs.items():
-                    if v is None:
-                        attrs[k] = ""
-                    elif len(v) > MAX_ATTRIBUTE_CHARS:
+                    if v is None or len(v) > MAX_ATTRIBUTE_CHARS:
                         attrs[k] = ""
             node = Node(tag, attrs)
             node.parent = parent
-            parent.children.append(node)
+            siblings.append(node)
             if tag == "style":
-                styles.append(lnode.text(deep=True))
+                styles.append(child.text(deep=True))
             elif tag == "script" and attrs and (
                 "json" in attrs.get("type", "") or attrs.get("id") == "__NEXT_DATA__"
             ):
                 data_scripts.append(node)
             if tag not in OPAQUE_TAGS:
-                copies[lnode.mem_id] = node
-                if tag in _PRESERVE_WHITESPACE or id(parent) in preserved:
-                    preserved.add(id(node))
+                push((child.iter(include_text=True), node, pre or tag in _PRESERVE_WHITESPACE))
+                break
+        else:
+            stack.pop()
     return root
 
 

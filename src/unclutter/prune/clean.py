@@ -97,7 +97,8 @@ _DYNAMIC_PSEUDO_RE = re.compile(
 _PRINT_ONLY_RE = re.compile(r"^@media\s+(?:only\s+)?(?:print|speech)\b(?![^{]*\b(?:screen|all)\b)")
 
 
-def hiding_rules(css: str) -> list[str]:
+@lru_cache(maxsize=64)
+def hiding_rules(css: str) -> tuple[str, ...]:
     """Selector texts of the style rules that hide what they match.
 
     A rule hides when its block has ``display: none`` or ``visibility: hidden|collapse``.
@@ -107,21 +108,22 @@ def hiding_rules(css: str) -> list[str]:
     safe side for prompt-injection defence). Selectors with dynamic pseudo-classes
     (``:hover``, ``:focus``...) or pseudo-elements are left out: they do not hide the
     element in the page as loaded.
+
+    Cached (the parse stage and :func:`prune` both read a page's stylesheets); returns a
+    tuple, so a cached result cannot be changed by a caller.
     """
-    if "none" not in css and "hidden" not in css and "collapse" not in css:
-        return []
     css = normalise_css(css, lower=False)
-    # Search a lower-cased copy with a case-sensitive pattern (faster than IGNORECASE);
-    # positions agree because ASCII lower-casing keeps lengths.
-    probe = css.lower() if css.isascii() else css
-    if probe is css:
-        positions = [m.start() for m in HIDING_DECLARATION_RE.finditer(css)]
-    else:
-        # two literal-prefixed scans are much faster than one alternation over the text
-        positions = sorted(
-            m.start() - 1 for regex in _HIDING_LITERAL_RES for m in regex.finditer(probe)
-            if m.start() == 0 or probe[m.start() - 1] in ";{ \t\r\n\f"
-        )
+    # Search a lower-cased copy with case-sensitive patterns (faster than IGNORECASE).
+    # Non-ASCII characters become one "?" each first, so that lower-casing keeps the length
+    # and positions in the copy are positions in ``css``.
+    probe = (css if css.isascii() else css.encode("ascii", "replace").decode("ascii")).lower()
+    if "none" not in probe and "hidden" not in probe and "collapse" not in probe:
+        return ()
+    # two literal-prefixed scans are much faster than one alternation over the text
+    positions = sorted(
+        m.start() - 1 for regex in _HIDING_LITERAL_RES for m in regex.finditer(probe)
+        if m.start() == 0 or probe[m.start() - 1] in ";{ \t\r\n\f"
+    )
     out: list[str] = []
     last_open = -1
     depth = 0  # brace depth at ``counted``
@@ -148,7 +150,7 @@ def hiding_rules(css: str) -> list[str]:
             sel = sel.strip()
             if sel and not _DYNAMIC_PSEUDO_RE.search(sel):
                 out.append(sel)
-    return out
+    return tuple(out)
 
 
 def _in_screen_group(css: str, open_at: int) -> bool:

@@ -350,16 +350,53 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal]) -> Select
     return Selection(root=container, top=top, chars=chars)
 
 
-def select_main_content(body: Node) -> Selection:
-    """Run the ladder of :data:`ATTEMPTS` on ``body`` (not mutated; each attempt works on
-    a copy). See the module docstring."""
+def _snapshot(body: Node) -> list[tuple[Node, str, list[Node]]]:
+    """What an attempt may change in ``body``'s subtree: each element's tag and child
+    list (attributes and text are never changed by this stage). Element nodes without
+    children are covered by their parent's entry (an attempt never gives them children)."""
+    snap = []
+    stack = [body]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        node = pop()
+        kids = node.children
+        snap.append((node, node.tag, kids[:]))
+        for c in kids:
+            if c.children:
+                push(c)
+    return snap
+
+
+def _restore(snap: list[tuple[Node, str, list[Node]]]) -> None:
+    """Undo an attempt: put back every tag, child list and parent link of :func:`_snapshot`."""
+    for node, tag, kids in snap:
+        node.tag = tag
+        node.children = kids
+        for c in kids:
+            c.parent = node
+
+
+def select_main_content(body: Node, *, in_place: bool = False) -> Selection:
+    """Run the ladder of :data:`ATTEMPTS` on ``body``. See the module docstring.
+
+    With ``in_place=False`` (the default) ``body`` is not changed: each attempt works on a
+    copy. With ``in_place=True`` (the pipeline, which is done with the page tree) the
+    first attempt works on ``body`` itself, undone from a snapshot if a further attempt is
+    needed, which saves copying the tree on most pages; ``body`` is left in an unspecified
+    state and the selected nodes are moved out of it.
+    """
     page_chars = collapsed_len(body.text_content())
     needed = min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * page_chars)
     best: Selection | None = None
     lines: list[str] = []
-    for attempt in ATTEMPTS:
+    snap = _snapshot(body) if in_place else None
+    for n, attempt in enumerate(ATTEMPTS):
         removed: list[Removal] = []
-        sel = _run_attempt(body.clone(), attempt, removed)
+        if n == 0 and snap is not None:
+            sel = _run_attempt(body, attempt, removed)
+        else:
+            sel = _run_attempt(body.clone(), attempt, removed)
         sel.removed = removed
         lines.append(f"attempt {attempt.describe()}: top {_describe(sel.top)}, {sel.chars} chars")
         if best is None or sel.chars > best.chars:
@@ -367,6 +404,10 @@ def select_main_content(body: Node) -> Selection:
         if sel.chars >= needed:
             best = sel
             break
+        if n == 0 and snap is not None:
+            # keep this result whole, then give ``body`` back its original shape
+            best = Selection(root=sel.root.clone(), top=sel.top, chars=sel.chars, removed=removed)
+            _restore(snap)
     assert best is not None
     best.attempts = lines
     return best
