@@ -223,6 +223,28 @@ def test_select_relaxes_when_first_attempt_finds_too_little():
     assert len(sel.attempts) >= 2
 
 
+def _shape(node: Node) -> list:
+    return [(n.tag, n.text, id(n.parent) if n.parent else None) for n in node.iter()]
+
+
+@pytest.mark.parametrize("retry", [False, True])
+def test_select_in_place_matches_the_copying_selection(retry):
+    links = "".join(f"<li><a href='/p{i}'>Link number {i}</a></li>" for i in range(120))
+    html = ARTICLE_PAGE if not retry else "<html><body><div class='comment-wrapper'>" + "".join(
+        f"<p>Paragraph {i} of real prose, with commas, clauses, and plenty of characters to score.</p>"
+        for i in range(8)
+    ) + f"</div><ul class='x'>{links}</ul></body></html>"
+    body = prune(parse_html(html, "https://example.org/")).root
+    before = _shape(body)
+    copied = select_main_content(body)
+    assert _shape(body) == before  # the default leaves the tree alone
+    in_place = select_main_content(body, in_place=True)
+    assert (len(in_place.attempts) > 1) is retry  # retry: the snapshot was restored
+    assert in_place.attempts == copied.attempts
+    assert [(n.tag, n.text) for n in in_place.root.iter()] == [(n.tag, n.text) for n in copied.root.iter()]
+    assert in_place.chars == copied.chars and in_place.chars > 0
+
+
 # --- TOC and tokens ---------------------------------------------------------------------
 
 

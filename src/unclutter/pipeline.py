@@ -28,7 +28,9 @@ shown by ``--explain``), and applies two policies:
 
 from __future__ import annotations
 
+import gc
 import re
+from contextlib import contextmanager
 
 from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
@@ -121,9 +123,35 @@ def _select(body, options: Options):
     return classify_main_content(body, options.extractor)
 
 
+@contextmanager
+def _no_cyclic_gc():
+    """Pause Python's cyclic garbage collector while one page is processed.
+
+    A page's tree is thousands of container objects that all live until the page is done;
+    with the collector on, every 700 allocations (``gc.get_threshold()``) a collection walks
+    them again and moves them through the generations, which cost about 9% of the time per
+    page on AEB. The same practice is Mercurial's ``util.nogc`` around its manifest parser.
+    The collector is switched back on afterwards only if it was on before (a caller that
+    turned it off keeps it off), and the page's garbage is then collected as usual.
+    """
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
 def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     """Run every stage; see the module docstring. Raises the errors of
     :mod:`unclutter.core.errors` (UnreadableInputError subclasses, NoContentError)."""
+    with _no_cyclic_gc():
+        return _run_pipeline(data, url, options)
+
+
+def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     trace: list[str] = []
     html = _to_text(data, options)
     page: ParsedPage = parse_html(html, url, skip_selector=early_drop_selectors)

@@ -306,6 +306,22 @@ def _colour(value: str) -> str:
     return v
 
 
+@lru_cache(maxsize=8192)
+def _cached_style_hides(style: str) -> str | None:
+    return style_hides(style)
+
+
+@lru_cache(maxsize=8192)
+def _class_reason(cls: str) -> str | None:
+    """Why a ``class`` attribute value alone hides or removes its element, or ``None``
+    (screen-reader-only classes, edit/skip links). Cached: class strings repeat."""
+    if not SCREEN_READER_CLASSES.isdisjoint(cls.split()):
+        return "hidden: screen-reader-only class"
+    if CHROME_CLASS_RE.search(cls):
+        return "edit/skip link"
+    return None
+
+
 def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
     attrs = node.attrs
     if not attrs:
@@ -315,7 +331,7 @@ def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
             return f"hidden: {reason}"
     style = attrs.get("style")
     if style:
-        reason = style_hides(style)
+        reason = _cached_style_hides(style)
         if reason:
             return reason
     cls = attrs.get("class")
@@ -325,6 +341,41 @@ def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
         sel = selectors.match(node)
         if sel is not None:
             return f"hidden: <style> rule {sel.source}"
+    return None
+
+
+def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex") -> str | None:
+    """Why the prune stage removes element ``node`` (with non-empty ``attrs``), judged on
+    its attributes, or ``None``: the checks of :func:`_hidden_reason`, then role, edit/skip
+    link class, consent wall / overlay. Order matters only for the logged reason."""
+    for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
+        if name in attrs and (value is None or attrs[name].strip().lower() == value):
+            return f"hidden: {reason}"
+    style = attrs.get("style")
+    if style:
+        reason = _cached_style_hides(style)
+        if reason:
+            return reason
+    cls = attrs.get("class")
+    class_reason = _class_reason(cls) if cls else None
+    if class_reason is not None and class_reason.startswith("hidden"):
+        return class_reason
+    if selectors and (cls or "id" in attrs):
+        sel = selectors.match(node)
+        if sel is not None:
+            return f"hidden: <style> rule {sel.source}"
+    role = attrs.get("role")
+    if role:
+        role = role.strip().lower()
+        if role in NON_CONTENT_ROLES:
+            return f"non-content role {role}"
+    if class_reason is not None:
+        return class_reason
+    cid = node.class_id
+    if cid and node.tag not in ("body", "html") and _is_overlay(cid) and (
+        len(node.text_content()) < OVERLAY_MAX_CHARS
+    ):
+        return "consent wall or overlay"
     return None
 
 
@@ -363,26 +414,11 @@ def prune(page: ParsedPage) -> PruneResult:
             if t and not t.isascii() and INVISIBLE_CHARS_RE.search(t):
                 node.text = INVISIBLE_CHARS_RE.sub("", t)
             continue
-        reason = None
+        attrs = node.attrs
         if tag in NON_CONTENT_TAGS:
             reason = "non-content element"
         else:
-            reason = _hidden_reason(node, selectors)
-            if reason is None and node.attrs:
-                role = node.attrs.get("role", "").strip().lower()
-                if role in NON_CONTENT_ROLES:
-                    reason = f"non-content role {role}"
-                else:
-                    cid = node.class_id
-                    if cid and CHROME_CLASS_RE.search(node.attrs.get("class", "")):
-                        reason = "edit/skip link"
-                    elif (
-                        cid
-                        and tag not in ("body", "html")
-                        and _is_overlay(cid)
-                        and len(node.text_content()) < OVERLAY_MAX_CHARS
-                    ):
-                        reason = "consent wall or overlay"
+            reason = _element_reason(node, attrs, selectors) if attrs else None
             if reason is None and tag in ("header", "footer"):
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"
@@ -390,7 +426,6 @@ def prune(page: ParsedPage) -> PruneResult:
             _log(removed, node, reason)
             node.remove()
             continue
-        attrs = node.attrs
         if attrs:
             for k, v in attrs.items():
                 if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from ..core.textmatch import folded
+
 #: Elements that never carry readable main content: executable/styling code, embedded
 #: documents and graphics, form controls, and dialogs (HTML Living Standard element index,
 #: https://html.spec.whatwg.org/multipage/indices.html#elements-3). ``form`` itself is *not*
@@ -68,20 +70,18 @@ SCREEN_READER_CLASSES = frozenset({"sr-only", "visually-hidden", "visuallyhidden
 
 #: Class names of editing and navigation shortcuts inside content: MediaWiki's
 #: ``mw-editsection`` "[edit]" links, CMS "edit this post" links, "skip to content" links.
-CHROME_CLASS_RE = re.compile(r"editsection|(?:^|[\s_-])(?:post-)?edit-link|skip-(?:link|to-content)", re.IGNORECASE)
+CHROME_CLASS_RE = folded(r"editsection|(?:^|[\s_-])(?:post-)?edit-link|skip-(?:link|to-content)")
 
 #: Class/id words of consent walls, cookie banners, newsletter and paywall overlays: page
 #: chrome that sits in the DOM next to the article (names of the common consent-management
 #: platforms and overlay patterns seen across the shared datasets).
-OVERLAY_CLASS_RE = re.compile(
+OVERLAY_CLASS_RE = folded(
     r"cookie|consent|gdpr|(?<![\w-])cmp(?![\w-])|onetrust|didomi|cookiebot|qc-cmp|truste|"
-    r"newsletter-?(?:popup|modal|signup)|modal-backdrop|interstitial",
-    re.IGNORECASE,
-)
+    r"newsletter-?(?:popup|modal|signup)|modal-backdrop|interstitial")
 
 #: An overlay match is only removed when it is not also named like content (a paywalled
 #: article is often ``class="article-content consent-gated"``)...
-OVERLAY_CONTENT_RE = re.compile(r"article|content|story|body|main|post", re.IGNORECASE)
+OVERLAY_CONTENT_RE = folded(r"article|content|story|body|main|post")
 #: ...and holds fewer characters than this (banners and walls are short).
 OVERLAY_MAX_CHARS = 3000
 

@@ -44,12 +44,10 @@ class TextStats:
 
 
 def compute_stats(root: Node) -> TextStats:
-    """One post-order pass over ``root``'s subtree; see the module docstring."""
+    """One bottom-up pass over ``root``'s subtree; see the module docstring."""
     st = TextStats()
     chars, link_chars, commas, tags = st.chars, st.link_chars, st.commas, st.tags
-    for node in root.iter_postorder():
-        if node.tag == TEXT:
-            continue
+    for node in root.elements_bottom_up():
         c = 0
         lc = 0.0
         cm = 0

@@ -158,8 +158,8 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[No
 
     # Which nodes have a block-level descendant (bottom-up, one pass).
     has_block: set[int] = set()
-    for node in body.iter_postorder():
-        if node.tag == TEXT or not node.children:
+    for node in body.elements_bottom_up():
+        if not node.children:
             continue
         for c in node.children:
             if c.tag != TEXT and (c.tag in BLOCK_TAGS or id(c) in has_block):
@@ -196,7 +196,7 @@ def _wrap_inline_runs(node: Node) -> None:
     """Wrap maximal runs of phrasing content (text, inline elements, <br>) among block
     children into new ``<p>`` nodes, so loose text is scored and rendered as paragraphs."""
     children = node.children
-    if not any(c.tag == TEXT and c.text.strip() for c in children) and not any(
+    if not any(c.tag == TEXT and c.text and not c.text.isspace() for c in children) and not any(
         c.tag != TEXT and c.tag not in BLOCK_TAGS and c.tag != "br" for c in children
     ):
         return
@@ -206,7 +206,7 @@ def _wrap_inline_runs(node: Node) -> None:
     def flush() -> None:
         if not run:
             return
-        if any((c.tag == TEXT and c.text.strip()) or (c.tag != TEXT and c.tag != "br") for c in run):
+        if any(c.tag != "br" if c.tag != TEXT else (c.text and not c.text.isspace()) for c in run):
             p = Node("p")
             for c in run:
                 p.append(c)

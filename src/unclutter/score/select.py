@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
@@ -167,7 +168,7 @@ def _pick_top(body: Node, scores: Scores) -> Node:
     # fragment of the article: use its container.
     while top is not body and top.parent is not None and top.parent is not body:
         if top.tag in FRAGMENT_TAGS or len(
-            [c for c in top.parent.children if c.tag != TEXT or c.text.strip()]
+            [c for c in top.parent.children if c.tag != TEXT or (c.text and not c.text.isspace())]
         ) == 1:
             top = top.parent
         else:
@@ -216,10 +217,29 @@ def _merge_siblings(top: Node, body: Node, scores: Scores, stats: TextStats) -> 
 
 
 def _is_boilerplate(node: Node, chars: int) -> bool:
-    text = " ".join(node.text_content().split())
-    if chars < BOILERPLATE_MAX_CHARS and BOILERPLATE_TEXT_RE.match(text):
+    if not chars:
+        return False
+    return _boilerplate_text(" ".join(node.text_content().split()), chars < BOILERPLATE_MAX_CHARS)
+
+
+@lru_cache(maxsize=8192)
+def _boilerplate_text(text: str, short: bool) -> bool:
+    """Whether whitespace-collapsed ``text`` is page furniture: a whole boilerplate phrase
+    (only checked when ``short``) or a boilerplate line. Cached: nested elements and
+    repeated blocks share their texts."""
+    if short and BOILERPLATE_TEXT_RE.match(text):
         return True
     return bool(BOILERPLATE_LINE_RE.search(text))
+
+
+@lru_cache(maxsize=8192)
+def _share_class(class_id: str) -> bool:
+    return bool(SHARE_RE.search(class_id))
+
+
+@lru_cache(maxsize=8192)
+def _byline_class(class_id: str) -> bool:
+    return bool(BYLINE_RE.search(class_id))
 
 
 _TEASER_TAGS = frozenset({"div", "li", "article", "section", "aside"})
@@ -273,7 +293,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         chars = stats.chars.get(k, 0)
         cid = node.class_id
         reason = None
-        if cid and chars < SHARE_MAX_CHARS and SHARE_RE.search(cid):
+        if cid and chars < SHARE_MAX_CHARS and _share_class(cid):
             reason = "share widget"
         elif attempt.clean_conditionally and chars < BOILERPLATE_LINE_MAX_CHARS and node.tag not in (
             "a", "span", "b", "strong", "em", "i") and _is_boilerplate(node, chars):
@@ -281,7 +301,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
         elif cid and chars < BYLINE_MAX_CHARS and node.tag not in ("a",) and (
-            BYLINE_RE.search(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
+            _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
         ):
             reason = "byline"
         elif node.tag in ("h1", "h2") and attempt.weight_classes and class_weight(node) < 0:

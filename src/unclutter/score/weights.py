@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from ..core.textmatch import folded
+
 # --- Paragraph scoring (Readability: _grabArticle) -------------------------------------
 
 #: A paragraph-like node shorter than this (characters, whitespace-collapsed) adds no
@@ -58,37 +60,31 @@ TAG_BASE_SCORE = {
 CLASS_WEIGHT = 25.0
 
 #: class/id words that suggest main content.
-POSITIVE_RE = re.compile(
+POSITIVE_RE = folded(
     r"article|body|content|entry|main|page|post|story|text|blog|hentry|h-entry|prose|"
-    r"instapaper_body|markdown|richtext|rich-text|wysiwyg",
-    re.IGNORECASE,
-)
+    r"instapaper_body|markdown|richtext|rich-text|wysiwyg")
 
 #: class/id words that suggest boilerplate.
-NEGATIVE_RE = re.compile(
+NEGATIVE_RE = folded(
     r"-ad-|\bads?\b|^ad-|advert|banner|byline|combx|comment|contact|foot|footer|footnote|"
     r"gdpr|masthead|media|meta|outbrain|promo|related|recommend|scroll|share|sharing|"
     r"shoutbox|sidebar|skyscraper|sponsor|shopping|tags|taboola|tool|widget|newsletter|"
     r"subscribe|signup|popular|trending|teaser|breadcrumb|pagination|pager|social|"
     r"author-bio|disclaimer|hidden|\bhid\b|tags?\b|tagbox|tag-?list|tag-?cloud|recent|"
-    r"next-?prev|prev-?next|more-?stories|read-?more|row-more|slideshow|gallery-?nav",
-    re.IGNORECASE,
-)
+    r"next-?prev|prev-?next|more-?stories|read-?more|row-more|slideshow|gallery-?nav")
 
 # --- Unlikely candidates (Readability.js: REGEXPS.unlikelyCandidates) ------------------
 
 #: class/id/role words of nodes removed before scoring in the first attempt...
-UNLIKELY_RE = re.compile(
+UNLIKELY_RE = folded(
     r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|"
     r"footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|"
     r"skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|"
     r"yom-remote|share|subscribe|newsletter|recirc|outbrain|taboola|promo|signature|"
     r"postprofile|user-?info|post-?buttons|post-?actions|next-?prev|prev-?next|more-?stories|"
-    r"tagbox|tag-?cloud",
-    re.IGNORECASE,
-)
+    r"tagbox|tag-?cloud")
 #: ...unless they also match one of these words.
-MAYBE_CANDIDATE_RE = re.compile(r"and|article|body|column|content|main|shadow", re.IGNORECASE)
+MAYBE_CANDIDATE_RE = folded(r"and|article|body|column|content|main|shadow")
 
 #: An unlikely candidate holding more than this share of the page's characters is a page
 #: wrapper with an unlucky name (``class="Page-ad-margins"``), not a widget: it is kept.
@@ -193,7 +189,7 @@ LINK_ONLY_BLOCK_SHARE = 0.5
 #: Elements whose class/id says "share"/"social" and that hold fewer characters than this
 #: are removed from the content (Readability.js: _cleanMatchedNodes with shareElements, 500).
 SHARE_MAX_CHARS = 500
-SHARE_RE = re.compile(r"(?:\b|_)(?:share|sharing|social|sharedaddy|addthis)(?:\b|_)", re.IGNORECASE)
+SHARE_RE = folded(r"(?:\b|_)(?:share|sharing|social|sharedaddy|addthis)(?:\b|_)")
 
 #: A small block (fewer than ``TEASER_MAX_CHARS``) built around a heading that is itself a
 #: link is a teaser card for another page ("recent articles", "next story"), not part of
@@ -206,14 +202,12 @@ TEASER_MAX_SHARE = 0.5
 #: Short blocks (under ``BOILERPLATE_MAX_CHARS``) whose whole text is one of these phrases
 #: are page furniture that survives inside article containers.
 BOILERPLATE_MAX_CHARS = 60
-BOILERPLATE_TEXT_RE = re.compile(
+BOILERPLATE_TEXT_RE = folded(
     r"^(?:advertisement|advert|ad|sponsored(?: content)?|share(?: this| on| via)?\b.*|tags?:?|"
     r"related(?: articles| stories| posts| content)?:?|read more:?|continue reading.*|"
     r"more (?:stories|on this)\b.*|loading\W*|(?:next|previous) (?:article|story|post)\b.*|"
     r"you (?:may|might) also like\W*|don'?t miss\W*|explore further\W*|recommended(?: for you)?\W*|"
-    r"(?:published|updated|posted|last updated)\b.{0,40}\d.*|author:?|publish(?:ed)? date:?)$",
-    re.IGNORECASE,
-)
+    r"(?:published|updated|posted|last updated)\b.{0,40}\d.*|author:?|publish(?:ed)? date:?)$")
 
 #: Longer blocks (under ``BOILERPLATE_LINE_MAX_CHARS``) that are page furniture whatever
 #: their wording around: copyright notices, reproduction notices, "By <Name> - <date>"
@@ -231,7 +225,7 @@ BOILERPLATE_LINE_RE = re.compile(
 #: Bylines inside the content are removed when shorter than this many characters
 #: (Readability.js: _isValidByline, 100); the byline goes to the metadata instead.
 BYLINE_MAX_CHARS = 100
-BYLINE_RE = re.compile(r"byline|author|dateline|writtenby|p-author", re.IGNORECASE)
+BYLINE_RE = folded(r"byline|author|dateline|writtenby|p-author")
 
 #: Accept an attempt of the relax-and-retry ladder when its text reaches
 #: min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * characters of the pruned page).
