@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import gc
 import re
-from contextlib import contextmanager
 
 from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
@@ -88,13 +87,13 @@ def _to_text(data: str | bytes, options: Options) -> str:
 
 
 def _lazy_structured_body(page: ParsedPage):
-    """Capture the structured-data scripts now (before pruning); decode them on demand."""
+    """Keep the structured-data scripts now (before pruning detaches them from the body);
+    decode them on demand. No copies: the prune and select stages change only the body,
+    and a detached script element keeps its text."""
     if not page.data_scripts:
         return None
     head = page.head
-    in_head = {id(n) for n in head.iter_elements()} if head is not None else set()
-    scripts = [n.clone() for n in page.data_scripts if id(n) not in in_head]
-    head = head.clone() if head is not None else None
+    scripts = [n for n in page.data_scripts if head is None or all(a is not head for a in n.ancestors())]
 
     def decode() -> tuple[str, str] | None:
         holder = parse_html("<html><head></head><body></body></html>", page.url)
@@ -123,32 +122,25 @@ def _select(body, options: Options):
     return classify_main_content(body, options.extractor)
 
 
-@contextmanager
-def _no_cyclic_gc():
-    """Pause Python's cyclic garbage collector while one page is processed.
-
-    A page's tree is thousands of container objects that all live until the page is done;
-    with the collector on, every 700 allocations (``gc.get_threshold()``) a collection walks
-    them again and moves them through the generations, which cost about 9% of the time per
-    page on AEB. The same practice is Mercurial's ``util.nogc`` around its manifest parser.
-    The collector is switched back on afterwards only if it was on before (a caller that
-    turned it off keeps it off), and the page's garbage is then collected as usual.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
 def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     """Run every stage; see the module docstring. Raises the errors of
-    :mod:`unclutter.core.errors` (UnreadableInputError subclasses, NoContentError)."""
-    with _no_cyclic_gc():
+    :mod:`unclutter.core.errors` (UnreadableInputError subclasses, NoContentError).
+
+    Python's cyclic garbage collector is paused while the page is processed: a page's tree
+    is thousands of container objects that all live until the page is done, and with the
+    collector on, every 700 allocations (``gc.get_threshold()``) a collection walks them
+    again and moves them through the generations, about 9% of the time per page on AEB.
+    (Mercurial does the same around its manifest parser: ``util.nogc``.) The collector is
+    switched back on afterwards only if it was on before, and the page's garbage is then
+    collected as usual.
+    """
+    if not gc.isenabled():
         return _run_pipeline(data, url, options)
+    gc.disable()
+    try:
+        return _run_pipeline(data, url, options)
+    finally:
+        gc.enable()
 
 
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:

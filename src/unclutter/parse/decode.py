@@ -138,14 +138,19 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
-_CONTROL_RE = re.compile("[\x01-\x08\x0b\x0e-\x1f]")
+_CONTROL_BYTES = bytes([*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20)])
 
 
 def _too_many_controls(text: str) -> bool:
     sample = text[:65536]
     if not sample:
         return False
-    return len(_CONTROL_RE.findall(sample)) > MAX_CONTROL_CHAR_RATIO * len(sample)
+    # Count C0 controls (not tab, LF, FF, CR) in C: they are single bytes in UTF-8 and no
+    # multi-byte sequence contains a byte below 0x80, so deleting them from the encoded
+    # sample removes exactly one byte per control character.
+    raw = sample.encode("utf-8", "surrogatepass")
+    controls = len(raw) - len(raw.translate(None, _CONTROL_BYTES))
+    return controls > MAX_CONTROL_CHAR_RATIO * len(sample)
 
 
 def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]:
