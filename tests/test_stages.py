@@ -276,10 +276,10 @@ def test_collapsed_len():
     assert collapsed_len("   ") == 0
 
 
-def test_early_drop_selector_skips_and_logs_with_reasons():
-    from unclutter.prune.rules import EARLY_DROP_SELECTOR
+def test_early_drops_skip_and_log_with_reasons():
+    from unclutter.prune.clean import parse_for_pruning
 
-    page = parse_html(HIDDEN_PAGE, skip_selector=EARLY_DROP_SELECTOR)
+    page = parse_for_pruning(HIDDEN_PAGE)
     skipped_tags = {s.tag for s in page.skipped}
     assert {"nav", "script", "aside"} <= skipped_tags
     result = prune(page)

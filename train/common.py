@@ -53,13 +53,11 @@ def page_type(case: dict) -> str:
 def pruned_body(html_bytes: bytes, url: str | None):
     """Decode, parse and prune as :func:`unclutter.pipeline.run_pipeline` does."""
     from unclutter.core.options import Options
-    from unclutter.parse.html import parse_html
     from unclutter.pipeline import _to_text
-    from unclutter.prune.clean import prune
-    from unclutter.prune.rules import early_drop_selector
+    from unclutter.prune.clean import parse_for_pruning, prune
 
     html = _to_text(html_bytes, Options())
-    page = parse_html(html, url, skip_selector=early_drop_selector(scripting=True))
+    page = parse_for_pruning(html, url)
     return prune(page).root
 
 

@@ -37,7 +37,7 @@ from .core.options import Options
 from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, structured_article_body
-from .prune.clean import early_drop_selectors, prune, strip_invisible
+from .prune.clean import parse_for_pruning, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.select import select_main_content
 from .structure.tokens import TOKENIZER_NAME, count_tokens
@@ -146,7 +146,7 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     trace: list[str] = []
     html = _to_text(data, options)
-    page: ParsedPage = parse_html(html, url, skip_selector=early_drop_selectors)
+    page: ParsedPage = parse_for_pruning(html, url)
     trace.append(f"parse: base URL {page.base_url!r}")
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.
@@ -163,8 +163,7 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
-        page2 = parse_html(html, url, scripting=False,
-                           skip_selector=lambda styles: early_drop_selectors(styles, scripting=False))
+        page2 = parse_for_pruning(html, url, scripting=False)
         pruned2 = prune(page2)
         selection2 = _select(pruned2.root, options)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")

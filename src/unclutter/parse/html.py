@@ -26,7 +26,7 @@ from ..core.dom import DOCUMENT, TEXT, Node
 from ..core.errors import InputTooDeepError
 from ..core.limits import MAX_ATTRIBUTE_CHARS, MAX_DOM_DEPTH
 
-__all__ = ["ParsedPage", "SkippedElement", "parse_html", "estimate_depth"]
+__all__ = ["ElementFilter", "ParsedPage", "SkippedElement", "parse_html", "estimate_depth"]
 
 # Elements whose end tag is optional or that never have content: they do not deepen the
 # tree when left unclosed (WHATWG "void elements" and "optional end tags").
@@ -57,6 +57,11 @@ BLOCK_ELEMENTS = frozenset(
 )
 #: Elements in which whitespace is preserved (``white-space: pre``).
 _PRESERVE_WHITESPACE = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
+
+#: Never left out of the tree by ``skip_selector`` or ``skip_elements``: a rule hiding the
+#: whole page (anti-clickjacking ``body{display:none}``, FOUC guards) is lifted by the page's
+#: own script and says nothing about which content is hidden.
+_NEVER_SKIPPED = frozenset({"html", "head", "body"})
 
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
 
@@ -93,6 +98,26 @@ class SkippedElement:
     attrs: dict
     text: str
     parent: Node
+
+
+@dataclass(frozen=True)
+class ElementFilter:
+    """Elements left out of the tree while it is copied, decided in Python from the tag and
+    the attributes, which the copy reads anyway (cheaper than a CSS pass over the page).
+
+    Attributes:
+        tags: elements dropped whatever their attributes.
+        check_tags: elements for which ``test`` decides...
+        attribute_names: ...as for any element that has one of these attributes.
+        test: ``test(tag, attrs) -> bool``, ``True`` to drop.
+
+    ``<html>``, ``<head>`` and ``<body>`` are never dropped.
+    """
+
+    tags: frozenset[str]
+    check_tags: frozenset[str]
+    attribute_names: frozenset[str]
+    test: Callable[[str, dict[str, str]], bool]
 
 
 @dataclass
@@ -136,7 +161,7 @@ class ParsedPage:
 
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              skip_ids: frozenset[int] = frozenset(), skipped: list | None = None,
-             scripting: bool = True) -> Node:
+             scripting: bool = True, skip_elements: ElementFilter | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
@@ -151,6 +176,14 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     push = stack.append
     ws_free = _WHITESPACE_FREE_PARENTS
     blocks = BLOCK_ELEMENTS
+    if skip_elements is not None:
+        drop_tags = skip_elements.tags
+        check_tags = skip_elements.check_tags
+        check_names = skip_elements.attribute_names
+        test = skip_elements.test
+    else:
+        drop_tags = check_tags = check_names = frozenset()
+        test = None
     while stack:
         children, parent, pre = stack[-1]
         siblings = parent.children
@@ -183,18 +216,23 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 # unwrap: its children join the parent, in its place
                 push((child.iter(include_text=True), parent, pre))
                 break
-            if skip_ids and child.mem_id in skip_ids:
-                text = child.text(deep=True)
-                if tag == "style":
-                    styles.append(text)
-                if skipped is not None:
-                    skipped.append(SkippedElement(tag, child.attributes, text, parent))
-                continue
             attrs = child.attributes
             if attrs:
                 for k, v in attrs.items():
                     if v is None or len(v) > MAX_ATTRIBUTE_CHARS:
                         attrs[k] = ""
+            if (
+                tag in drop_tags
+                or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
+                    and tag not in _NEVER_SKIPPED and test(tag, attrs))
+                or (skip_ids and child.mem_id in skip_ids)
+            ):
+                text = child.text(deep=True)
+                if tag == "style":
+                    styles.append(text)
+                if skipped is not None:
+                    skipped.append(SkippedElement(tag, attrs, text, parent))
+                continue
             node = Node(tag, attrs)
             node.parent = parent
             siblings.append(node)
@@ -271,6 +309,7 @@ def _combined_selector(tree, selectors: list[str]) -> str:
 
 def parse_html(html: str, url: str | None = None, *,
                skip_selector: str | Callable[[list[str]], list[str]] | None = None,
+               skip_elements: ElementFilter | None = None,
                scripting: bool = True) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
 
@@ -281,8 +320,11 @@ def parse_html(html: str, url: str | None = None, *,
             not copied into the tree at all, or a function from the page's ``<style>``
             texts to a list of selectors (selectors lexbor rejects are left out); each outermost skipped element is reported in
             ``ParsedPage.skipped``. The prune stage supplies it
-            (``unclutter.prune.rules.EARLY_DROP_SELECTOR``) so that what it would remove
-            anyway is never built in Python.
+            (the page's own hiding rules) so that what it would remove anyway is never
+            built in Python.
+        skip_elements: an :class:`ElementFilter`: elements left out on their tag and
+            attributes, also reported in ``ParsedPage.skipped`` (the prune stage's
+            early-drop rules).
         scripting: ``True`` builds the page as a browser with scripting enabled sees it
             (``<noscript>`` content is not rendered, so it is left out); ``False`` builds the
             scripting-disabled view: ``<noscript>`` elements are unwrapped and their content
@@ -310,12 +352,9 @@ def parse_html(html: str, url: str | None = None, *,
         css_texts = [n.text(deep=True) for n in tree.css("style")]
         skip_selector = _combined_selector(tree, skip_selector(css_texts))
     if skip_selector:
-        # The document element, <head> and <body> are never skipped: a rule hiding the
-        # whole page (anti-clickjacking "body{display:none}", FOUC guards) is lifted by the
-        # page's own script and says nothing about which content is hidden.
         skip_ids = frozenset(n.mem_id for n in tree.root.css(skip_selector)
-                             if n.tag not in ("html", "head", "body"))
-    root = _convert(tree.root.parent, styles, data_scripts, skip_ids, skipped, scripting)
+                             if n.tag not in _NEVER_SKIPPED)
+    root = _convert(tree.root.parent, styles, data_scripts, skip_ids, skipped, scripting, skip_elements)
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped)
     head = page.head

@@ -27,10 +27,11 @@ from functools import lru_cache
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
-from ..parse.html import ParsedPage
-from .rules import early_drop_selector
+from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .rules import (
     CHROME_CLASS_RE,
+    EARLY_DROP_ATTRIBUTES,
+    EARLY_DROP_TAGS,
     HIDDEN_ATTRIBUTE_RULES,
     HIDING_DECLARATION_RE,
     INVISIBLE_CHARS_RE,
@@ -45,7 +46,8 @@ from .rules import (
     ZERO_BOX_RE,
 )
 
-__all__ = ["PruneResult", "prune", "hidden_selectors", "strip_invisible"]
+__all__ = ["PruneResult", "prune", "parse_for_pruning", "hidden_selectors", "strip_invisible",
+           "page_hiding_selectors", "EARLY_DROP"]
 
 #: Characters of removed text kept in a log entry's preview.
 PREVIEW_CHARS = 80
@@ -175,7 +177,7 @@ def _in_screen_group(css: str, open_at: int) -> bool:
 def hidden_selectors(css: str) -> list[HiddenSelector]:
     """The compound selectors (tag, classes, id) among :func:`hiding_rules`, matched in
     Python by :func:`prune` for every element; the full selectors are matched by lexbor at
-    parse time (:func:`early_drop_selectors`)."""
+    parse time (:func:`page_hiding_selectors`)."""
     out: list[HiddenSelector] = []
     for sel in hiding_rules(css):
         parsed = _parse_selector(sel)
@@ -184,13 +186,46 @@ def hidden_selectors(css: str) -> list[HiddenSelector]:
     return out
 
 
-def early_drop_selectors(styles: list[str], scripting: bool = True) -> list[str]:
-    """Selectors for ``parse_html(skip_selector=...)``: the fixed early-drop rules plus
-    every hiding rule of the page's own stylesheets (complex selectors included)."""
-    out = [early_drop_selector(scripting)]
+def page_hiding_selectors(styles: list[str]) -> list[str]:
+    """Selectors for ``parse_html(skip_selector=...)``: every hiding rule of the page's own
+    stylesheets (complex selectors included), matched by lexbor at parse time."""
+    out: list[str] = []
     for css in styles:
         out.extend(hiding_rules(css))
     return out
+
+
+def _early_drop_test(tag: str, attrs: dict[str, str]) -> bool:
+    if tag == "script":
+        return "json" not in attrs.get("type", "").lower() and attrs.get("id") != "__NEXT_DATA__"
+    for name, value, _reason in HIDDEN_ATTRIBUTE_RULES:
+        if name in attrs and (value is None or attrs[name].strip().lower() == value):
+            return True
+    style = attrs.get("style")
+    if style and _cached_style_hides(style):
+        return True
+    role = attrs.get("role")
+    return bool(role) and role.strip().lower() in NON_CONTENT_ROLES
+
+
+#: The early-drop rules (``rules.EARLY_DROP_TAGS`` / ``EARLY_DROP_ATTRIBUTES``) for the
+#: parse stage.
+EARLY_DROP = ElementFilter(
+    tags=EARLY_DROP_TAGS,
+    check_tags=frozenset({"script"}),
+    attribute_names=EARLY_DROP_ATTRIBUTES,
+    test=_early_drop_test,
+)
+
+
+def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = True) -> ParsedPage:
+    """:func:`unclutter.parse.html.parse_html` with this stage's early drops: the
+    non-content and hidden elements of :data:`EARLY_DROP` and those the page's own
+    stylesheets hide (:func:`page_hiding_selectors`) are never copied into the tree; they
+    are listed in ``ParsedPage.skipped`` and logged by :func:`prune`. ``scripting`` as for
+    ``parse_html``. Raises what ``parse_html`` raises."""
+    return parse_html(html, url, skip_selector=page_hiding_selectors, skip_elements=EARLY_DROP,
+                      scripting=scripting)
 
 
 def _parse_selector(sel: str) -> HiddenSelector | None:
@@ -393,7 +428,7 @@ def prune(page: ParsedPage) -> PruneResult:
     root = page.body or page.root
     removed: list[Removal] = []
     for el in page.skipped:
-        # skipped at parse time by EARLY_DROP_SELECTOR: log with the reason the full rules give
+        # skipped at parse time (EARLY_DROP, page hiding rules): log with the reason the full rules give
         probe = Node(el.tag, el.attrs or {})
         role = probe.attrs.get("role", "").strip().lower()
         if el.tag in NON_CONTENT_TAGS:

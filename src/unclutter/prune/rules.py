@@ -98,31 +98,14 @@ INVISIBLE_CHARS_RE = re.compile(
 #: Tags of ``NON_CONTENT_TAGS`` that the metadata stage still reads (in ``<head>``).
 HEAD_METADATA_TAGS = frozenset({"link", "meta", "base", "title", "head"})
 
-#: A CSS selector (run by lexbor, in C, at parse time) for what pruning would remove
-#: anyway: non-content elements and the common spellings of hidden elements. Matching
-#: subtrees are never copied into the Python tree, which is the single largest saving of
-#: the pipeline. It is only an accelerator: :func:`unclutter.prune.clean.prune` still
-#: checks every remaining element with the full rules above, and logs the skipped ones
-#: with their reasons. Structured-data scripts (JSON-LD, ``__NEXT_DATA__``) are kept for
-#: the metadata stage.
-def early_drop_selector(scripting: bool = True) -> str:
-    """:data:`EARLY_DROP_SELECTOR`, or for the scripting-disabled view (``<noscript>``
-    content visible) the same without ``noscript``."""
-    return EARLY_DROP_SELECTOR if scripting else _EARLY_DROP_NO_SCRIPTING
-
-
-EARLY_DROP_SELECTOR = ", ".join(
-    [
-        'script:not([type*="json" i]):not(#__NEXT_DATA__)',
-        *sorted(NON_CONTENT_TAGS - HEAD_METADATA_TAGS - {"script"}),
-        "[hidden]",
-        '[aria-hidden="true" i]',
-        'input[type="hidden" i]',
-        '[style*="display:none" i]',
-        '[style*="display: none" i]',
-        '[style*="visibility:hidden" i]',
-        '[style*="visibility: hidden" i]',
-        *(f'[role="{r}" i]' for r in sorted(NON_CONTENT_ROLES)),
-    ]
-)
-_EARLY_DROP_NO_SCRIPTING = ", ".join(p for p in EARLY_DROP_SELECTOR.split(", ") if p != "noscript")
+#: What pruning would remove anyway, decided while the parse stage copies the tree (see
+#: :class:`unclutter.parse.html.ElementFilter`): matching subtrees are never built in
+#: Python, which is the single largest saving of the pipeline. Non-content elements are
+#: dropped on their tag (``<script>`` unless it holds structured data: JSON-LD,
+#: ``__NEXT_DATA__``, kept for the metadata stage); elements with one of
+#: ``EARLY_DROP_ATTRIBUTES`` are dropped when the hidden-attribute, inline-style or role
+#: rules above say so. It is only an accelerator: :func:`unclutter.prune.clean.prune`
+#: still checks every remaining element with the full rules, and logs the dropped ones
+#: with their reasons.
+EARLY_DROP_TAGS = NON_CONTENT_TAGS - HEAD_METADATA_TAGS - {"script"}
+EARLY_DROP_ATTRIBUTES = frozenset({"hidden", "aria-hidden", "type", "style", "role"})

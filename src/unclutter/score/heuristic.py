@@ -129,12 +129,14 @@ def _is_phrasing(node: Node) -> bool:
     return node.tag == TEXT or node.tag not in BLOCK_TAGS
 
 
-def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[Node]:
+def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
+            page_chars: int | None = None) -> list[Node]:
     """Step 1 of the module docstring. Mutates ``body``; returns the paragraph-like nodes
-    in document order."""
+    in document order. ``page_chars``: characters of ``body``'s text (unnormalised), when
+    the caller has it."""
     # Remove unlikely candidates first (pre-order, so a removed subtree is not visited).
     if strip_unlikely:
-        page_chars = max(1, len(body.text_content()))
+        page_chars = max(1, page_chars if page_chars is not None else len(body.text_content()))
         stack = list(reversed(body.children))
         while stack:
             node = stack.pop()
@@ -146,9 +148,9 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal]) -> list[No
                 and node.tag not in UNLIKELY_EXEMPT_TAGS
                 and is_unlikely(cid)
                 and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
-                and len(node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * page_chars
+                and len(raw := node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * page_chars
             ):
-                text = " ".join(node.text_content().split())
+                text = " ".join(raw.split())
                 removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
                                        cid[:100], len(text), text[:80]))
                 node.remove()

@@ -351,8 +351,8 @@ def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: A
     return None
 
 
-def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal]) -> Selection:
-    paragraphs = prepare(body, attempt.strip_unlikely, removed)
+def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal], page_chars: int) -> Selection:
+    paragraphs = prepare(body, attempt.strip_unlikely, removed, page_chars)
     stats = compute_stats(body)
     scores = score_paragraphs(paragraphs, stats, attempt.weight_classes)
     top = _pick_top(body, scores)
@@ -406,7 +406,8 @@ def select_main_content(body: Node, *, in_place: bool = False) -> Selection:
     needed, which saves copying the tree on most pages; ``body`` is left in an unspecified
     state and the selected nodes are moved out of it.
     """
-    page_chars = collapsed_len(body.text_content())
+    text = body.text_content()
+    page_chars = collapsed_len(text)
     needed = min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * page_chars)
     best: Selection | None = None
     lines: list[str] = []
@@ -414,9 +415,9 @@ def select_main_content(body: Node, *, in_place: bool = False) -> Selection:
     for n, attempt in enumerate(ATTEMPTS):
         removed: list[Removal] = []
         if n == 0 and snap is not None:
-            sel = _run_attempt(body, attempt, removed)
+            sel = _run_attempt(body, attempt, removed, len(text))
         else:
-            sel = _run_attempt(body.clone(), attempt, removed)
+            sel = _run_attempt(body.clone(), attempt, removed, len(text))
         sel.removed = removed
         lines.append(f"attempt {attempt.describe()}: top {_describe(sel.top)}, {sel.chars} chars")
         if best is None or sel.chars > best.chars:
