@@ -271,6 +271,19 @@ def test_token_counts_are_exact_cl100k():
     assert count_tokens("<|endoftext|>") > 1  # counted as text, never as a special token
 
 
+def test_precomputed_link_only_share_matches_the_subtree_walk():
+    from unclutter.score.heuristic import link_only_share, prepare
+
+    body = prune(parse_html(ARTICLE_PAGE + "<ul><li><a href='/a'>A menu entry</a></li>"
+                            "<li>Plain item <a href='/b'>b</a></li></ul>", "https://example.org/")).root
+    prepare(body, False, [])
+    stats = compute_stats(body)
+    shares = [(n.tag, stats.link_only_share(n), link_only_share(n, stats)) for n in body.iter_elements()]
+    assert all(a == b for _, a, b in shares)
+    assert {a for _, a, _ in shares} >= {0.0, 1.0}  # both kinds of block are present
+    assert any(0.0 < a < 1.0 for _, a, _ in shares)
+
+
 def test_collapsed_len():
     assert collapsed_len("  a \n\t bb  ") == 4
     assert collapsed_len("   ") == 0

@@ -168,7 +168,7 @@ def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]
         EmptyInputError: ``data`` is empty or only whitespace.
         BinaryInputError: ``data`` is a known binary format or mostly control bytes.
     """
-    if not data or not data.strip():
+    if not data or data.isspace():
         raise EmptyInputError("unreadable input: the document is empty")
 
     encoding: str | None = None
@@ -202,7 +202,7 @@ def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]
         text = body.decode(encoding, errors="replace")
     if "\x00" in text:
         text = text.replace("\x00", "")
-    if not text.strip():
+    if not text or text.isspace():
         raise EmptyInputError("unreadable input: the document has no text")
     if _too_many_controls(text):
         raise BinaryInputError("unreadable input: binary data (control bytes), not HTML")

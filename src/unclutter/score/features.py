@@ -6,7 +6,10 @@ For each element node (keyed by ``id(node)``):
 * ``link_chars``: characters inside ``<a href>`` descendants, fragment links (``#...``)
   weighted by :data:`~unclutter.score.weights.HASH_LINK_WEIGHT`;
 * ``commas``: commas (:data:`~unclutter.score.weights.COMMA_RE`) in the subtree's text;
-* ``tags``: element nodes in the subtree (itself included).
+* ``tags``: element nodes in the subtree (itself included);
+* ``leaves`` / ``link_only_leaves``: descendant leaf blocks
+  (:data:`~unclutter.score.weights.LEAF_BLOCKS`) with text, and those of them whose text
+  is at least :data:`~unclutter.score.weights.LINK_ONLY_LEAF_SHARE` link text.
 
 Link density = ``link_chars / chars`` (Readability.js ``_getLinkDensity``); text density
 = ``chars / tags`` (Sun et al., "DOM based content extraction via text density", SIGIR
@@ -18,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.dom import TEXT, Node
-from .weights import COMMA_RE, HASH_LINK_WEIGHT
+from .weights import COMMA_RE, HASH_LINK_WEIGHT, LEAF_BLOCKS, LINK_ONLY_LEAF_SHARE
 
 __all__ = ["TextStats", "compute_stats", "collapsed_len"]
 
@@ -34,6 +37,19 @@ class TextStats:
     link_chars: dict[int, float] = field(default_factory=dict)
     commas: dict[int, int] = field(default_factory=dict)
     tags: dict[int, int] = field(default_factory=dict)
+    leaves: dict[int, int] = field(default_factory=dict)
+    link_only_leaves: dict[int, int] = field(default_factory=dict)
+
+    def link_only_share(self, node: Node) -> float:
+        """Share of the leaf blocks under ``node`` that are link-only (menus, link lists),
+        in [0, 1], as the tree was when the stats were computed. A node without leaf
+        blocks counts as one leaf, link-only when its own link density is at least
+        ``LINK_ONLY_LEAF_SHARE``."""
+        k = id(node)
+        n = self.leaves.get(k, 0)
+        if n == 0:
+            return 1.0 if self.link_density(node) >= LINK_ONLY_LEAF_SHARE else 0.0
+        return self.link_only_leaves.get(k, 0) / n
 
     def link_density(self, node: Node) -> float:
         c = self.chars.get(id(node), 0)
@@ -47,11 +63,14 @@ def compute_stats(root: Node) -> TextStats:
     """One bottom-up pass over ``root``'s subtree; see the module docstring."""
     st = TextStats()
     chars, link_chars, commas, tags = st.chars, st.link_chars, st.commas, st.tags
+    leaves, link_only = st.leaves, st.link_only_leaves
     for node in root.elements_bottom_up():
         c = 0
         lc = 0.0
         cm = 0
         tg = 1
+        lv = 0
+        lo = 0
         for ch in node.children:
             if ch.tag == TEXT:
                 t = ch.text
@@ -63,10 +82,17 @@ def compute_stats(root: Node) -> TextStats:
                         cm += len(COMMA_RE.findall(t))
             else:
                 k = id(ch)
-                c += chars[k]
+                cc = chars[k]
+                c += cc
                 lc += link_chars[k]
                 cm += commas[k]
                 tg += tags[k]
+                lv += leaves[k]
+                lo += link_only[k]
+                if cc and ch.tag in LEAF_BLOCKS:
+                    lv += 1
+                    if link_chars[k] >= LINK_ONLY_LEAF_SHARE * cc:
+                        lo += 1
         if node.tag == "a" and "href" in node.attrs:
             href = node.attrs["href"].strip()
             lc = c * (HASH_LINK_WEIGHT if href.startswith("#") else 1.0)
@@ -75,4 +101,6 @@ def compute_stats(root: Node) -> TextStats:
         link_chars[k] = lc
         commas[k] = cm
         tags[k] = tg
+        leaves[k] = lv
+        link_only[k] = lo
     return st

@@ -33,6 +33,7 @@ from .weights import (
     LENGTH_BONUS_CHARS,
     LENGTH_BONUS_MAX,
     LINK_ONLY_BLOCK_SHARE,
+    LEAF_BLOCKS,
     LINK_ONLY_LEAF_SHARE,
     LONG_PARAGRAPH_BONUS,
     LONG_PARAGRAPH_CHARS,
@@ -53,11 +54,6 @@ from .weights import (
 
 __all__ = ["Scores", "class_weight", "prepare", "score_paragraphs", "link_only_share",
            "PARAGRAPH_CONTAINERS"]
-
-#: Leaf blocks judged link-only or not by :func:`link_only_share`.
-LEAF_BLOCKS = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6",
-                         "pre", "blockquote"})
-
 
 def link_only_share(node: Node, stats: TextStats) -> float:
     """Share of the leaf blocks under ``node`` whose text is at least
@@ -270,7 +266,7 @@ def score_paragraphs(paragraphs: list[Node], stats: TextStats, weight_classes: b
         if (
             ld > MAX_LINK_DENSITY
             and nodes[k].tag != "body"
-            and link_only_share(nodes[k], stats) > LINK_ONLY_BLOCK_SHARE
+            and stats.link_only_share(nodes[k]) > LINK_ONLY_BLOCK_SHARE
         ):
             del raw[k]
             del nodes[k]

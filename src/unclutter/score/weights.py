@@ -185,6 +185,9 @@ LIST_ITEM_ALLOWANCE = 100
 LINK_ONLY_LEAF_SHARE = 0.8
 #: ...and the share of link-only leaves must exceed this.
 LINK_ONLY_BLOCK_SHARE = 0.5
+#: The leaf blocks judged link-only or not.
+LEAF_BLOCKS = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6",
+                         "pre", "blockquote"})
 
 #: Elements whose class/id says "share"/"social" and that hold fewer characters than this
 #: are removed from the content (Readability.js: _cleanMatchedNodes with shareElements, 500).
