@@ -218,9 +218,11 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 break
             attrs = child.attributes
             if attrs:
-                for k, v in attrs.items():
-                    if v is None or len(v) > MAX_ATTRIBUTE_CHARS:
-                        attrs[k] = ""
+                values = attrs.values()
+                if None in values or sum(map(len, values)) > MAX_ATTRIBUTE_CHARS:
+                    for k, v in attrs.items():
+                        if v is None or len(v) > MAX_ATTRIBUTE_CHARS:
+                            attrs[k] = ""
             if (
                 tag in drop_tags
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))

@@ -174,7 +174,8 @@ def _in_screen_group(css: str, open_at: int) -> bool:
             return prelude.startswith(("@media", "@supports")) and not _PRINT_ONLY_RE.match(prelude)
 
 
-def hidden_selectors(css: str) -> list[HiddenSelector]:
+@lru_cache(maxsize=64)
+def hidden_selectors(css: str) -> tuple[HiddenSelector, ...]:
     """The compound selectors (tag, classes, id) among :func:`hiding_rules`, matched in
     Python by :func:`prune` for every element; the full selectors are matched by lexbor at
     parse time (:func:`page_hiding_selectors`)."""
@@ -183,7 +184,7 @@ def hidden_selectors(css: str) -> list[HiddenSelector]:
         parsed = _parse_selector(sel)
         if parsed is not None:
             out.append(parsed)
-    return out
+    return tuple(out)
 
 
 def page_hiding_selectors(styles: list[str]) -> list[str]:
@@ -346,15 +347,30 @@ def _cached_style_hides(style: str) -> str | None:
     return style_hides(style)
 
 
-@lru_cache(maxsize=8192)
-def _class_reason(cls: str) -> str | None:
-    """Why a ``class`` attribute value alone hides or removes its element, or ``None``
-    (screen-reader-only classes, edit/skip links). Cached: class strings repeat."""
-    if not SCREEN_READER_CLASSES.isdisjoint(cls.split()):
-        return "hidden: screen-reader-only class"
-    if CHROME_CLASS_RE.search(cls):
-        return "edit/skip link"
-    return None
+#: Bits of :func:`_class_id_verdict`.
+_SCREEN_READER_ONLY, _CHROME, _OVERLAY = 1, 2, 4
+
+
+@lru_cache(maxsize=16384)
+def _class_id_verdict(cls: str | None, ident: str | None) -> int:
+    """What the ``class`` and ``id`` values alone say about an element, as bits:
+    screen-reader-only class, edit/skip-link class (``CHROME_CLASS_RE``), consent wall or
+    overlay name (``OVERLAY_CLASS_RE`` and not ``OVERLAY_CONTENT_RE``; the caller still
+    checks the text length). Cached: class and id values repeat across a page."""
+    bits = 0
+    if cls:
+        if not SCREEN_READER_CLASSES.isdisjoint(cls.split()):
+            bits |= _SCREEN_READER_ONLY
+        if CHROME_CLASS_RE.search(cls):
+            bits |= _CHROME
+    cid = f"{cls} {ident}" if cls and ident else (cls or ident)
+    if cid and _is_overlay(cid):
+        bits |= _OVERLAY
+    return bits
+
+
+#: Attributes that :data:`HIDDEN_ATTRIBUTE_RULES` and inline styles read.
+_HIDING_ATTRIBUTE_NAMES = frozenset(name for name, _, _ in HIDDEN_ATTRIBUTE_RULES) | {"style"}
 
 
 def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
@@ -383,19 +399,21 @@ def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorInde
     """Why the prune stage removes element ``node`` (with non-empty ``attrs``), judged on
     its attributes, or ``None``: the checks of :func:`_hidden_reason`, then role, edit/skip
     link class, consent wall / overlay. Order matters only for the logged reason."""
-    for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
-        if name in attrs and (value is None or attrs[name].strip().lower() == value):
-            return f"hidden: {reason}"
-    style = attrs.get("style")
-    if style:
-        reason = _cached_style_hides(style)
-        if reason:
-            return reason
+    if not _HIDING_ATTRIBUTE_NAMES.isdisjoint(attrs):
+        for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
+            if name in attrs and (value is None or attrs[name].strip().lower() == value):
+                return f"hidden: {reason}"
+        style = attrs.get("style")
+        if style:
+            reason = _cached_style_hides(style)
+            if reason:
+                return reason
     cls = attrs.get("class")
-    class_reason = _class_reason(cls) if cls else None
-    if class_reason is not None and class_reason.startswith("hidden"):
-        return class_reason
-    if selectors and (cls or "id" in attrs):
+    ident = attrs.get("id")
+    verdict = _class_id_verdict(cls, ident) if cls or ident else 0
+    if verdict & _SCREEN_READER_ONLY:
+        return "hidden: screen-reader-only class"
+    if selectors and (cls or ident):
         sel = selectors.match(node)
         if sel is not None:
             return f"hidden: <style> rule {sel.source}"
@@ -404,10 +422,9 @@ def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorInde
         role = role.strip().lower()
         if role in NON_CONTENT_ROLES:
             return f"non-content role {role}"
-    if class_reason is not None:
-        return class_reason
-    cid = node.class_id
-    if cid and node.tag not in ("body", "html") and _is_overlay(cid) and (
+    if verdict & _CHROME:
+        return "edit/skip link"
+    if verdict & _OVERLAY and node.tag not in ("body", "html") and (
         len(node.text_content()) < OVERLAY_MAX_CHARS
     ):
         return "consent wall or overlay"
