@@ -284,6 +284,26 @@ def test_precomputed_link_only_share_matches_the_subtree_walk():
     assert any(0.0 < a < 1.0 for _, a, _ in shares)
 
 
+def test_page_hiding_rules_only_run_when_their_classes_and_ids_occur():
+    from unclutter.parse.html import _applicable, _required_tokens
+    from unclutter.prune.clean import parse_for_pruning
+
+    assert _required_tokens(".a .b:not(.c) > p#X") == (".a", ".b", "#x")
+    assert _required_tokens("div[data-x] .y:is(.z)") == (".y",)
+    assert _required_tokens('.a[title="x.y"]') is None and _required_tokens("a\\:b") is None
+    present = {".a", ".b", "#x"}
+    assert _applicable([".a .b", ".a .missing", "#x", "#gone", "p", "[hidden]"], present) == [
+        ".a .b", "#x", "p", "[hidden]"]
+    # end to end: a complex rule still hides; class names compare case-insensitively
+    # (quirks mode, no doctype, matches classes regardless of case)
+    page = parse_for_pruning(
+        "<style>.Wrap .note{display:none} .absent .x{display:none}</style>"
+        "<div class=wrap><p class=note>HIDDEN-NOTE</p><p class=x>Visible text here.</p></div>")
+    text = page.body.text_content()
+    assert "HIDDEN-NOTE" not in text and "Visible text here." in text
+    assert [s.text for s in page.skipped if s.tag == "p"] == ["HIDDEN-NOTE"]
+
+
 def test_collapsed_len():
     assert collapsed_len("  a \n\t bb  ") == 4
     assert collapsed_len("   ") == 0

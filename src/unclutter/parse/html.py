@@ -160,15 +160,18 @@ class ParsedPage:
 
 
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
-             skip_ids: frozenset[int] = frozenset(), skipped: list | None = None,
-             scripting: bool = True, skip_elements: ElementFilter | None = None) -> Node:
+             skipped: list | None = None, scripting: bool = True,
+             skip_elements: ElementFilter | None = None,
+             index: dict[int, Node] | None = None, tokens: set[str] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
     element: children are appended to their parent's copy as they come, so no node needs a
     parent lookup, and subtrees that are not copied (skipped elements, contents of
     ``OPAQUE_TAGS``, comments) are never visited. ``<style>`` texts and structured-data
-    scripts are collected on the way (into ``styles`` / ``data_scripts``).
+    scripts are collected on the way (into ``styles`` / ``data_scripts``), and, when
+    ``index`` is given, each copied element by lexbor's node identity (``mem_id``) and the
+    lower-cased class names (``.name``) and ids (``#id``) present, into ``tokens``.
     """
     root = Node(DOCUMENT)
     # (child iterator, the copy its children join, inside <pre> and kin)
@@ -227,7 +230,6 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 tag in drop_tags
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
-                or (skip_ids and child.mem_id in skip_ids)
             ):
                 text = child.text(deep=True)
                 if tag == "style":
@@ -238,6 +240,15 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             node = Node(tag, attrs)
             node.parent = parent
             siblings.append(node)
+            if index is not None:
+                index[child.mem_id] = node
+                if attrs:
+                    value = attrs.get("class")
+                    if value:
+                        tokens.update("." + c for c in value.lower().split())
+                    value = attrs.get("id")
+                    if value:
+                        tokens.add("#" + value.lower())
             if tag == "style":
                 styles.append(child.text(deep=True))
             elif tag == "script" and attrs and (
@@ -300,6 +311,40 @@ def _selector_ok(selector: str) -> bool:
 _PROBE = LexborHTMLParser("<p class=a id=b>x</p>")
 
 
+_SELECTOR_TOKEN_RE = re.compile(r"[.#]-?[_a-zA-Z\u0080-\U0010ffff][\w\u0080-\U0010ffff-]*")
+_SELECTOR_ARGUMENT_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+
+
+@lru_cache(maxsize=16384)
+def _required_tokens(selector: str) -> tuple[str, ...] | None:
+    """The class names and ids (``.name`` / ``#id``, lower-cased) that an element of the
+    document must have for ``selector`` to match anything, or ``None`` when that cannot be
+    told safely (escapes, quotes). Arguments of functional pseudo-classes (``:not(.x)``)
+    and attribute selectors are not required and are left out."""
+    if "\\" in selector or '"' in selector or "'" in selector:
+        return None
+    core = selector
+    while "(" in core or "[" in core:
+        stripped = _SELECTOR_ARGUMENT_RE.sub(" ", core)
+        if stripped == core:
+            return None  # unbalanced: leave the selector alone
+        core = stripped
+    return tuple(t.lower() for t in _SELECTOR_TOKEN_RE.findall(core))
+
+
+def _applicable(selectors: list[str], tokens: set[str]) -> list[str]:
+    """The selectors that can match this document: those whose required class names and
+    ids (:func:`_required_tokens`) all occur in it. Sites ship stylesheets for every page
+    of the site (CNN: 494 hiding rules), and lexbor checks every selector of a list against
+    every element; most rules name classes the page does not use."""
+    out = []
+    for sel in selectors:
+        need = _required_tokens(sel)
+        if need is None or all(t in tokens for t in need):
+            out.append(sel)
+    return out
+
+
 def _combined_selector(tree, selectors: list[str]) -> str:
     combined = ", ".join(selectors)
     try:
@@ -307,6 +352,22 @@ def _combined_selector(tree, selectors: list[str]) -> str:
         return combined
     except Exception:  # noqa: BLE001
         return ", ".join(s for s in selectors if _selector_ok(s))
+
+
+def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement]) -> None:
+    """Detach the copies of the elements lexbor matches with ``selector`` (outermost
+    only; ``<html>``, ``<head>``, ``<body>`` never) and report them in ``skipped``."""
+    pairs = []
+    for lnode in tree.root.css(selector):
+        node = index.get(lnode.mem_id)
+        if node is not None and node.tag not in _NEVER_SKIPPED:
+            pairs.append((node, lnode))
+    matched = {id(node) for node, _ in pairs}
+    outermost = [(node, lnode) for node, lnode in pairs
+                 if not any(id(a) in matched for a in node.ancestors())]
+    for node, lnode in outermost:
+        skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
+        node.remove()
 
 
 def parse_html(html: str, url: str | None = None, *,
@@ -318,12 +379,12 @@ def parse_html(html: str, url: str | None = None, *,
     Args:
         html: the document as text (decode bytes with :func:`unclutter.parse.decode.decode_html`).
         url: the page's absolute URL, used with ``<base href>`` to build ``base_url``.
-        skip_selector: a CSS selector (lexbor's CSS engine) of elements whose subtrees are
-            not copied into the tree at all, or a function from the page's ``<style>``
-            texts to a list of selectors (selectors lexbor rejects are left out); each outermost skipped element is reported in
-            ``ParsedPage.skipped``. The prune stage supplies it
-            (the page's own hiding rules) so that what it would remove anyway is never
-            built in Python.
+        skip_selector: a CSS selector (lexbor's CSS engine) of elements removed from the
+            tree with their subtrees, or a function from the page's ``<style>`` texts to a
+            list of selectors (selectors lexbor rejects are left out, and so are those
+            naming a class or id the document does not use); each outermost removed
+            element is reported in ``ParsedPage.skipped``. The prune stage supplies the
+            page's own hiding rules.
         skip_elements: an :class:`ElementFilter`: elements left out on their tag and
             attributes, also reported in ``ParsedPage.skipped`` (the prune stage's
             early-drop rules).
@@ -349,14 +410,21 @@ def parse_html(html: str, url: str | None = None, *,
     styles: list[str] = []
     data_scripts: list[Node] = []
     skipped: list[SkippedElement] = []
-    skip_ids: frozenset[int] = frozenset()
+    selectors: list[str] = []
     if callable(skip_selector):
-        css_texts = [n.text(deep=True) for n in tree.css("style")]
-        skip_selector = _combined_selector(tree, skip_selector(css_texts))
-    if skip_selector:
-        skip_ids = frozenset(n.mem_id for n in tree.root.css(skip_selector)
-                             if n.tag not in _NEVER_SKIPPED)
-    root = _convert(tree.root.parent, styles, data_scripts, skip_ids, skipped, scripting, skip_elements)
+        selectors = list(skip_selector([n.text(deep=True) for n in tree.css("style")]))
+    elif skip_selector:
+        selectors = [skip_selector]
+    index: dict[int, Node] | None = {} if selectors else None
+    tokens: set[str] = set()
+    root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
+                    index, tokens)
+    if selectors:
+        if callable(skip_selector):
+            selectors = _applicable(selectors, tokens)
+        combined = _combined_selector(tree, selectors) if selectors else ""
+        if combined:
+            _drop_matched(tree, combined, index, skipped)
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped)
     head = page.head
