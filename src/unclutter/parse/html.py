@@ -162,7 +162,8 @@ class ParsedPage:
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              skipped: list | None = None, scripting: bool = True,
              skip_elements: ElementFilter | None = None,
-             index: dict[int, Node] | None = None, tokens: set[str] | None = None) -> Node:
+             index: dict[int, Node] | None = None, classes: set[str] | None = None,
+             ids: set[str] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
@@ -171,7 +172,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     ``OPAQUE_TAGS``, comments) are never visited. ``<style>`` texts and structured-data
     scripts are collected on the way (into ``styles`` / ``data_scripts``), and, when
     ``index`` is given, each copied element by lexbor's node identity (``mem_id``) and the
-    lower-cased class names (``.name``) and ids (``#id``) present, into ``tokens``.
+    lower-cased class names and ids present, into ``classes`` and ``ids``.
     """
     root = Node(DOCUMENT)
     # (child iterator, the copy its children join, inside <pre> and kin)
@@ -245,10 +246,10 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 if attrs:
                     value = attrs.get("class")
                     if value:
-                        tokens.update("." + c for c in value.lower().split())
+                        classes.update(value.lower().split())
                     value = attrs.get("id")
                     if value:
-                        tokens.add("#" + value.lower())
+                        ids.add(value.lower())
             if tag == "style":
                 styles.append(child.text(deep=True))
             elif tag == "script" and attrs and (
@@ -332,7 +333,7 @@ def _required_tokens(selector: str) -> tuple[str, ...] | None:
     return tuple(t.lower() for t in _SELECTOR_TOKEN_RE.findall(core))
 
 
-def _applicable(selectors: list[str], tokens: set[str]) -> list[str]:
+def _applicable(selectors: list[str], classes: set[str], ids: set[str]) -> list[str]:
     """The selectors that can match this document: those whose required class names and
     ids (:func:`_required_tokens`) all occur in it. Sites ship stylesheets for every page
     of the site (CNN: 494 hiding rules), and lexbor checks every selector of a list against
@@ -340,7 +341,7 @@ def _applicable(selectors: list[str], tokens: set[str]) -> list[str]:
     out = []
     for sel in selectors:
         need = _required_tokens(sel)
-        if need is None or all(t in tokens for t in need):
+        if need is None or all((t[1:] in classes) if t[0] == "." else (t[1:] in ids) for t in need):
             out.append(sel)
     return out
 
@@ -416,12 +417,13 @@ def parse_html(html: str, url: str | None = None, *,
     elif skip_selector:
         selectors = [skip_selector]
     index: dict[int, Node] | None = {} if selectors else None
-    tokens: set[str] = set()
+    classes: set[str] = set()
+    ids: set[str] = set()
     root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
-                    index, tokens)
+                    index, classes, ids)
     if selectors:
         if callable(skip_selector):
-            selectors = _applicable(selectors, tokens)
+            selectors = _applicable(selectors, classes, ids)
         combined = _combined_selector(tree, selectors) if selectors else ""
         if combined:
             _drop_matched(tree, combined, index, skipped)
