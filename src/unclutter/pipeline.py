@@ -134,8 +134,9 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
     collector on, every 700 allocations (``gc.get_threshold()``) a collection walks them
     again and moves them through the generations, about 9% of the time per page on AEB.
     (Mercurial does the same around its manifest parser: ``util.nogc``.) The collector is
-    switched back on afterwards only if it was on before, and the page's garbage is then
-    collected as usual.
+    switched back on afterwards only if it was on before, and then the youngest generation,
+    which holds the page's garbage (its trees have parent links, so reference counting
+    alone does not free them), is collected at once: within this call, which made it.
     """
     if not gc.isenabled():
         return _run_pipeline(data, url, options)
@@ -144,6 +145,7 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
         return _run_pipeline(data, url, options)
     finally:
         gc.enable()
+        gc.collect(0)
 
 
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
