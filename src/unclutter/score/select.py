@@ -370,22 +370,27 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal], page_char
     return Selection(root=container, top=top, chars=chars)
 
 
-def _snapshot(body: Node) -> list[tuple[Node, str, list[Node]]]:
+def _snapshot(body: Node) -> tuple[list[tuple[Node, str, list[Node]]], str]:
     """What an attempt may change in ``body``'s subtree: each element's tag and child
-    list (attributes and text are never changed by this stage). Element nodes without
-    children are covered by their parent's entry (an attempt never gives them children)."""
+    list (attributes and text are never changed by this stage); element nodes without
+    children are covered by their parent's entry (an attempt never gives them children).
+    Also returns the subtree's text (as :meth:`Node.text_content`), read in the same walk."""
     snap = []
+    texts: list[str] = []
     stack = [body]
     pop = stack.pop
-    push = stack.append
+    push = stack.extend
+    add = snap.append
+    add_text = texts.append
     while stack:
         node = pop()
         kids = node.children
-        snap.append((node, node.tag, kids[:]))
-        for c in kids:
-            if c.children:
-                push(c)
-    return snap
+        if node.tag == TEXT:
+            add_text(node.text)
+        elif kids:
+            add((node, node.tag, kids[:]))
+            push(reversed(kids))
+    return snap, "".join(texts)
 
 
 def _restore(snap: list[tuple[Node, str, list[Node]]]) -> None:
@@ -406,12 +411,14 @@ def select_main_content(body: Node, *, in_place: bool = False) -> Selection:
     needed, which saves copying the tree on most pages; ``body`` is left in an unspecified
     state and the selected nodes are moved out of it.
     """
-    text = body.text_content()
+    if in_place:
+        snap, text = _snapshot(body)
+    else:
+        snap, text = None, body.text_content()
     page_chars = collapsed_len(text)
     needed = min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * page_chars)
     best: Selection | None = None
     lines: list[str] = []
-    snap = _snapshot(body) if in_place else None
     for n, attempt in enumerate(ATTEMPTS):
         removed: list[Removal] = []
         if n == 0 and snap is not None:

@@ -216,14 +216,12 @@ BOILERPLATE_TEXT_RE = folded(
 #: their wording around: copyright notices, reproduction notices, "By <Name> - <date>"
 #: bylines with a date, and calls to subscribe or click.
 BOILERPLATE_LINE_MAX_CHARS = 200
-BOILERPLATE_LINE_RE = re.compile(
-    r"(?:^|\W)(?:©|copyright ©?\s*\d{4}|all rights reserved|this (?:document|material|article) is "
+BOILERPLATE_LINE_RE = folded(  # case-insensitive: "[a-z]" in a name matches either case
+    r"(?<!\w)(?:©|copyright ©?\s*\d{4}|all rights reserved|this (?:document|material|article) is "
     r"subject to copyright|may not be (?:published|reproduced|redistributed))|"
-    r"^by [A-Z][\w.'-]+(?: [A-Z][\w.'-]+){0,3}\s*[-|,–—]\s*\S*\d|"
+    r"^by [a-z][\w.'-]+(?: [a-z][\w.'-]+){0,3}\s*[-|,–—]\s*\S*\d|"
     r"^(?:published|updated):?\s.{0,60}\d{4}.*\|\s*(?:updated|published)|"
-    r"\b(?:by )?clicking here$|in your inbox!?$|^sign up for (?:our|the) .{0,40}newsletter",
-    re.IGNORECASE,
-)
+    r"\b(?:by )?clicking here$|in your inbox!?$|^sign up for (?:our|the) .{0,40}newsletter")
 
 #: Bylines inside the content are removed when shorter than this many characters
 #: (Readability.js: _isValidByline, 100); the byline goes to the metadata instead.
