@@ -26,7 +26,7 @@ from ..core.dom import DOCUMENT, TEXT, Node
 from ..core.errors import InputTooDeepError
 from ..core.limits import MAX_ATTRIBUTE_CHARS, MAX_DOM_DEPTH
 
-__all__ = ["ElementFilter", "ParsedPage", "SkippedElement", "parse_html", "estimate_depth"]
+__all__ = ["ElementFilter", "ParsedPage", "TAGGED_ELEMENTS", "SkippedElement", "parse_html", "estimate_depth"]
 
 # Elements whose end tag is optional or that never have content: they do not deepen the
 # tree when left unclosed (WHATWG "void elements" and "optional end tags").
@@ -55,6 +55,9 @@ BLOCK_ELEMENTS = frozenset(
     listing main menu nav ol p plaintext pre search section summary table tbody td tfoot
     th thead tr ul xmp caption colgroup col optgroup option""".split()
 )
+#: Elements listed in ``ParsedPage.tagged`` as the tree is built (what the metadata stage
+#: looks for in the body), so that finding them needs no walk.
+TAGGED_ELEMENTS = frozenset({"h1", "time", "meta", "link", "title"})
 #: Elements in which whitespace is preserved (``white-space: pre``).
 _PRESERVE_WHITESPACE = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
 
@@ -133,7 +136,9 @@ class ParsedPage:
         styles: the text of every ``<style>`` element, in document order.
         data_scripts: the ``<script>`` elements holding structured data (JSON-LD,
             ``__NEXT_DATA__``), in document order.
-        skipped: outermost elements not copied because they matched ``skip_selector``.
+        skipped: outermost elements left out by ``skip_elements`` or ``skip_selector``.
+        tagged: the copied elements whose tag is in :data:`TAGGED_ELEMENTS`, by tag, in
+            document order, as built (a later stage may have detached some since).
     """
 
     root: Node
@@ -143,6 +148,7 @@ class ParsedPage:
     styles: list[str] = field(default_factory=list)
     data_scripts: list[Node] = field(default_factory=list)
     skipped: list[SkippedElement] = field(default_factory=list)
+    tagged: dict[str, list[Node]] = field(default_factory=dict)
 
     @property
     def html_node(self) -> Node | None:
@@ -163,7 +169,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              skipped: list | None = None, scripting: bool = True,
              skip_elements: ElementFilter | None = None,
              index: dict[int, Node] | None = None, classes: set[str] | None = None,
-             ids: set[str] | None = None) -> Node:
+             ids: set[str] | None = None, tagged: dict[str, list[Node]] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
@@ -250,10 +256,12 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                     value = attrs.get("id")
                     if value:
                         ids.add(value.lower())
+            if tag in TAGGED_ELEMENTS and tagged is not None:
+                tagged.setdefault(tag, []).append(node)
             if tag == "style":
                 styles.append(child.text(deep=True))
             elif tag == "script" and attrs and (
-                "json" in attrs.get("type", "") or attrs.get("id") == "__NEXT_DATA__"
+                "json" in attrs.get("type", "").lower() or attrs.get("id") == "__NEXT_DATA__"
             ):
                 data_scripts.append(node)
             if tag not in OPAQUE_TAGS:
@@ -419,8 +427,9 @@ def parse_html(html: str, url: str | None = None, *,
     index: dict[int, Node] | None = {} if selectors else None
     classes: set[str] = set()
     ids: set[str] = set()
+    tagged: dict[str, list[Node]] = {}
     root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
-                    index, classes, ids)
+                    index, classes, ids, tagged)
     if selectors:
         if callable(skip_selector):
             selectors = _applicable(selectors, classes, ids)
@@ -428,7 +437,7 @@ def parse_html(html: str, url: str | None = None, *,
         if combined:
             _drop_matched(tree, combined, index, skipped)
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
-                      data_scripts=data_scripts, skipped=skipped)
+                      data_scripts=data_scripts, skipped=skipped, tagged=tagged)
     head = page.head
     if head is not None:
         for n in head.iter_elements():

@@ -789,6 +789,61 @@ def _scan_head(scan: _Scan, head: Node) -> None:
             scan.title = node.text_content()
 
 
+def _scan_tagged(scan: _Scan, page: ParsedPage, body: Node) -> None:
+    """What :func:`_scan_body` collects without DOM byline candidates, read from the
+    elements the parser listed (``ParsedPage.tagged``) instead of walking the body: those
+    still inside ``body`` and outside the elements the walk does not enter, in document
+    order. The data scripts come from ``ParsedPage.data_scripts``."""
+    inside: dict[int, bool] = {}
+
+    def in_body(node: Node) -> bool:
+        path = []
+        a = node.parent
+        verdict = False
+        while a is not None:
+            known = inside.get(id(a))
+            if known is not None:
+                verdict = known
+                break
+            if a is body:
+                verdict = True
+                break
+            if a.tag in _INVISIBLE_TAGS:
+                break
+            path.append(a)
+            a = a.parent
+        for p in path:
+            inside[id(p)] = verdict
+        return verdict
+
+    tagged = page.tagged
+    for node in page.data_scripts:
+        if in_body(node):
+            _add_script(scan, node)
+    for node in tagged.get("meta", ()):
+        if in_body(node):
+            _add_meta(scan, node)
+    for node in tagged.get("link", ()):
+        if in_body(node):
+            _add_link(scan, node)
+    h1s, times = scan.h1s, scan.times
+    for node in tagged.get("h1", ()):
+        if len(h1s) >= MAX_H1_CANDIDATES:
+            break
+        if in_body(node):
+            h1s.append(node)
+    for node in tagged.get("time", ()):
+        if len(times) >= MAX_TIME_CANDIDATES:
+            break
+        if (node.attrs.get("datetime") or node.attrs.get("content")) and in_body(node):
+            times.append(node)
+    if scan.title is None:
+        for node in tagged.get("title", ()):
+            if in_body(node):
+                scan.title = node.text_content()
+                break
+
+
 def _scan_body(scan: _Scan, body: Node, want_bylines: bool = True) -> None:
     """One pre-order walk of the body collecting every body-side candidate (DOM byline
     candidates only when ``want_bylines``)."""
@@ -1430,7 +1485,10 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
     )
     body = page.body
     if body is not None:
-        _scan_body(scan, body, want_bylines)
+        if want_bylines or not page.tagged:
+            _scan_body(scan, body, want_bylines)
+        else:
+            _scan_tagged(scan, page, body)
     elif head is None:
         _scan_body(scan, page.root)
 
