@@ -915,3 +915,27 @@ def test_speed_on_real_pages(readability_results):
     # an accidental quadratic walk (tens of ms) fails.
     median = statistics.median(t for _, _, t in readability_results)
     assert median < 0.005, f"median {median * 1000:.2f} ms"
+
+
+def test_listed_elements_give_what_the_body_walk_gives():
+    # the head names the author, so the body is not walked for byline candidates: the
+    # h1/time/meta/JSON-LD the parser listed are read instead, skipping removed ones
+    from unclutter.prune.clean import parse_for_pruning
+
+    html = (
+        "<!doctype html><html><head><meta name=author content='Ann Head'></head><body>"
+        "<style>.gone{display:none}</style><div class=gone><h1>Hidden heading</h1></div>"
+        "<h1>Visible Story Heading</h1><time datetime='2024-05-01T10:00:00Z'>May 1</time>"
+        "<meta property='article:modified_time' content='2024-05-02T08:00:00Z'>"
+        '<script type="Application/LD+JSON">{"@type": "NewsArticle", "headline": "LD headline",'
+        ' "datePublished": "2024-04-30"}</script><p>Body text of the story, long enough.</p>'
+        "</body></html>")
+    listed = parse_for_pruning(html, URL)
+    # both h1s were listed while the tree was built; the hidden one was detached after
+    assert [n.text_content() for n in listed.tagged["h1"]] == ["Hidden heading", "Visible Story Heading"]
+    walked = parse_for_pruning(html, URL)
+    walked.tagged = {}  # no list: the body is walked
+    a, b = extract_metadata(listed), extract_metadata(walked)
+    assert a == b
+    assert a.title == "LD headline" and a.byline == "Ann Head" and a.date_published.startswith("2024-04-30")
+    assert a.date_modified.startswith("2024-05-02")
