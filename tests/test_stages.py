@@ -432,3 +432,20 @@ def test_no_hiding_trick_leaks_into_any_output():
         assert "LEAK-" not in out
         assert "\u202e" not in out and "\U000E0041" not in out
     assert "PRINT-ONLY-VISIBLE" in article.text and "Visible paragraph two" in article.text
+
+
+def test_utf8_bytes_given_to_the_parser_build_the_same_tree():
+    from unclutter.pipeline import _decode
+    from unclutter.core.options import Options
+
+    html = ("<!doctype html><html><head><title>Café ☕</title></head><body><article>"
+            "<p>Naïve façade, “quoted” text — and emoji 🎉, with commas, clauses, and more.</p>"
+            "</article></body></html>")
+    text, utf8 = _decode(html.encode("utf-8"), Options())
+    assert text == html and utf8 == html.encode("utf-8")
+    a = [(n.tag, n.text) for n in parse_html(text, utf8=utf8).root.iter()]
+    b = [(n.tag, n.text) for n in parse_html(text).root.iter()]
+    assert a == b and ("#text", "Café ☕") in a
+    # not exactly UTF-8 (a BOM, invalid bytes, Latin-1): the text alone goes to the parser
+    assert _decode(b"\xef\xbb\xbf" + html.encode("utf-8"), Options())[1] is None
+    assert _decode(b"<p>caf\xe9 and more text</p>", Options())[1] is None

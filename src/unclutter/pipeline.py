@@ -28,6 +28,7 @@ shown by ``--explain``), and applies two policies:
 
 from __future__ import annotations
 
+import codecs
 import gc
 import re
 
@@ -70,23 +71,33 @@ def _count_words(text: str) -> tuple[int, int]:
 
 
 def _to_text(data: str | bytes, options: Options) -> str:
+    return _decode(data, options)[0]
+
+
+def _decode(data: str | bytes, options: Options) -> tuple[str, bytes | None]:
+    """Stage 1: the page as text, and as UTF-8 bytes when the input already is exactly
+    that (the parser then reads them as they are instead of encoding the text again)."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         data = bytes(data)
         if len(data) > options.max_input_bytes:
             raise InputTooLargeError(
                 f"unreadable input: {len(data)} bytes is over the {options.max_input_bytes}-byte limit"
             )
-        text, _encoding = decode_html(data, options.http_charset)
-        return text
-    if isinstance(data, str):
+        text, encoding = decode_html(data, options.http_charset)
+    elif isinstance(data, str):
         if len(data) > options.max_input_bytes:
             raise InputTooLargeError(
                 f"unreadable input: {len(data)} characters is over the {options.max_input_bytes} limit"
             )
         # Run str input through the same emptiness/binary checks as bytes.
-        text, _ = decode_html(data.encode("utf-8", "surrogatepass"), "utf-8")
-        return text
-    raise UsageError(f"extract() takes str or bytes, not {type(data).__name__}")
+        data = data.encode("utf-8", "surrogatepass")
+        text, encoding = decode_html(data, "utf-8")
+    else:
+        raise UsageError(f"extract() takes str or bytes, not {type(data).__name__}")
+    # Exactly the text's UTF-8 form: decoded as UTF-8, nothing stripped or replaced.
+    exact = (encoding == "utf-8" and not data.startswith(codecs.BOM_UTF8)
+             and b"\x00" not in data and "\ufffd" not in text)
+    return text, data if exact else None
 
 
 def _lazy_structured_body(page: ParsedPage):
@@ -150,8 +161,8 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
 
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     trace: list[str] = []
-    html = _to_text(data, options)
-    page: ParsedPage = parse_for_pruning(html, url)
+    html, utf8 = _decode(data, options)
+    page: ParsedPage = parse_for_pruning(html, url, utf8=utf8)
     trace.append(f"parse: base URL {page.base_url!r}")
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.

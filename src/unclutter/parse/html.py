@@ -382,7 +382,7 @@ def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[Ski
 def parse_html(html: str, url: str | None = None, *,
                skip_selector: str | Callable[[list[str]], list[str]] | None = None,
                skip_elements: ElementFilter | None = None,
-               scripting: bool = True) -> ParsedPage:
+               scripting: bool = True, utf8: bytes | None = None) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
 
     Args:
@@ -401,6 +401,9 @@ def parse_html(html: str, url: str | None = None, *,
             (``<noscript>`` content is not rendered, so it is left out); ``False`` builds the
             scripting-disabled view: ``<noscript>`` elements are unwrapped and their content
             takes their place (WHATWG HTML, "the noscript element").
+        utf8: ``html`` encoded as UTF-8, when the caller has those bytes (lexbor parses
+            UTF-8; given the bytes, it need not be encoded again). Must be exactly
+            ``html.encode("utf-8")``.
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -413,7 +416,7 @@ def parse_html(html: str, url: str | None = None, *,
             f"unreadable input: elements nested about {depth} levels deep "
             f"(limit {MAX_DOM_DEPTH})"
         )
-    tree = LexborHTMLParser(html)
+    tree = LexborHTMLParser(utf8 if utf8 is not None else html)
     if "$RC(" in html:
         _reveal_streamed_segments(tree, html)
     styles: list[str] = []

@@ -219,14 +219,15 @@ EARLY_DROP = ElementFilter(
 )
 
 
-def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = True) -> ParsedPage:
+def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = True,
+                      utf8: bytes | None = None) -> ParsedPage:
     """:func:`unclutter.parse.html.parse_html` with this stage's early drops: the
     non-content and hidden elements of :data:`EARLY_DROP` and those the page's own
     stylesheets hide (:func:`page_hiding_selectors`) are never copied into the tree; they
     are listed in ``ParsedPage.skipped`` and logged by :func:`prune`. ``scripting`` as for
-    ``parse_html``. Raises what ``parse_html`` raises."""
+    ``parse_html``; ``utf8`` as for ``parse_html``. Raises what ``parse_html`` raises."""
     return parse_html(html, url, skip_selector=page_hiding_selectors, skip_elements=EARLY_DROP,
-                      scripting=scripting)
+                      scripting=scripting, utf8=utf8)
 
 
 def _parse_selector(sel: str) -> HiddenSelector | None:
