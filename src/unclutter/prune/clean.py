@@ -479,7 +479,7 @@ def prune(page: ParsedPage) -> PruneResult:
             _log(removed, node, reason)
             node.remove()
             continue
-        if attrs:
+        if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
                 if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):
                     attrs[k] = INVISIBLE_CHARS_RE.sub("", v)  # alt, title, href... too

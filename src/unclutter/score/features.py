@@ -5,7 +5,7 @@ For each element node (keyed by ``id(node)``):
 * ``chars``: characters of whitespace-collapsed text in the subtree;
 * ``link_chars``: characters inside ``<a href>`` descendants, fragment links (``#...``)
   weighted by :data:`~unclutter.score.weights.HASH_LINK_WEIGHT`;
-* ``commas``: commas (:data:`~unclutter.score.weights.COMMA_RE`) in the subtree's text;
+* ``commas``: commas (:data:`~unclutter.score.weights.COMMA_CHARS`) in the subtree's text;
 * ``tags``: element nodes in the subtree (itself included);
 * ``leaves`` / ``link_only_leaves``: descendant leaf blocks
   (:data:`~unclutter.score.weights.LEAF_BLOCKS`) with text, and those of them whose text
@@ -21,9 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.dom import TEXT, Node
-from .weights import COMMA_RE, HASH_LINK_WEIGHT, LEAF_BLOCKS, LINK_ONLY_LEAF_SHARE
+from .weights import COMMA_CHARS, HASH_LINK_WEIGHT, LEAF_BLOCKS, LINK_ONLY_LEAF_SHARE
 
 __all__ = ["TextStats", "compute_stats", "collapsed_len"]
+
+_C0, _C1, _C2, _C3 = COMMA_CHARS
 
 
 def collapsed_len(text: str) -> int:
@@ -74,12 +76,13 @@ def compute_stats(root: Node) -> TextStats:
         for ch in node.children:
             if ch.tag == TEXT:
                 t = ch.text
-                n = collapsed_len(t)
+                n = len(" ".join(t.split()))  # collapsed_len, inlined: the hottest loop
                 if n:
                     # a space between adjacent text pieces, as rendering would show
                     c += n + 1
-                    if "," in t or "\uff0c" in t or "\u3001" in t or "\u060c" in t:
-                        cm += len(COMMA_RE.findall(t))
+                    # COMMA_CHARS, counted in C (only "," can occur in ASCII text)
+                    cm += t.count(",") if t.isascii() else (
+                        t.count(_C0) + t.count(_C1) + t.count(_C2) + t.count(_C3))
             else:
                 k = id(ch)
                 cc = chars[k]

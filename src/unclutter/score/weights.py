@@ -35,7 +35,8 @@ LENGTH_BONUS_MAX = 3
 #: Points per comma in the paragraph's text (Readability.js: 1). Counts ASCII and
 #: full-width/ideographic commas so CJK prose scores too.
 COMMA_SCORE = 1.0
-COMMA_RE = re.compile("[,\uFF0C\u3001\u060C]")
+COMMA_CHARS = ",\uFF0C\u3001\u060C"
+COMMA_RE = re.compile(f"[{COMMA_CHARS}]")
 
 #: Share of a paragraph's score that flows to its ancestors: 100% to the parent, 50% to the
 #: grandparent, then 1/(level*3) for levels 3..``SCORE_PROPAGATION_LEVELS``
