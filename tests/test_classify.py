@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import unclutter
-from conftest import BUGCASES, REPO, case_html, load_cases
+from conftest import BUGCASES, case_html, load_cases
 from unclutter.classify import registry
 from unclutter.classify.cetd import cetd_keep
 from unclutter.classify.features import ELEMENT_FEATURES, build_graph, element_features, unit_matrix

@@ -5,7 +5,6 @@ fetch policy that allows exactly that address and port.
 
 from __future__ import annotations
 
-import json
 import re
 import threading
 import time

@@ -14,8 +14,8 @@ def load_index() -> list[dict]:
 
 
 def load_units(index: list[dict]):
-    """X, y, weight, page number per labelled unit (unlabelled units dropped)."""
-    Xs, ys, ws, ps = [], [], [], []
+    """X, y, page number per labelled unit (unlabelled units dropped)."""
+    Xs, ys, ps = [], [], []
     for k, info in enumerate(index):
         with np.load(CACHE / "pages" / info["file"]) as z:
             X, y = z["X"], z["y"]
