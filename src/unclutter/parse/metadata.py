@@ -1484,11 +1484,15 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
         for raw, _ in _meta_values(scan, BYLINE_META_KEYS)
     )
     body = page.body
+    bylines_pending = False
     if body is not None:
-        if want_bylines or not page.tagged:
-            _scan_body(scan, body, want_bylines)
-        else:
+        if page.tagged:
+            # no walk: the parser listed the elements; DOM byline candidates, the last
+            # resort, are looked for below only if no other source names the author
             _scan_tagged(scan, page, body)
+            bylines_pending = want_bylines
+        else:
+            _scan_body(scan, body, want_bylines)
     elif head is None:
         _scan_body(scan, page.root)
 
@@ -1562,6 +1566,10 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
             if res.offer("byline", _clean_byline(raw, limits["byline"]), src):
                 break
     if not res.has("byline"):
+        if bylines_pending:
+            found = _Scan()
+            _scan_body(found, body, True)
+            scan.bylines = found.bylines
         for node, how in scan.bylines:
             if _is_hidden(node):
                 continue
