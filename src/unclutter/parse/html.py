@@ -139,6 +139,8 @@ class ParsedPage:
         skipped: outermost elements left out by ``skip_elements`` or ``skip_selector``.
         tagged: the copied elements whose tag is in :data:`TAGGED_ELEMENTS`, by tag, in
             document order, as built (a later stage may have detached some since).
+        style_selectors_applied: ``skip_selector`` was a function of the page's
+            ``<style>`` texts and every selector it gave that lexbor accepts was applied.
     """
 
     root: Node
@@ -149,6 +151,7 @@ class ParsedPage:
     data_scripts: list[Node] = field(default_factory=list)
     skipped: list[SkippedElement] = field(default_factory=list)
     tagged: dict[str, list[Node]] = field(default_factory=dict)
+    style_selectors_applied: bool = False
 
     @property
     def html_node(self) -> Node | None:
@@ -440,7 +443,8 @@ def parse_html(html: str, url: str | None = None, *,
         if combined:
             _drop_matched(tree, combined, index, skipped)
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
-                      data_scripts=data_scripts, skipped=skipped, tagged=tagged)
+                      data_scripts=data_scripts, skipped=skipped, tagged=tagged,
+                      style_selectors_applied=callable(skip_selector))
     head = page.head
     if head is not None:
         for n in head.iter_elements():

@@ -442,6 +442,10 @@ def prune(page: ParsedPage) -> PruneResult:
     for css in page.styles:
         found.extend(hidden_selectors(css))
     selectors = _SelectorIndex(found)
+    # When the parser already applied the page's hiding rules (parse_for_pruning), the
+    # simple ones here can match no element left in the tree: they only name the reason
+    # for the elements the parser left out.
+    walk_selectors = _SelectorIndex([]) if page.style_selectors_applied else selectors
 
     root = page.body or page.root
     removed: list[Removal] = []
@@ -471,7 +475,7 @@ def prune(page: ParsedPage) -> PruneResult:
         if tag in NON_CONTENT_TAGS:
             reason = "non-content element"
         else:
-            reason = _element_reason(node, attrs, selectors) if attrs else None
+            reason = _element_reason(node, attrs, walk_selectors) if attrs else None
             if reason is None and tag in ("header", "footer"):
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"
