@@ -141,6 +141,7 @@ class ParsedPage:
             document order, as built (a later stage may have detached some since).
         style_selectors_applied: ``skip_selector`` was a function of the page's
             ``<style>`` texts and every selector it gave that lexbor accepts was applied.
+        skip_elements: the :class:`ElementFilter` the tree was built with, if any.
     """
 
     root: Node
@@ -152,6 +153,7 @@ class ParsedPage:
     skipped: list[SkippedElement] = field(default_factory=list)
     tagged: dict[str, list[Node]] = field(default_factory=dict)
     style_selectors_applied: bool = False
+    skip_elements: ElementFilter | None = None
 
     @property
     def html_node(self) -> Node | None:
@@ -444,7 +446,8 @@ def parse_html(html: str, url: str | None = None, *,
             _drop_matched(tree, combined, index, skipped)
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped, tagged=tagged,
-                      style_selectors_applied=callable(skip_selector))
+                      style_selectors_applied=callable(skip_selector),
+                      skip_elements=skip_elements)
     head = page.head
     if head is not None:
         for n in head.iter_elements():

@@ -396,6 +396,28 @@ def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
     return None
 
 
+def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
+    """The checks of :func:`_element_reason` that read only ``class`` and ``id`` (all that
+    is left to check once :data:`EARLY_DROP` and the page's hiding rules were applied
+    while the tree was built)."""
+    cls = attrs.get("class")
+    ident = attrs.get("id")
+    if not (cls or ident):
+        return None
+    verdict = _class_id_verdict(cls, ident)
+    if not verdict:
+        return None
+    if verdict & _SCREEN_READER_ONLY:
+        return "hidden: screen-reader-only class"
+    if verdict & _CHROME:
+        return "edit/skip link"
+    if verdict & _OVERLAY and node.tag not in ("body", "html") and (
+        len(node.text_content()) < OVERLAY_MAX_CHARS
+    ):
+        return "consent wall or overlay"
+    return None
+
+
 def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex") -> str | None:
     """Why the prune stage removes element ``node`` (with non-empty ``attrs``), judged on
     its attributes, or ``None``: the checks of :func:`_hidden_reason`, then role, edit/skip
@@ -446,6 +468,8 @@ def prune(page: ParsedPage) -> PruneResult:
     # simple ones here can match no element left in the tree: they only name the reason
     # for the elements the parser left out.
     walk_selectors = _SelectorIndex([]) if page.style_selectors_applied else selectors
+    # Likewise the attribute, inline-style and role rules when EARLY_DROP was applied.
+    only_classes = page.skip_elements is EARLY_DROP and page.style_selectors_applied
 
     root = page.body or page.root
     removed: list[Removal] = []
@@ -475,7 +499,12 @@ def prune(page: ParsedPage) -> PruneResult:
         if tag in NON_CONTENT_TAGS:
             reason = "non-content element"
         else:
-            reason = _element_reason(node, attrs, walk_selectors) if attrs else None
+            if not attrs:
+                reason = None
+            elif only_classes:
+                reason = _class_reason(node, attrs)
+            else:
+                reason = _element_reason(node, attrs, walk_selectors)
             if reason is None and tag in ("header", "footer"):
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"
