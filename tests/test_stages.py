@@ -449,3 +449,23 @@ def test_utf8_bytes_given_to_the_parser_build_the_same_tree():
     # not exactly UTF-8 (a BOM, invalid bytes, Latin-1): the text alone goes to the parser
     assert _decode(b"\xef\xbb\xbf" + html.encode("utf-8"), Options())[1] is None
     assert _decode(b"<p>caf\xe9 and more text</p>", Options())[1] is None
+
+
+def test_folded_patterns_match_like_ignorecase_and_their_trie_like_the_alternation():
+    import re
+
+    from unclutter.core.textmatch import _factored, folded
+    from unclutter.score.weights import NEGATIVE_RE, UNLIKELY_RE
+
+    with pytest.raises(ValueError):
+        folded(r"Copyright")  # could never match lower-cased text
+    pat = folded(r"tag|tags?\b|tagbox|-ad-|ads|ad")
+    assert _factored(pat.pattern) != pat.pattern  # literals became one trie
+    plain = re.compile(r"tag|tags?\b|tagbox|-ad-|ads|ad", re.IGNORECASE)
+    for s in ["TagBox", "my-AD-slot", "t", "ta", "x-ads", "", "Read", "TAGS", "retag"]:
+        assert bool(pat.search(s)) == bool(plain.search(s)), s
+    for regex in (NEGATIVE_RE, UNLIKELY_RE):
+        unfactored = re.compile(regex.pattern, re.IGNORECASE)
+        for s in ["Sidebar-Widget", "main-content", "comment-list", "ad-break", "x-ad-y", "header",
+                  "post-actions", "nextprev", "Tag-Cloud", "article-body", "hid", "related-links"]:
+            assert bool(regex.search(s)) == bool(unfactored.search(s)), s

@@ -61,12 +61,18 @@ STRUCTURED_FALLBACK_MAX_CHARS = 200
 _NOSCRIPT_RE = re.compile(r"<noscript", re.IGNORECASE)
 _WORD_RE = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 _ASCII_WORD_RE = re.compile(r"\w+", re.ASCII)  # the same runs as _WORD_RE on ASCII text
+_PLAIN_WORD_RE = re.compile(r"\w+")  # ...and on any text without CJK characters
 _CJK_RE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]")
 
 
 def _count_words(text: str) -> tuple[int, int]:
+    """(words, CJK characters) of ``text``: runs of word characters outside the CJK
+    ranges, and the CJK characters. The cheaper patterns give the same counts on text
+    without CJK characters."""
     if text.isascii():
         return len(_ASCII_WORD_RE.findall(text)), 0
+    if _CJK_RE.search(text) is None:
+        return len(_PLAIN_WORD_RE.findall(text)), 0
     return len(_WORD_RE.findall(text)), len(_CJK_RE.findall(text))
 
 
