@@ -130,14 +130,18 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
     """Step 1 of the module docstring. Mutates ``body``; returns the paragraph-like nodes
     in document order. ``page_chars``: characters of ``body``'s text (unnormalised), when
     the caller has it."""
-    # Remove unlikely candidates first (pre-order, so a removed subtree is not visited).
+    # Remove unlikely candidates first (pre-order, so a removed subtree is not visited);
+    # the same walk lists the elements that stay, parents before children.
+    order: list[Node] = [body]
+    keep = order.append
+    stack = list(reversed(body.children))
     if strip_unlikely:
         page_chars = max(1, page_chars if page_chars is not None else len(body.text_content()))
-        stack = list(reversed(body.children))
-        while stack:
-            node = stack.pop()
-            if node.tag == TEXT:
-                continue
+    while stack:
+        node = stack.pop()
+        if node.tag == TEXT:
+            continue
+        if strip_unlikely:
             cid = node.class_id
             if (
                 cid
@@ -151,12 +155,14 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
                                        cid[:100], len(text), text[:80]))
                 node.remove()
                 continue
-            if node.children:
-                stack.extend(reversed(node.children))
+        keep(node)
+        if node.children:
+            stack.extend(reversed(node.children))
 
-    # Which nodes have a block-level descendant (bottom-up, one pass).
+    # Which nodes have a block-level descendant (children before parents: the walk's
+    # order reversed).
     has_block: set[int] = set()
-    for node in body.elements_bottom_up():
+    for node in reversed(order):
         if not node.children:
             continue
         for c in node.children:
