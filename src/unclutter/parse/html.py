@@ -55,6 +55,8 @@ BLOCK_ELEMENTS = frozenset(
     listing main menu nav ol p plaintext pre search section summary table tbody td tfoot
     th thead tr ul xmp caption colgroup col optgroup option""".split()
 )
+#: Void elements (HTML Living Standard §13.1.2): the parser never gives them children.
+VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta source track wbr".split())
 #: Elements listed in ``ParsedPage.tagged`` as the tree is built (what the metadata stage
 #: looks for in the body), so that finding them needs no walk.
 TAGGED_ELEMENTS = frozenset({"h1", "time", "meta", "link", "title"})
@@ -269,7 +271,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 "json" in attrs.get("type", "").lower() or attrs.get("id") == "__NEXT_DATA__"
             ):
                 data_scripts.append(node)
-            if tag not in OPAQUE_TAGS:
+            if tag not in OPAQUE_TAGS and tag not in VOID_ELEMENTS:
                 push((child.iter(include_text=True), node, pre or tag in _PRESERVE_WHITESPACE))
                 break
         else:
