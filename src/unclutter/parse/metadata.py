@@ -789,59 +789,69 @@ def _scan_head(scan: _Scan, head: Node) -> None:
             scan.title = node.text_content()
 
 
-def _scan_tagged(scan: _Scan, page: ParsedPage, body: Node) -> None:
-    """What :func:`_scan_body` collects without DOM byline candidates, read from the
-    elements the parser listed (``ParsedPage.tagged``) instead of walking the body: those
-    still inside ``body`` and outside the elements the walk does not enter, in document
-    order. The data scripts come from ``ParsedPage.data_scripts``."""
-    inside: dict[int, bool] = {}
+def _scan_tagged(scan: _Scan, page: ParsedPage, head: Node | None, body: Node) -> None:
+    """What :func:`_scan_head` and :func:`_scan_body` collect (without DOM byline
+    candidates), read from the elements the parser listed (``ParsedPage.tagged``,
+    ``ParsedPage.data_scripts``) instead of walking the tree: those still inside ``head``,
+    or inside ``body`` and outside the elements the body walk does not enter. Lists are in
+    document order, so head elements come first, as with the two walks."""
+    where: dict[int, int] = {}  # id(element) -> _IN_HEAD / _IN_BODY / _ELSEWHERE
 
-    def in_body(node: Node) -> bool:
+    def place(node: Node) -> int:
         path = []
+        hidden = False
         a = node.parent
-        verdict = False
+        verdict = _ELSEWHERE
         while a is not None:
-            known = inside.get(id(a))
+            known = where.get(id(a))
             if known is not None:
                 verdict = known
                 break
+            if a is head:
+                verdict = _IN_HEAD
+                break
             if a is body:
-                verdict = True
+                verdict = _IN_BODY
                 break
             if a.tag in _INVISIBLE_TAGS:
-                break
+                hidden = True
             path.append(a)
             a = a.parent
+        if hidden and verdict == _IN_BODY:
+            verdict = _ELSEWHERE  # the body walk does not enter invisible elements
+            return verdict  # not memoised: ancestors above the invisible element differ
         for p in path:
-            inside[id(p)] = verdict
+            where[id(p)] = verdict
         return verdict
 
     tagged = page.tagged
     for node in page.data_scripts:
-        if in_body(node):
+        if place(node) != _ELSEWHERE:
             _add_script(scan, node)
     for node in tagged.get("meta", ()):
-        if in_body(node):
+        if place(node) != _ELSEWHERE:
             _add_meta(scan, node)
     for node in tagged.get("link", ()):
-        if in_body(node):
+        if place(node) != _ELSEWHERE:
             _add_link(scan, node)
+    for node in tagged.get("title", ()):
+        if place(node) != _ELSEWHERE:
+            scan.title = node.text_content()
+            break
     h1s, times = scan.h1s, scan.times
     for node in tagged.get("h1", ()):
         if len(h1s) >= MAX_H1_CANDIDATES:
             break
-        if in_body(node):
+        if place(node) == _IN_BODY:
             h1s.append(node)
     for node in tagged.get("time", ()):
         if len(times) >= MAX_TIME_CANDIDATES:
             break
-        if (node.attrs.get("datetime") or node.attrs.get("content")) and in_body(node):
+        if (node.attrs.get("datetime") or node.attrs.get("content")) and place(node) == _IN_BODY:
             times.append(node)
-    if scan.title is None:
-        for node in tagged.get("title", ()):
-            if in_body(node):
-                scan.title = node.text_content()
-                break
+
+
+_IN_HEAD, _IN_BODY, _ELSEWHERE = 1, 2, 0
 
 
 def _scan_body(scan: _Scan, body: Node, want_bylines: bool = True) -> None:
@@ -1475,26 +1485,26 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
     """
     scan = _Scan()
     head = page.head
-    if head is not None:
-        _scan_head(scan, head)
-    # DOM byline candidates are only the last resort: skip looking for them when the
-    # head already states an author.
-    want_bylines = not any(
-        _clean_byline(raw, FIELD_LIMITS["byline"])
-        for raw, _ in _meta_values(scan, BYLINE_META_KEYS)
-    )
     body = page.body
     bylines_pending = False
-    if body is not None:
-        if page.tagged:
-            # no walk: the parser listed the elements; DOM byline candidates, the last
-            # resort, are looked for below only if no other source names the author
-            _scan_tagged(scan, page, body)
-            bylines_pending = want_bylines
-        else:
+    if page.tagged and body is not None:
+        # no walk: the parser listed the elements; DOM byline candidates, the last
+        # resort, are looked for below only if no other source names the author
+        _scan_tagged(scan, page, head, body)
+        bylines_pending = True
+    else:
+        if head is not None:
+            _scan_head(scan, head)
+        # DOM byline candidates are only the last resort: skip looking for them when
+        # the head already states an author.
+        want_bylines = not any(
+            _clean_byline(raw, FIELD_LIMITS["byline"])
+            for raw, _ in _meta_values(scan, BYLINE_META_KEYS)
+        )
+        if body is not None:
             _scan_body(scan, body, want_bylines)
-    elif head is None:
-        _scan_body(scan, page.root)
+        elif head is None:
+            _scan_body(scan, page.root)
 
     ld = _parse_json_ld(scan.json_ld, _page_urls(scan, page))
     main = ld.main or {}
