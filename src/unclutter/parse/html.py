@@ -176,7 +176,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              skipped: list | None = None, scripting: bool = True,
              skip_elements: ElementFilter | None = None,
              index: dict[int, Node] | None = None, classes: set[str] | None = None,
-             ids: set[str] | None = None, tagged: dict[str, list[Node]] | None = None) -> Node:
+             ids: set[str] | None = None, tagged: dict[str, list[Node]] | None = None,
+             streamed: list[str] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
@@ -227,7 +228,13 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                     node.parent = parent
                     siblings.append(node)
                 continue
-            if not tag or tag[0] == "-" or tag == "template":
+            if not tag or tag[0] == "-":
+                continue
+            if tag == "template":  # its content is not part of the tree (WHATWG)
+                if streamed is not None:
+                    tid = child.attributes.get("id")
+                    if tid and tid.startswith("B:"):
+                        streamed.append(tid)  # a React streaming placeholder
                 continue
             if tag == "noscript" and not scripting:
                 # unwrap: its children join the parent, in its place
@@ -424,28 +431,36 @@ def parse_html(html: str, url: str | None = None, *,
             f"(limit {MAX_DOM_DEPTH})"
         )
     tree = LexborHTMLParser(utf8 if utf8 is not None else html)
-    if "$RC(" in html:
-        _reveal_streamed_segments(tree, html)
-    styles: list[str] = []
-    data_scripts: list[Node] = []
-    skipped: list[SkippedElement] = []
-    selectors: list[str] = []
-    if callable(skip_selector):
-        selectors = list(skip_selector([n.text(deep=True) for n in tree.css("style")]))
-    elif skip_selector:
-        selectors = [skip_selector]
-    index: dict[int, Node] | None = {} if selectors else None
-    classes: set[str] = set()
-    ids: set[str] = set()
-    tagged: dict[str, list[Node]] = {}
-    root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
-                    index, classes, ids, tagged)
-    if selectors:
+
+    def build():
+        styles: list[str] = []
+        data_scripts: list[Node] = []
+        skipped: list[SkippedElement] = []
+        selectors: list[str] = []
         if callable(skip_selector):
-            selectors = _applicable(selectors, classes, ids)
-        combined = _combined_selector(tree, selectors) if selectors else ""
-        if combined:
-            _drop_matched(tree, combined, index, skipped)
+            selectors = list(skip_selector([n.text(deep=True) for n in tree.css("style")]))
+        elif skip_selector:
+            selectors = [skip_selector]
+        index: dict[int, Node] | None = {} if selectors else None
+        classes: set[str] = set()
+        ids: set[str] = set()
+        tagged: dict[str, list[Node]] = {}
+        streamed: list[str] = []
+        root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
+                        index, classes, ids, tagged, streamed)
+        if selectors:
+            if callable(skip_selector):
+                selectors = _applicable(selectors, classes, ids)
+            combined = _combined_selector(tree, selectors) if selectors else ""
+            if combined:
+                _drop_matched(tree, combined, index, skipped)
+        return root, styles, data_scripts, skipped, tagged, streamed
+
+    root, styles, data_scripts, skipped, tagged, streamed = build()
+    # React streaming: only a page with placeholders can need the swap, and only when it
+    # carries the runtime call that performs it; then the tree is built again.
+    if streamed and "$RC(" in html and _reveal_streamed_segments(tree, html):
+        root, styles, data_scripts, skipped, tagged, streamed = build()
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped, tagged=tagged,
                       style_selectors_applied=callable(skip_selector),
