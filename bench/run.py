@@ -690,7 +690,9 @@ def render_markdown(report: dict) -> str:
         "",
         f"Machine: {m['cpu_model']}, {m['logical_cores']} logical cores, "
         f"{m['memory_gb']} GB RAM; Python {m['python']}; each extractor in its own process "
-        f"pinned to one core; per-page timeout {report['settings']['timeout_s']:g} s.",
+        f"pinned to one core; per-page timeout {report['settings']['timeout_s']:g} s"
+        + (f"; {report['settings']['repeat']} interleaved runs per pair, each page timed by "
+           "its fastest run" if report["settings"].get("repeat", 1) > 1 else "") + ".",
         "Versions: " + ", ".join(f"{k} {v or '(not installed)'}"
                                  for k, v in report["versions"].items())
         + (f"; unclutter commit {report['commit']}" if report.get("commit") else "") + ".",

@@ -304,3 +304,34 @@ def test_bench_reports_an_unavailable_extractor_and_rejects_unknown_names(
     if "unavailable" not in ours:
         assert [p["id"] for p in ours["per_page"]] == ["ok", "gz"]
         assert "fake" in ds["unclutter_speed_ratio"]
+
+
+def test_repeated_runs_keep_each_page_fastest_time_and_the_first_status():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_run", BENCH)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    first = {"pages": [{"status": "ok", "sec": 0.5, "cpu": 0.4, "text": "a"},
+                       {"status": "ok", "sec": 0.2, "cpu": 0.2, "text": "b"},
+                       {"status": "timeout", "sec": 1.0, "cpu": 0.0, "text": ""}],
+             "rss_peak_kb": 100}
+    again = {"pages": [{"status": "ok", "sec": 0.3, "cpu": 0.35, "text": "a"},
+                       {"status": "ok", "sec": 0.4, "cpu": 0.1, "text": "b"},
+                       {"status": "crash", "sec": 0.0, "cpu": 0.0, "text": ""}],
+             "rss_peak_kb": 120}
+    merged = bench.merge_runs(first, again)
+    assert [(p["sec"], p["cpu"]) for p in merged["pages"]] == [(0.3, 0.35), (0.2, 0.1), (1.0, 0.0)]
+    assert merged["pages"][2]["status"] == "timeout"  # a different outcome is not folded in
+    assert merged["rss_peak_kb"] == 120 and merged["runs"] == 2
+    assert bench.merge_runs({"unavailable": "x"}, again) == {"unavailable": "x"}
+
+
+def test_bench_repeat_runs_every_pair_again(shared: Path, tmp_path: Path):
+    out = tmp_path / "r.json"
+    proc = _run_bench(shared, out, "--extractors", "fake", "--limit", "2", "--repeat", "2")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(out.read_text())
+    assert report["settings"]["repeat"] == 2
+    assert proc.stderr.count("[mini] fake:") == 2
+    assert "2 interleaved runs per pair" in out.with_suffix(".md").read_text()
