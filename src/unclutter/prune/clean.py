@@ -88,15 +88,30 @@ def strip_invisible(text: str) -> str:
     return INVISIBLE_CHARS_RE.sub("", text)
 
 
+# The stylesheet scan works on UTF-8 bytes: a page can ship a megabyte of CSS, and substring
+# search, ASCII lower-casing and regexes are several times faster on bytes than on a str
+# holding non-Latin-1 characters. Only ASCII matters for the declarations looked for.
 _HIDING_LITERAL_RES = (
-    re.compile(r"display\s*:\s*none\b"),
-    re.compile(r"visibility\s*:\s*(?:hidden|collapse)\b"),
+    re.compile(rb"display\s*:\s*none\b"),
+    re.compile(rb"visibility\s*:\s*(?:hidden|collapse)\b"),
 )
+_DECLARATION_START = frozenset(b";{ \t\r\n\f")
+_CSS_COMMENT_BYTES_RE = re.compile(rb"/\*.*?\*/", re.DOTALL)
+_CSS_ESCAPE_BYTES_RE = re.compile(rb"\\([0-9a-fA-F]{1,6})\s?|\\(.)")
 _DYNAMIC_PSEUDO_RE = re.compile(
     r":(?:hover|focus|focus-within|focus-visible|active|visited|link|checked|target|"
     r"placeholder-shown|autofill|invalid|valid|disabled|enabled|indeterminate|open)\b|::|:-"
 )
 _PRINT_ONLY_RE = re.compile(r"^@media\s+(?:only\s+)?(?:print|speech)\b(?![^{]*\b(?:screen|all)\b)")
+
+
+def _css_unescape_bytes(m: re.Match) -> bytes:
+    if m.group(1):
+        try:
+            return chr(int(m.group(1), 16)).encode("utf-8", "surrogatepass")
+        except (ValueError, OverflowError):
+            return "\ufffd".encode()
+    return m.group(2)
 
 
 @lru_cache(maxsize=64)
@@ -109,22 +124,26 @@ def hiding_rules(css: str) -> tuple[str, ...]:
     a screen-size ``@media`` count too: hidden on some screens is treated as hidden (the
     safe side for prompt-injection defence). Selectors with dynamic pseudo-classes
     (``:hover``, ``:focus``...) or pseudo-elements are left out: they do not hide the
-    element in the page as loaded.
+    element in the page as loaded. Comments are removed and escapes decoded first (as
+    :func:`normalise_css` does).
 
     Cached (the parse stage and :func:`prune` both read a page's stylesheets); returns a
     tuple, so a cached result cannot be changed by a caller.
     """
-    css = normalise_css(css, lower=False)
-    # Search a lower-cased copy with case-sensitive patterns (faster than IGNORECASE).
-    # Non-ASCII characters become one "?" each first, so that lower-casing keeps the length
-    # and positions in the copy are positions in ``css``.
-    probe = (css if css.isascii() else css.encode("ascii", "replace").decode("ascii")).lower()
-    if "none" not in probe and "hidden" not in probe and "collapse" not in probe:
+    data = css.encode("utf-8", "surrogatepass")
+    if b"/*" in data:
+        data = _CSS_COMMENT_BYTES_RE.sub(b"", data)
+    if b"\\" in data:
+        data = _CSS_ESCAPE_BYTES_RE.sub(_css_unescape_bytes, data)
+    # Search a lower-cased copy (ASCII lower-casing keeps every byte in place) with
+    # case-sensitive patterns (faster than IGNORECASE).
+    probe = data.lower()
+    if b"none" not in probe and b"hidden" not in probe and b"collapse" not in probe:
         return ()
     # two literal-prefixed scans are much faster than one alternation over the text
     positions = sorted(
         m.start() - 1 for regex in _HIDING_LITERAL_RES for m in regex.finditer(probe)
-        if m.start() == 0 or probe[m.start() - 1] in ";{ \t\r\n\f"
+        if m.start() == 0 or probe[m.start() - 1] in _DECLARATION_START
     )
     out: list[str] = []
     last_open = -1
@@ -134,18 +153,19 @@ def hiding_rules(css: str) -> tuple[str, ...]:
     # C and incrementally (matches come in order).
     for pos in positions:
         pos = max(pos, 0)
-        open_at = css.rfind("{", 0, pos + 1)
-        if open_at <= last_open or css.rfind("}", 0, pos) > open_at:
+        open_at = data.rfind(b"{", 0, pos + 1)
+        if open_at <= last_open or data.rfind(b"}", 0, pos) > open_at:
             continue
         last_open = open_at
-        depth += css.count("{", counted, open_at) - css.count("}", counted, open_at)
+        depth += data.count(b"{", counted, open_at) - data.count(b"}", counted, open_at)
         counted = open_at
         if depth > 1:
             continue
-        if depth == 1 and not _in_screen_group(css, open_at):
+        if depth == 1 and not _in_screen_group(data, open_at):
             continue
-        start = max(css.rfind("}", 0, open_at), css.rfind(";", 0, open_at), css.rfind("{", 0, open_at)) + 1
-        prelude = css[start:open_at].strip()
+        start = max(data.rfind(b"}", 0, open_at), data.rfind(b";", 0, open_at),
+                    data.rfind(b"{", 0, open_at)) + 1
+        prelude = data[start:open_at].decode("utf-8", "replace").strip()
         if not prelude or prelude.startswith("@"):
             continue
         for sel in prelude.split(","):
@@ -155,22 +175,22 @@ def hiding_rules(css: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _in_screen_group(css: str, open_at: int) -> bool:
-    """Whether the block enclosing the rule that opens at ``open_at`` is an ``@media`` (not
-    print-only) or ``@supports`` group."""
+def _in_screen_group(data: bytes, open_at: int) -> bool:
+    """Whether the block enclosing the rule that opens at ``open_at`` (of the stylesheet's
+    UTF-8 bytes) is an ``@media`` (not print-only) or ``@supports`` group."""
     balance = 0
     i = open_at
     while True:
-        i = max(css.rfind("{", 0, i), css.rfind("}", 0, i))
+        i = max(data.rfind(b"{", 0, i), data.rfind(b"}", 0, i))
         if i < 0:
             return False
-        if css[i] == "}":
+        if data[i] == 0x7D:  # "}"
             balance += 1
         elif balance:
             balance -= 1
         else:
-            start = max(css.rfind("}", 0, i), css.rfind(";", 0, i)) + 1
-            prelude = css[start:i].strip().lower()
+            start = max(data.rfind(b"}", 0, i), data.rfind(b";", 0, i)) + 1
+            prelude = data[start:i].decode("utf-8", "replace").strip().lower()
             return prelude.startswith(("@media", "@supports")) and not _PRINT_ONLY_RE.match(prelude)
 
 
