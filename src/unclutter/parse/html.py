@@ -159,17 +159,24 @@ class ParsedPage:
 
     @property
     def html_node(self) -> Node | None:
-        return next((c for c in self.root.children if c.tag == "html"), None)
+        return _child(self.root, "html")
 
     @property
     def head(self) -> Node | None:
-        h = self.html_node
-        return next((c for c in h.children if c.tag == "head"), None) if h else None
+        h = _child(self.root, "html")
+        return _child(h, "head") if h is not None else None
 
     @property
     def body(self) -> Node | None:
-        h = self.html_node
-        return next((c for c in h.children if c.tag == "body"), None) if h else None
+        h = _child(self.root, "html")
+        return _child(h, "body") if h is not None else None
+
+
+def _child(node: Node, tag: str) -> Node | None:
+    for c in node.children:
+        if c.tag == tag:
+            return c
+    return None
 
 
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
