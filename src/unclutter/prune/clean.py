@@ -219,14 +219,7 @@ def page_hiding_selectors(styles: list[str]) -> list[str]:
 def _early_drop_test(tag: str, attrs: dict[str, str]) -> bool:
     if tag == "script":
         return "json" not in attrs.get("type", "").lower() and attrs.get("id") != "__NEXT_DATA__"
-    for name, value, _reason in HIDDEN_ATTRIBUTE_RULES:
-        if name in attrs and (value is None or attrs[name].strip().lower() == value):
-            return True
-    style = attrs.get("style")
-    if style and _cached_style_hides(style):
-        return True
-    role = attrs.get("role")
-    return bool(role) and role.strip().lower() in NON_CONTENT_ROLES
+    return _attribute_hiding_reason(attrs) is not None or _role_reason(attrs) is not None
 
 
 #: The early-drop rules (``rules.EARLY_DROP_TAGS`` / ``EARLY_DROP_ATTRIBUTES``) for the
@@ -394,26 +387,46 @@ def _class_id_verdict(cls: str | None, ident: str | None) -> int:
 _HIDING_ATTRIBUTE_NAMES = frozenset(name for name, _, _ in HIDDEN_ATTRIBUTE_RULES) | {"style"}
 
 
-def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
-    attrs = node.attrs
-    if not attrs:
+def _attribute_hiding_reason(attrs: dict[str, str]) -> str | None:
+    """Why the element's attributes hide it (``HIDDEN_ATTRIBUTE_RULES``, inline style), or
+    ``None``."""
+    if _HIDING_ATTRIBUTE_NAMES.isdisjoint(attrs):
         return None
     for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
         if name in attrs and (value is None or attrs[name].strip().lower() == value):
             return f"hidden: {reason}"
     style = attrs.get("style")
-    if style:
-        reason = _cached_style_hides(style)
-        if reason:
-            return reason
-    cls = attrs.get("class")
-    if cls and not SCREEN_READER_CLASSES.isdisjoint(cls.split()):
-        return "hidden: screen-reader-only class"
+    return _cached_style_hides(style) if style else None
+
+
+def _role_reason(attrs: dict[str, str]) -> str | None:
+    role = attrs.get("role")
+    if role:
+        role = role.strip().lower()
+        if role in NON_CONTENT_ROLES:
+            return f"non-content role {role}"
+    return None
+
+
+def _selector_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex") -> str | None:
     if selectors and ("class" in attrs or "id" in attrs):
         sel = selectors.match(node)
         if sel is not None:
             return f"hidden: <style> rule {sel.source}"
     return None
+
+
+def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
+    """Why ``node`` is hidden, judged on its attributes alone (the reason logged for an
+    element the parser left out), or ``None``."""
+    attrs = node.attrs
+    if not attrs:
+        return None
+    cls = attrs.get("class")
+    return (_attribute_hiding_reason(attrs)
+            or ("hidden: screen-reader-only class"
+                if cls and not SCREEN_READER_CLASSES.isdisjoint(cls.split()) else None)
+            or _selector_reason(node, attrs, selectors))
 
 
 def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
@@ -440,38 +453,11 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
 
 def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex") -> str | None:
     """Why the prune stage removes element ``node`` (with non-empty ``attrs``), judged on
-    its attributes, or ``None``: the checks of :func:`_hidden_reason`, then role, edit/skip
-    link class, consent wall / overlay. Order matters only for the logged reason."""
-    if not _HIDING_ATTRIBUTE_NAMES.isdisjoint(attrs):
-        for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
-            if name in attrs and (value is None or attrs[name].strip().lower() == value):
-                return f"hidden: {reason}"
-        style = attrs.get("style")
-        if style:
-            reason = _cached_style_hides(style)
-            if reason:
-                return reason
-    cls = attrs.get("class")
-    ident = attrs.get("id")
-    verdict = _class_id_verdict(cls, ident) if cls or ident else 0
-    if verdict & _SCREEN_READER_ONLY:
-        return "hidden: screen-reader-only class"
-    if selectors and (cls or ident):
-        sel = selectors.match(node)
-        if sel is not None:
-            return f"hidden: <style> rule {sel.source}"
-    role = attrs.get("role")
-    if role:
-        role = role.strip().lower()
-        if role in NON_CONTENT_ROLES:
-            return f"non-content role {role}"
-    if verdict & _CHROME:
-        return "edit/skip link"
-    if verdict & _OVERLAY and node.tag not in ("body", "html") and (
-        len(node.text_content()) < OVERLAY_MAX_CHARS
-    ):
-        return "consent wall or overlay"
-    return None
+    its attributes, or ``None``: hiding attributes and inline style, the page's simple
+    hiding selectors, a chrome role, then the class/id checks of :func:`_class_reason`.
+    The order only decides which reason is logged when several apply."""
+    return (_attribute_hiding_reason(attrs) or _selector_reason(node, attrs, selectors)
+            or _role_reason(attrs) or _class_reason(node, attrs))
 
 
 def prune(page: ParsedPage) -> PruneResult:
