@@ -190,10 +190,13 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
     element: children are appended to their parent's copy as they come, so no node needs a
     parent lookup, and subtrees that are not copied (skipped elements, contents of
-    ``OPAQUE_TAGS``, comments) are never visited. ``<style>`` texts and structured-data
-    scripts are collected on the way (into ``styles`` / ``data_scripts``), and, when
-    ``index`` is given, each copied element by lexbor's node identity (``mem_id``) and the
-    lower-cased class names and ids present, into ``classes`` and ``ids``.
+    ``OPAQUE_TAGS``, comments, elements ``skip_elements`` leaves out: those are reported in
+    ``skipped``) are never visited. Collected on the way: ``<style>`` texts (``styles``),
+    structured-data scripts (``data_scripts``), elements of :data:`TAGGED_ELEMENTS`
+    (``tagged``), the ids of React streaming placeholders ``<template id="B:...">``
+    (``streamed``) and, when ``index`` is given, each copied element by lexbor's node
+    identity (``mem_id``) and the lower-cased class names and ids present (``classes``,
+    ``ids``).
     """
     root = Node(DOCUMENT)
     # (child iterator, the copy its children join, inside <pre> and kin)
