@@ -77,3 +77,16 @@ def build_vocab(cases: list[dict], size: int) -> list[str]:
             toks.update(class_tokens(v))
         df.update(toks)
     return [t for t, _ in sorted(df.items(), key=lambda kv: (-kv[1], kv[0]))[:size]]
+
+
+def save_results(name: str, results: dict, model_path: Path, t_start: float) -> None:
+    """Record the shipped model's size and the run's minutes in ``results``, write them to
+    ``train/results/<name>.json`` and print where the model went."""
+    import time
+
+    results["model_bytes"] = model_path.stat().st_size
+    results["minutes"] = (time.time() - t_start) / 60
+    out = REPO / "train" / "results" / f"{name}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps(results, indent=1))
+    print(f"saved {model_path} ({results['model_bytes']} bytes); {results['minutes']:.1f} min")

@@ -22,7 +22,7 @@ import time
 import lightgbm as lgb
 import numpy as np
 
-from train.common import CACHE, REPO, SEED
+from train.common import CACHE, REPO, SEED, save_results
 from train.cv_eval import extract_texts, fmt, score, wcxb_cases
 from train.data import folds, load_index, load_units
 
@@ -128,13 +128,8 @@ def main() -> None:
     rows = rng.choice(y.size, 300, replace=False)
     np.savez_compressed(FIXTURE, X=X[rows].astype(np.float64),
                         p=final.predict_proba(X[rows].astype(np.float64))[:, 1])
-    results["model_bytes"] = MODEL_PATH.stat().st_size
     results["recovery_shipped"] = recovery
-    results["minutes"] = (time.time() - t_start) / 60
-    out = REPO / "train" / "results" / "gbdt.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(results, indent=1))
-    print(f"saved {MODEL_PATH} ({results['model_bytes']} bytes); {results['minutes']:.1f} min")
+    save_results("gbdt", results, MODEL_PATH, t_start)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,7 @@ import time
 import numpy as np
 import torch
 
-from train.common import CACHE, REPO, SEED
+from train.common import CACHE, REPO, SEED, save_results
 from train.cv_eval import extract_texts, fmt, score, wcxb_cases
 from train.data import folds, load_index
 
@@ -215,12 +215,7 @@ def main() -> None:
             np.savez_compressed(FIXTURE, p=pt, **arrays)
     MODEL_PATH.parent.mkdir(parents=True, exist_ok=True)
     shipped.save(MODEL_PATH)
-    results["model_bytes"] = MODEL_PATH.stat().st_size
-    results["minutes"] = (time.time() - t_start) / 60
-    out = REPO / "train" / "results" / "gnn.json"
-    out.parent.mkdir(exist_ok=True)
-    out.write_text(json.dumps(results, indent=1))
-    print(f"saved {MODEL_PATH} ({results['model_bytes']} bytes); {results['minutes']:.1f} min")
+    save_results("gnn", results, MODEL_PATH, t_start)
 
 
 if __name__ == "__main__":
