@@ -239,10 +239,32 @@ def test_select_in_place_matches_the_copying_selection(retry):
     copied = select_main_content(body)
     assert _shape(body) == before  # the default leaves the tree alone
     in_place = select_main_content(body, in_place=True)
-    assert (len(in_place.attempts) > 1) is retry  # retry: the snapshot was restored
+    assert (len(in_place.attempts) > 1) is retry  # retry: the first attempt was undone
     assert in_place.attempts == copied.attempts
     assert [(n.tag, n.text) for n in in_place.root.iter()] == [(n.tag, n.text) for n in copied.root.iter()]
     assert in_place.chars == copied.chars and in_place.chars > 0
+
+
+def test_undo_log_puts_back_every_edit_of_an_attempt():
+    from unclutter.core.dom import UndoLog
+    from unclutter.score.select import ATTEMPTS, _run_attempt
+
+    # unlikely candidates removed, divs of inline content renamed, loose text wrapped in
+    # new <p>s, the kept blocks moved out, boilerplate cleaned: all of it undone
+    html = ("<html><body><div class='sidebar'><a href='/x'>Elsewhere</a></div>"
+            "<div id='story'>Loose lead text, with commas, before the blocks.<br><br>"
+            "<div>An inline-only div, with commas, that becomes a paragraph.</div>"
+            + "".join(f"<p>Paragraph {i}, with commas, clauses, and enough words to score.</p>" for i in range(6))
+            + "<div class='share'>Share this</div></div><footer>x</footer></body></html>")
+    body = prune(parse_html(html, "https://example.org/")).root
+    before = _shape(body)
+    undo = UndoLog()
+    sel = _run_attempt(body, ATTEMPTS[0], [], undo)
+    assert "Paragraph 5" in sel.root.text_content() and "Share this" not in sel.root.text_content()
+    assert _shape(body) != before and len(undo) > 2
+    undo.undo()
+    assert _shape(body) == before
+    assert len(undo) == 0
 
 
 # --- TOC and tokens ---------------------------------------------------------------------

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-__all__ = ["Node", "TEXT", "DOCUMENT", "new_element", "new_text"]
+__all__ = ["Node", "TEXT", "DOCUMENT", "UndoLog", "new_element", "new_text"]
 
 TEXT = "#text"
 DOCUMENT = "#document"
@@ -206,6 +206,48 @@ class Node:
         if self.tag == TEXT:
             return f"Text({self.text[:30]!r})"
         return f"<{self.tag} {self.class_id!r} children={len(self.children)}>"
+
+
+class UndoLog:
+    """What it takes to undo in-place structural edits of a tree: the tag and child list of
+    every node, taken just before its first edit.
+
+    Contract for the editing code: call :meth:`record` on a node before changing its
+    ``tag`` or its child list (``node.remove()`` edits the *parent's* list; assigning
+    ``node.children`` replaces it); nodes that existed before the edits must never gain
+    children that were not theirs (new nodes may: they are dropped on undo). Attributes and
+    text are not covered. Cost: one entry per edited node, instead of a copy of every
+    child list of the tree taken in advance.
+    """
+
+    __slots__ = ("_entries", "_seen")
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[Node, str, list[Node]]] = []
+        self._seen: set[int] = set()
+
+    def record(self, node: Node) -> None:
+        """Remember ``node``'s tag and child list, unless already remembered (the entries
+        keep the nodes alive, so ``id`` stays unique)."""
+        k = id(node)
+        if k not in self._seen:
+            self._seen.add(k)
+            self._entries.append((node, node.tag, node.children[:]))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def undo(self) -> None:
+        """Put back every remembered tag, child list and the children's parent links, the
+        latest entry first (so the earliest, original state of a node wins), then forget
+        them."""
+        for node, tag, kids in reversed(self._entries):
+            node.tag = tag
+            node.children = kids
+            for c in kids:
+                c.parent = node
+        self._entries.clear()
+        self._seen.clear()
 
 
 def new_element(tag: str, attrs: dict[str, str] | None = None) -> Node:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..core.dom import TEXT, Node
+from ..core.dom import TEXT, Node, UndoLog
 from ..core.models import Removal
 from .features import TextStats
 from .weights import (
@@ -126,17 +126,16 @@ def _is_phrasing(node: Node) -> bool:
 
 
 def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
-            page_chars: int | None = None) -> list[Node]:
+            page_chars: int | None = None, undo: UndoLog | None = None) -> list[Node]:
     """Step 1 of the module docstring. Mutates ``body``; returns the paragraph-like nodes
     in document order. ``page_chars``: characters of ``body``'s text (unnormalised), when
-    the caller has it."""
+    the caller has it (otherwise counted when first needed: at the first unlikely
+    candidate, before anything is removed). ``undo``: every edit is recorded there first."""
     # Remove unlikely candidates first (pre-order, so a removed subtree is not visited);
     # the same walk lists the elements that stay, parents before children.
     order: list[Node] = [body]
     keep = order.append
     stack = list(reversed(body.children))
-    if strip_unlikely:
-        page_chars = max(1, page_chars if page_chars is not None else len(body.text_content()))
     while stack:
         node = stack.pop()
         if node.tag == TEXT:
@@ -148,11 +147,15 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
                 and node.tag not in UNLIKELY_EXEMPT_TAGS
                 and is_unlikely(cid)
                 and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
-                and len(raw := node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * page_chars
+                and len(raw := node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * (
+                    page_chars if page_chars is not None
+                    else (page_chars := max(1, len(body.text_content()))))
             ):
                 text = " ".join(raw.split())
                 removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
                                        cid[:100], len(text), text[:80]))
+                if undo is not None:
+                    undo.record(node.parent)
                 node.remove()
                 continue
         keep(node)
@@ -180,11 +183,13 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
         if tag in PARAGRAPH_CONTAINERS:
             if id(node) not in has_block:
                 if tag == "div" and node.has_text():
+                    if undo is not None:
+                        undo.record(node)
                     node.tag = "p"  # a div of inline content is a paragraph
                     paragraphs.append(node)
                     continue
             else:
-                _wrap_inline_runs(node)
+                _wrap_inline_runs(node, undo)
         elif tag in SCORABLE_TAGS:
             paragraphs.append(node)
             if tag in ("p", "pre"):
@@ -196,14 +201,17 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
     return paragraphs
 
 
-def _wrap_inline_runs(node: Node) -> None:
+def _wrap_inline_runs(node: Node, undo: UndoLog | None = None) -> None:
     """Wrap maximal runs of phrasing content (text, inline elements, <br>) among block
-    children into new ``<p>`` nodes, so loose text is scored and rendered as paragraphs."""
+    children into new ``<p>`` nodes, so loose text is scored and rendered as paragraphs.
+    ``undo``: the edit is recorded there first."""
     children = node.children
     if not any(c.tag == TEXT and c.text and not c.text.isspace() for c in children) and not any(
         c.tag != TEXT and c.tag not in BLOCK_TAGS and c.tag != "br" for c in children
     ):
         return
+    if undo is not None:
+        undo.record(node)
     out: list[Node] = []
     run: list[Node] = []
 

@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..core.dom import TEXT, Node
+from ..core.dom import TEXT, Node, UndoLog
 from ..core.models import Removal
 from .features import TextStats, collapsed_len, compute_stats
 from .heuristic import Scores, class_weight, link_only_share, prepare, score_paragraphs
@@ -279,7 +279,7 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
 
 
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
-           removed: list[Removal], top: Node) -> None:
+           removed: list[Removal], top: Node, undo: UndoLog | None = None) -> None:
     teasers = _teasers(container, stats, attempt)
     stack = list(reversed(container.children))
     while stack:
@@ -310,6 +310,8 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             reason = _conditional_reason(node, scores, stats, attempt)
         if reason:
             _log(removed, node, stats, reason)
+            if undo is not None:
+                undo.record(node.parent)
             node.remove()
             continue
         if node.children:
@@ -351,55 +353,29 @@ def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: A
     return None
 
 
-def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal], page_chars: int) -> Selection:
-    paragraphs = prepare(body, attempt.strip_unlikely, removed, page_chars)
+def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal],
+                 undo: UndoLog | None = None) -> Selection:
+    """One attempt on ``body`` (mutated; every edit recorded in ``undo`` first, if given)."""
+    paragraphs = prepare(body, attempt.strip_unlikely, removed, None, undo)
     stats = compute_stats(body)
     scores = score_paragraphs(paragraphs, stats, attempt.weight_classes)
     top = _pick_top(body, scores)
     kept = _merge_siblings(top, body, scores, stats)
     container = Node("div")
     if top is body:
+        if undo is not None:
+            undo.record(body)  # its children's parent links change
         for c in list(body.children):
             container.append(c)
     else:
         for c in kept:
+            if undo is not None:
+                undo.record(c.parent)
             c.remove()
             container.append(c)
-    _clean(container, scores, stats, attempt, removed, top)
+    _clean(container, scores, stats, attempt, removed, top, undo)
     chars = collapsed_len(container.text_content())
     return Selection(root=container, top=top, chars=chars)
-
-
-def _snapshot(body: Node) -> tuple[list[tuple[Node, str, list[Node]]], str]:
-    """What an attempt may change in ``body``'s subtree: each element's tag and child
-    list (attributes and text are never changed by this stage); element nodes without
-    children are covered by their parent's entry (an attempt never gives them children).
-    Also returns the subtree's text (as :meth:`Node.text_content`), read in the same walk."""
-    snap = []
-    texts: list[str] = []
-    stack = [body]
-    pop = stack.pop
-    push = stack.extend
-    add = snap.append
-    add_text = texts.append
-    while stack:
-        node = pop()
-        kids = node.children
-        if node.tag == TEXT:
-            add_text(node.text)
-        elif kids:
-            add((node, node.tag, kids[:]))
-            push(reversed(kids))
-    return snap, "".join(texts)
-
-
-def _restore(snap: list[tuple[Node, str, list[Node]]]) -> None:
-    """Undo an attempt: put back every tag, child list and parent link of :func:`_snapshot`."""
-    for node, tag, kids in snap:
-        node.tag = tag
-        node.children = kids
-        for c in kids:
-            c.parent = node
 
 
 def select_main_content(body: Node, *, in_place: bool = False) -> Selection:
@@ -407,35 +383,41 @@ def select_main_content(body: Node, *, in_place: bool = False) -> Selection:
 
     With ``in_place=False`` (the default) ``body`` is not changed: each attempt works on a
     copy. With ``in_place=True`` (the pipeline, which is done with the page tree) the
-    first attempt works on ``body`` itself, undone from a snapshot if a further attempt is
-    needed, which saves copying the tree on most pages; ``body`` is left in an unspecified
-    state and the selected nodes are moved out of it.
+    first attempt works on ``body`` itself, its edits recorded in an
+    :class:`~unclutter.core.dom.UndoLog` and undone if a further attempt is needed, which
+    saves copying the tree on most pages; ``body`` is left in an unspecified state and the
+    selected nodes are moved out of it.
+
+    The page's character count (for ``RETRY_PAGE_SHARE``) is only read when an attempt
+    keeps fewer than ``MIN_ARTICLE_CHARS`` characters.
     """
-    if in_place:
-        snap, text = _snapshot(body)
-    else:
-        snap, text = None, body.text_content()
-    page_chars = collapsed_len(text)
-    needed = min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * page_chars)
+    undo = UndoLog() if in_place else None
+    page_chars: int | None = None  # characters of the page's text, collapsed; read when needed
     best: Selection | None = None
     lines: list[str] = []
     for n, attempt in enumerate(ATTEMPTS):
         removed: list[Removal] = []
-        if n == 0 and snap is not None:
-            sel = _run_attempt(body, attempt, removed, len(text))
+        if n == 0 and undo is not None:
+            sel = _run_attempt(body, attempt, removed, undo)
         else:
-            sel = _run_attempt(body.clone(), attempt, removed, len(text))
+            sel = _run_attempt(body.clone(), attempt, removed)
         sel.removed = removed
         lines.append(f"attempt {attempt.describe()}: top {_describe(sel.top)}, {sel.chars} chars")
-        if best is None or sel.chars > best.chars:
-            best = sel
-        if sel.chars >= needed:
+        if sel.chars >= MIN_ARTICLE_CHARS:
             best = sel
             break
-        if n == 0 and snap is not None:
+        if undo is not None:
             # keep this result whole, then give ``body`` back its original shape
-            best = Selection(root=sel.root.clone(), top=sel.top, chars=sel.chars, removed=removed)
-            _restore(snap)
+            sel = Selection(root=sel.root.clone(), top=sel.top, chars=sel.chars, removed=removed)
+            undo.undo()
+            undo = None
+        if best is None or sel.chars > best.chars:
+            best = sel
+        if page_chars is None:
+            page_chars = collapsed_len(body.text_content())
+        if sel.chars >= RETRY_PAGE_SHARE * page_chars:
+            best = sel
+            break
     assert best is not None
     best.attempts = lines
     return best
