@@ -257,11 +257,6 @@ def _parse_selector(sel: str) -> HiddenSelector | None:
     return HiddenSelector(m.group(1), frozenset(classes), ident, sel)
 
 
-@lru_cache(maxsize=8192)
-def _is_overlay(class_id: str) -> bool:
-    return bool(OVERLAY_CLASS_RE.search(class_id)) and not OVERLAY_CONTENT_RE.search(class_id)
-
-
 def _log(removed: list[Removal], node: Node, reason: str) -> None:
     text = " ".join(node.text_content().split())
     removed.append(
@@ -363,24 +358,42 @@ def _cached_style_hides(style: str) -> str | None:
 
 #: Bits of :func:`_class_id_verdict`.
 _SCREEN_READER_ONLY, _CHROME, _OVERLAY = 1, 2, 4
+_OVERLAY_WORD, _CONTENT_WORD = 8, 16  # (internal to _class_verdict)
 
 
 @lru_cache(maxsize=16384)
+def _class_verdict(cls: str) -> int:
+    """:func:`_class_id_verdict`'s bits for a ``class`` value alone, plus ``_OVERLAY_WORD``
+    / ``_CONTENT_WORD`` (an ``OVERLAY_CLASS_RE`` / ``OVERLAY_CONTENT_RE`` match). Cached:
+    class values repeat across a page and across pages, ids do not."""
+    bits = 0
+    if not SCREEN_READER_CLASSES.isdisjoint(cls.split()):
+        bits |= _SCREEN_READER_ONLY
+    if CHROME_CLASS_RE.search(cls):
+        bits |= _CHROME
+    if OVERLAY_CLASS_RE.search(cls):
+        bits |= _OVERLAY_WORD
+    if OVERLAY_CONTENT_RE.search(cls):
+        bits |= _CONTENT_WORD
+    return bits
+
+
 def _class_id_verdict(cls: str | None, ident: str | None) -> int:
     """What the ``class`` and ``id`` values alone say about an element, as bits:
     screen-reader-only class, edit/skip-link class (``CHROME_CLASS_RE``), consent wall or
-    overlay name (``OVERLAY_CLASS_RE`` and not ``OVERLAY_CONTENT_RE``; the caller still
-    checks the text length). Cached: class and id values repeat across a page."""
-    bits = 0
-    if cls:
-        if not SCREEN_READER_CLASSES.isdisjoint(cls.split()):
-            bits |= _SCREEN_READER_ONLY
-        if CHROME_CLASS_RE.search(cls):
-            bits |= _CHROME
-    cid = f"{cls} {ident}" if cls and ident else (cls or ident)
-    if cid and _is_overlay(cid):
+    overlay name (``OVERLAY_CLASS_RE`` and not ``OVERLAY_CONTENT_RE`` on class and id
+    together; the caller still checks the text length).
+
+    The overlay patterns are read on the class and the id separately: none of their
+    alternatives can match across the space that would join the two values (their
+    lookarounds treat a string's ends as that space does), so a match in the joined
+    string is a match in one of them. The class part is cached (:func:`_class_verdict`).
+    """
+    bits = _class_verdict(cls) if cls else 0
+    overlay = bits & _OVERLAY_WORD or (ident and OVERLAY_CLASS_RE.search(ident))
+    if overlay and not (bits & _CONTENT_WORD or (ident and OVERLAY_CONTENT_RE.search(ident))):
         bits |= _OVERLAY
-    return bits
+    return bits & (_SCREEN_READER_ONLY | _CHROME | _OVERLAY)
 
 
 #: Attributes that :data:`HIDDEN_ATTRIBUTE_RULES` and inline styles read.

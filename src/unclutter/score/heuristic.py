@@ -88,11 +88,28 @@ def _words_weight(value: str) -> float:
     return w
 
 
+def _unlikely_words(value: str) -> int:
+    """Bit 1: ``value`` matches ``UNLIKELY_RE``; bit 2: it matches ``MAYBE_CANDIDATE_RE``."""
+    return (1 if UNLIKELY_RE.search(value) else 0) | (2 if MAYBE_CANDIDATE_RE.search(value) else 0)
+
+
+_class_unlikely_words = lru_cache(maxsize=8192)(_unlikely_words)  # class values repeat; ids do not
+
+
 @lru_cache(maxsize=8192)
 def is_unlikely(class_id: str) -> bool:
     """Whether a class/id string names an unlikely candidate (``UNLIKELY_RE`` and not
     ``MAYBE_CANDIDATE_RE``)."""
     return bool(UNLIKELY_RE.search(class_id)) and not MAYBE_CANDIDATE_RE.search(class_id)
+
+
+def is_unlikely_element(cls: str | None, ident: str | None) -> bool:
+    """:func:`is_unlikely` of ``f"{cls} {ident}"``, read on the class (cached) and the id
+    separately: no alternative of either pattern can match across the joining space."""
+    bits = _class_unlikely_words(cls) if cls else 0
+    if ident:
+        bits |= _unlikely_words(ident)
+    return bits == 1
 
 
 def class_weight(node: Node) -> float:
@@ -140,12 +157,11 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
         node = stack.pop()
         if node.tag == TEXT:
             continue
-        if strip_unlikely:
-            cid = node.class_id
+        if strip_unlikely and (attrs := node.attrs):
             if (
-                cid
+                ("class" in attrs or "id" in attrs)
                 and node.tag not in UNLIKELY_EXEMPT_TAGS
-                and is_unlikely(cid)
+                and is_unlikely_element(attrs.get("class"), attrs.get("id"))
                 and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
                 and len(raw := node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * (
                     page_chars if page_chars is not None
@@ -153,7 +169,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
             ):
                 text = " ".join(raw.split())
                 removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
-                                       cid[:100], len(text), text[:80]))
+                                       node.class_id[:100], len(text), text[:80]))
                 if undo is not None:
                     undo.record(node.parent)
                 node.remove()
