@@ -491,3 +491,35 @@ def test_folded_patterns_match_like_ignorecase_and_their_trie_like_the_alternati
         for s in ["Sidebar-Widget", "main-content", "comment-list", "ad-break", "x-ad-y", "header",
                   "post-actions", "nextprev", "Tag-Cloud", "article-body", "hid", "related-links"]:
             assert bool(regex.search(s)) == bool(unfactored.search(s)), s
+
+
+def test_removal_log_is_kept_only_when_asked_and_changes_nothing():
+    import unclutter
+    from conftest import REPO
+
+    page = (REPO / "examples" / "wikipedia-mozilla.html").read_bytes()
+    plain = unclutter.extract(page, url="https://en.wikipedia.org/wiki/Mozilla")
+    explained = unclutter.extract(page, url="https://en.wikipedia.org/wiki/Mozilla", explain=True)
+    assert plain.removed == []
+    stages = {r.stage for r in explained.removed}
+    assert {"prune", "select"} <= stages or {"prune", "score"} <= stages
+    assert any(r.reason == "non-content element" and r.tag == "script" for r in explained.removed)
+    assert plain.markdown == explained.markdown and plain.title == explained.title
+    assert plain.byline == explained.byline and plain.date_published == explained.date_published
+
+
+def test_parse_without_skipped_report_builds_the_same_tree():
+    from unclutter.prune.clean import parse_for_pruning
+
+    html = ("<html><head><style>.gone{display:none}</style></head><body><script>var x = 1;</script>"
+            "<p class='gone'>Hidden words</p><p hidden>More hidden</p><p>Shown words</p></body></html>")
+    full = parse_for_pruning(html)
+    quiet = parse_for_pruning(html, report_skipped=False)
+    assert sorted(s.tag for s in full.skipped) == ["p", "p", "script", "style"]
+    assert quiet.skipped == []
+    assert _shape_tags(full.root) == _shape_tags(quiet.root)
+    assert "Hidden" not in quiet.root.text_content() and "Shown words" in quiet.root.text_content()
+
+
+def _shape_tags(node: Node) -> list:
+    return [(n.tag, n.text) for n in node.iter()]

@@ -283,6 +283,8 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     from . import pipeline
 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images)
+    if explain:
+        options["explain"] = True  # the removal log is only kept when asked for
     options.update(_summary_settings())
     if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
         raise UsageError(f"--url must be an absolute http(s) URL, got {base_url!r}")

@@ -14,8 +14,9 @@ Stage 5 is the heuristic (:mod:`unclutter.score.select`) by default, or a learne
 ``Options.extractor``; both return the same ``Selection``.
 
 Each stage is a function with a typed input and output in its own module; this module only
-calls them in order, records what each decided (``Article.trace`` and ``Article.removed``,
-shown by ``--explain``), and applies two policies:
+calls them in order, records what each decided (``Article.trace``; and ``Article.removed``,
+the removal log, when ``Options.explain`` asks for it: ``--explain``), and applies two
+policies:
 
 * **no main content**: when the selected content has no word characters, raise
   :class:`~unclutter.core.errors.NoContentError` (never return an empty article silently);
@@ -136,7 +137,7 @@ def _select(body, options: Options):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for)."""
     if options.extractor == "heuristic":
-        return select_main_content(body, in_place=True)
+        return select_main_content(body, in_place=True, log=options.explain)
     from .classify import classify_main_content
 
     return classify_main_content(body, options.extractor)
@@ -169,7 +170,8 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     trace: list[str] = []
     html, utf8 = _decode(data, options)
-    page: ParsedPage = parse_for_pruning(html, url, utf8=utf8)
+    log = options.explain  # keep the removal log (Article.removed) only when asked
+    page: ParsedPage = parse_for_pruning(html, url, utf8=utf8, report_skipped=log)
     trace.append(f"parse: base URL {page.base_url!r}")
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.
@@ -179,15 +181,16 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         fallback_body = _lazy_structured_body(page)
     trace.append("metadata: " + ", ".join(f"{k} from {v}" for k, v in meta.sources.items()))
 
-    pruned = prune(page)
-    trace.append(f"prune: removed {len(pruned.removed)} elements")
+    pruned = prune(page, log=log)
+    if log:
+        trace.append(f"prune: removed {len(pruned.removed)} elements")
     selection = _select(pruned.root, options)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
-        page2 = parse_for_pruning(html, url, scripting=False)
-        pruned2 = prune(page2)
+        page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
+        pruned2 = prune(page2, log=log)
         selection2 = _select(pruned2.root, options)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:

@@ -138,7 +138,8 @@ class ParsedPage:
         styles: the text of every ``<style>`` element, in document order.
         data_scripts: the ``<script>`` elements holding structured data (JSON-LD,
             ``__NEXT_DATA__``), in document order.
-        skipped: outermost elements left out by ``skip_elements`` or ``skip_selector``.
+        skipped: outermost elements left out by ``skip_elements`` or ``skip_selector``
+            (empty when parsed with ``report_skipped=False``).
         tagged: the copied elements whose tag is in :data:`TAGGED_ELEMENTS`, by tag, in
             document order, as built (a later stage may have detached some since).
         style_selectors_applied: ``skip_selector`` was a function of the page's
@@ -262,11 +263,10 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
             ):
-                text = child.text(deep=True)
                 if tag == "style":
-                    styles.append(text)
+                    styles.append(child.text(deep=True))
                 if skipped is not None:
-                    skipped.append(SkippedElement(tag, attrs, text, parent))
+                    skipped.append(SkippedElement(tag, attrs, child.text(deep=True), parent))
                 continue
             node = Node(tag, attrs)
             node.parent = parent
@@ -387,9 +387,10 @@ def _combined_selector(tree, selectors: list[str]) -> str:
         return ", ".join(s for s in selectors if _selector_ok(s))
 
 
-def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement]) -> None:
+def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement] | None) -> None:
     """Detach the copies of the elements lexbor matches with ``selector`` (outermost
-    only; ``<html>``, ``<head>``, ``<body>`` never) and report them in ``skipped``."""
+    only; ``<html>``, ``<head>``, ``<body>`` never) and report them in ``skipped`` (unless
+    ``None``)."""
     pairs = []
     for lnode in tree.root.css(selector):
         node = index.get(lnode.mem_id)
@@ -399,14 +400,16 @@ def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[Ski
     outermost = [(node, lnode) for node, lnode in pairs
                  if not any(id(a) in matched for a in node.ancestors())]
     for node, lnode in outermost:
-        skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
+        if skipped is not None:
+            skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
         node.remove()
 
 
 def parse_html(html: str, url: str | None = None, *,
                skip_selector: str | Callable[[list[str]], list[str]] | None = None,
                skip_elements: ElementFilter | None = None,
-               scripting: bool = True, utf8: bytes | None = None) -> ParsedPage:
+               scripting: bool = True, utf8: bytes | None = None,
+               report_skipped: bool = True) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
 
     Args:
@@ -428,6 +431,9 @@ def parse_html(html: str, url: str | None = None, *,
         utf8: ``html`` encoded as UTF-8, when the caller has those bytes (lexbor parses
             UTF-8; given the bytes, it need not be encoded again). Must be exactly
             ``html.encode("utf-8")``.
+        report_skipped: list what ``skip_selector`` and ``skip_elements`` left out in
+            ``ParsedPage.skipped`` (with each element's text: what a removal log needs);
+            ``False`` leaves the list empty and saves reading those texts.
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -445,7 +451,7 @@ def parse_html(html: str, url: str | None = None, *,
     def build():
         styles: list[str] = []
         data_scripts: list[Node] = []
-        skipped: list[SkippedElement] = []
+        skipped: list[SkippedElement] | None = [] if report_skipped else None
         selectors: list[str] = []
         if callable(skip_selector):
             selectors = list(skip_selector([n.text(deep=True) for n in tree.css("style")]))
@@ -472,7 +478,7 @@ def parse_html(html: str, url: str | None = None, *,
     if streamed and "$RC(" in html and _reveal_streamed_segments(tree, html):
         root, styles, data_scripts, skipped, tagged, streamed = build()
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
-                      data_scripts=data_scripts, skipped=skipped, tagged=tagged,
+                      data_scripts=data_scripts, skipped=skipped or [], tagged=tagged,
                       style_selectors_applied=callable(skip_selector),
                       skip_elements=skip_elements)
     head = page.head

@@ -233,14 +233,15 @@ EARLY_DROP = ElementFilter(
 
 
 def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = True,
-                      utf8: bytes | None = None) -> ParsedPage:
+                      utf8: bytes | None = None, report_skipped: bool = True) -> ParsedPage:
     """:func:`unclutter.parse.html.parse_html` with this stage's early drops: the
     non-content and hidden elements of :data:`EARLY_DROP` and those the page's own
     stylesheets hide (:func:`page_hiding_selectors`) are never copied into the tree; they
     are listed in ``ParsedPage.skipped`` and logged by :func:`prune`. ``scripting`` as for
-    ``parse_html``; ``utf8`` as for ``parse_html``. Raises what ``parse_html`` raises."""
+    ``parse_html``; ``utf8`` and ``report_skipped`` (``False`` when no removal log will be
+    kept) as for ``parse_html``. Raises what ``parse_html`` raises."""
     return parse_html(html, url, skip_selector=page_hiding_selectors, skip_elements=EARLY_DROP,
-                      scripting=scripting, utf8=utf8)
+                      scripting=scripting, utf8=utf8, report_skipped=report_skipped)
 
 
 def _parse_selector(sel: str) -> HiddenSelector | None:
@@ -473,15 +474,17 @@ def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorInde
             or _role_reason(attrs) or _class_reason(node, attrs))
 
 
-def prune(page: ParsedPage) -> PruneResult:
+def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     """Run the prune stage on ``page`` (mutating its tree). See the module docstring.
 
     Returns a :class:`PruneResult` whose ``root`` is the ``<body>`` (or the document when
-    the parser produced none).
+    the parser produced none). With ``log=False`` its ``removed`` log stays empty (the same
+    elements are removed).
     """
     found: list[HiddenSelector] = []
-    for css in page.styles:
-        found.extend(hidden_selectors(css))
+    if log or not page.style_selectors_applied:
+        for css in page.styles:
+            found.extend(hidden_selectors(css))
     selectors = _SelectorIndex(found)
     # When the parser already applied the page's hiding rules (parse_for_pruning), the
     # simple ones here can match no element left in the tree: they only name the reason
@@ -492,7 +495,7 @@ def prune(page: ParsedPage) -> PruneResult:
 
     root = page.body or page.root
     removed: list[Removal] = []
-    for el in page.skipped:
+    for el in page.skipped if log else ():
         # skipped at parse time (EARLY_DROP, page hiding rules): log with the reason the full rules give
         probe = Node(el.tag, el.attrs or {})
         role = probe.attrs.get("role", "").strip().lower()
@@ -528,7 +531,8 @@ def prune(page: ParsedPage) -> PruneResult:
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"
         if reason is not None:
-            _log(removed, node, reason)
+            if log:
+                _log(removed, node, reason)
             node.remove()
             continue
         if attrs and not all(map(str.isascii, attrs.values())):

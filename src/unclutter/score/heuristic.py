@@ -142,12 +142,13 @@ def _is_phrasing(node: Node) -> bool:
     return node.tag == TEXT or node.tag not in BLOCK_TAGS
 
 
-def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
+def prepare(body: Node, strip_unlikely: bool, removed: list[Removal] | None,
             page_chars: int | None = None, undo: UndoLog | None = None) -> list[Node]:
     """Step 1 of the module docstring. Mutates ``body``; returns the paragraph-like nodes
     in document order. ``page_chars``: characters of ``body``'s text (unnormalised), when
     the caller has it (otherwise counted when first needed: at the first unlikely
-    candidate, before anything is removed). ``undo``: every edit is recorded there first."""
+    candidate, before anything is removed). ``undo``: every edit is recorded there first.
+    ``removed``: the removal log (``None``: not kept)."""
     # Remove unlikely candidates first (pre-order, so a removed subtree is not visited);
     # the same walk lists the elements that stay, parents before children.
     order: list[Node] = [body]
@@ -167,9 +168,10 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal],
                     page_chars if page_chars is not None
                     else (page_chars := max(1, len(body.text_content()))))
             ):
-                text = " ".join(raw.split())
-                removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
-                                       node.class_id[:100], len(text), text[:80]))
+                if removed is not None:
+                    text = " ".join(raw.split())
+                    removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
+                                           node.class_id[:100], len(text), text[:80]))
                 if undo is not None:
                     undo.record(node.parent)
                 node.remove()

@@ -120,7 +120,9 @@ class Selection:
     removed: list[Removal] = field(default_factory=list)
 
 
-def _log(removed: list[Removal], node: Node, stats: TextStats | None, reason: str) -> None:
+def _log(removed: list[Removal] | None, node: Node, stats: TextStats | None, reason: str) -> None:
+    if removed is None:  # no removal log kept
+        return
     text = " ".join(node.text_content().split())
     removed.append(Removal("select", reason, node.tag, node.class_id[:100], len(text), text[:80]))
 
@@ -279,7 +281,7 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
 
 
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
-           removed: list[Removal], top: Node, undo: UndoLog | None = None) -> None:
+           removed: list[Removal] | None, top: Node, undo: UndoLog | None = None) -> None:
     teasers = _teasers(container, stats, attempt)
     stack = list(reversed(container.children))
     while stack:
@@ -353,7 +355,7 @@ def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: A
     return None
 
 
-def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal],
+def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal] | None,
                  undo: UndoLog | None = None) -> Selection:
     """One attempt on ``body`` (mutated; every edit recorded in ``undo`` first, if given)."""
     paragraphs = prepare(body, attempt.strip_unlikely, removed, None, undo)
@@ -378,7 +380,7 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal],
     return Selection(root=container, top=top, chars=chars)
 
 
-def select_main_content(body: Node, *, in_place: bool = False) -> Selection:
+def select_main_content(body: Node, *, in_place: bool = False, log: bool = True) -> Selection:
     """Run the ladder of :data:`ATTEMPTS` on ``body``. See the module docstring.
 
     With ``in_place=False`` (the default) ``body`` is not changed: each attempt works on a
@@ -389,26 +391,27 @@ def select_main_content(body: Node, *, in_place: bool = False) -> Selection:
     selected nodes are moved out of it.
 
     The page's character count (for ``RETRY_PAGE_SHARE``) is only read when an attempt
-    keeps fewer than ``MIN_ARTICLE_CHARS`` characters.
+    keeps fewer than ``MIN_ARTICLE_CHARS`` characters. With ``log=False`` no removal log is
+    kept (``Selection.removed`` stays empty; the selection is the same).
     """
     undo = UndoLog() if in_place else None
     page_chars: int | None = None  # characters of the page's text, collapsed; read when needed
     best: Selection | None = None
     lines: list[str] = []
     for n, attempt in enumerate(ATTEMPTS):
-        removed: list[Removal] = []
+        removed: list[Removal] | None = [] if log else None
         if n == 0 and undo is not None:
             sel = _run_attempt(body, attempt, removed, undo)
         else:
             sel = _run_attempt(body.clone(), attempt, removed)
-        sel.removed = removed
+        sel.removed = removed or []
         lines.append(f"attempt {attempt.describe()}: top {_describe(sel.top)}, {sel.chars} chars")
         if sel.chars >= MIN_ARTICLE_CHARS:
             best = sel
             break
         if undo is not None:
             # keep this result whole, then give ``body`` back its original shape
-            sel = Selection(root=sel.root.clone(), top=sel.top, chars=sel.chars, removed=removed)
+            sel = Selection(root=sel.root.clone(), top=sel.top, chars=sel.chars, removed=removed or [])
             undo.undo()
             undo = None
         if best is None or sel.chars > best.chars:

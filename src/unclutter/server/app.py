@@ -50,7 +50,8 @@ logger = logging.getLogger("unclutter.server")
 #: Request fields passed to :func:`unclutter.extract` under the same name, when this
 #: build's extract accepts them (see :func:`accepted_options`).
 EXTRACT_OPTION_FIELDS = ("extractor", "include_links", "include_images", "summary", "summary_backend",
-                         "summary_sentences", "summary_words", "section_summary_sentences", "strict")
+                         "summary_sentences", "summary_words", "section_summary_sentences", "strict",
+                         "explain")
 
 #: Longest URL accepted, in characters.
 MAX_URL_CHARS = 8192
