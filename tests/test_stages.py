@@ -493,6 +493,34 @@ def test_folded_patterns_match_like_ignorecase_and_their_trie_like_the_alternati
             assert bool(regex.search(s)) == bool(unfactored.search(s)), s
 
 
+def test_required_literals_are_a_necessary_condition_and_the_prefilter_changes_no_verdict():
+    import re
+
+    from unclutter.core.textmatch import folded, required_literals
+    from unclutter.prune.rules import CHROME_CLASS_RE, OVERLAY_CLASS_RE
+    from unclutter.score.weights import BOILERPLATE_LINE_RE
+
+    # literal runs, optional characters, optional and mandatory groups, lookarounds, classes
+    assert required_literals(r"(?<![\w-])cmp(?![\w-])|newsletter-?(?:popup|modal)") == {"cmp", "newsletter"}
+    assert required_literals(r"skip-(?:link|to-content)|(?:^|[\s_-])(?:post-)?edit-link") == {"skip-", "edit-link"}
+    assert required_literals(r"this (?:document|article) is subject to copyright") == {" is subject to copyright"}
+    assert required_literals(r"^(?:published|updated):?\s") == {"published", "updated"}
+    assert required_literals(r"tags?|tagbox|a\.b") == {"tag", "a.b"}  # "tagbox" holds "tag"
+    assert required_literals(r"\d+|word") is None  # an alternative with no literal: no prefilter
+    assert required_literals(r"(?i)x") is None
+    assert CHROME_CLASS_RE.literals and OVERLAY_CLASS_RE.literals and BOILERPLATE_LINE_RE.literals
+    samples = ["qc-cmp2-container", "newsletterModal", "Newsletter-Popup", "mw-editsection", "skip-to-content",
+               "post-edit-link", "x-cmp-y", "cmp", "COOKIE-banner", "plain-class", "", "© 2024 Example",
+               "This article is subject to copyright.", "Published: 3 May 2024 | Updated 2024",
+               "By Jane Doe - May 3, 2024", "Sign up for our weekly newsletter", "nothing to see"]
+    for pat in (CHROME_CLASS_RE, OVERLAY_CLASS_RE, BOILERPLATE_LINE_RE,
+                folded(r"(?<![\w-])cmp(?![\w-])|newsletter-?(?:popup|modal)")):
+        plain = re.compile(pat.pattern, re.IGNORECASE)
+        for s in samples:
+            assert bool(pat.search(s)) == bool(plain.search(s)), (pat, s)
+            assert bool(pat.match(s)) == bool(plain.match(s)), (pat, s)
+
+
 def test_removal_log_is_kept_only_when_asked_and_changes_nothing():
     import unclutter
     from conftest import REPO
