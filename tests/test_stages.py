@@ -363,6 +363,26 @@ def test_listing_of_teaser_cards_is_kept_but_teasers_inside_an_article_go():
     assert "Real paragraph 9" in text and "Story number 99" not in text
 
 
+def test_teaser_cards_are_the_outermost_small_blocks_around_a_linked_heading():
+    from unclutter.score.select import ATTEMPTS, _teasers
+
+    # a card (div) whose inner wrapper (div) is also small: the outer one is the card; a
+    # heading whose own text is link text counts; an unlinked heading makes no card; a
+    # block over TEASER_MAX_CHARS is not a card, but a card inside it is
+    container = parse_html(
+        "<body><div id='c1'><div id='inner'><a href='/a'><h3>Linked heading one</h3></a><p>Blurb.</p></div></div>"
+        "<li id='c2'><h4><a href='/b'>Heading that is its link</a></h4></li>"
+        "<section id='plain'><h3>Plain heading</h3><p>Not a card.</p></section>"
+        "<div id='big'>" + "<p>" + "long text " * 60 + "</p>"
+        "<aside id='c3'><a href='/c'><h2>Nested card</h2></a></aside></div></body>").body
+    prune_free = container  # no pruning: the test is about the card rule alone
+    stats = compute_stats(prune_free)
+    found = _teasers(prune_free, stats, ATTEMPTS[0])
+    ids = {n.attrs.get("id") for n in prune_free.iter_elements() if id(n) in found}
+    assert ids == {"c1", "c2", "c3"}
+    assert _teasers(prune_free, stats, ATTEMPTS[-1]) == set()  # no conditional cleaning, no cards
+
+
 def test_scripting_disabled_view_is_used_when_the_page_is_empty_without_it():
     import unclutter
 

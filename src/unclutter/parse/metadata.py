@@ -1627,7 +1627,7 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
         absolute_url(scan.links.get("canonical"), base, url_limit),
         "link[rel=canonical]",
     )
-    for raw, src in _meta_values(scan, CANONICAL_META_KEYS):
+    for raw, src in _meta_values(scan, CANONICAL_META_KEYS) if not res.has("canonical_url") else ():
         if res.offer("canonical_url", absolute_url(raw, base, url_limit), src):
             break
 
@@ -1640,11 +1640,9 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
         for raw in _ld_image(main.get("image"), ld) + _ld_image(main.get("thumbnailUrl"), ld):
             if res.offer("lead_image", absolute_url(raw, base, img_limit), "json-ld"):
                 break
-    res.offer(
-        "lead_image",
-        absolute_url(scan.links.get("image_src"), base, img_limit),
-        "link[rel=image_src]",
-    )
+    if not res.has("lead_image"):
+        res.offer("lead_image", absolute_url(scan.links.get("image_src"), base, img_limit),
+                  "link[rel=image_src]")
 
     # --- excerpt --------------------------------------------------------------------------
     for raw, src in _meta_values(scan, EXCERPT_META_KEYS):

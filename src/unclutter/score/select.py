@@ -247,37 +247,56 @@ def _byline_class(class_id: str) -> bool:
 _TEASER_TAGS = frozenset({"div", "li", "article", "section", "aside"})
 
 
-def _has_linked_heading(node: Node, stats: TextStats) -> bool:
-    for d in node.iter_elements(include_self=False):
-        if d.tag in _HEADINGS:
-            c = stats.chars.get(id(d), 0)
-            linked = any(a.tag == "a" and "href" in a.attrs for a in d.ancestors() if a is not node) or (
-                c and stats.link_chars.get(id(d), 0.0) >= LINK_ONLY_LEAF_SHARE * c
-            )
-            if linked:
-                return True
-    return False
+def _linked_heading(d: Node, stats: TextStats) -> bool:
+    """A heading inside a link, or whose own text is mostly link text."""
+    c = stats.chars.get(id(d), 0)
+    return any(a.tag == "a" and "href" in a.attrs for a in d.ancestors()) or bool(
+        c and stats.link_chars.get(id(d), 0.0) >= LINK_ONLY_LEAF_SHARE * c
+    )
 
 
 def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
-    """Teaser cards in the content, unless they *are* the content (a listing page: they
-    hold more than ``TEASER_MAX_SHARE`` of its text)."""
+    """Teaser cards in the content: the outermost small (under ``TEASER_MAX_CHARS``)
+    ``_TEASER_TAGS`` elements holding a linked heading, unless they *are* the content (a
+    listing page: they hold more than ``TEASER_MAX_SHARE`` of its text).
+
+    Found from the headings up: one walk lists the container's linked headings, and each
+    one's outermost qualifying ancestor below the container is a card (a card is never a
+    link itself, so whether a heading is linked does not depend on the card)."""
     if not attempt.clean_conditionally:
         return set()
-    found: list[Node] = []
-    stack = list(reversed(container.children))
+    headings: list[Node] = []
+    stack = list(container.children)
     while stack:
         node = stack.pop()
-        if node.tag == TEXT:
+        kids = node.children
+        if kids:
+            stack.extend(kids)
+        elif node.tag == TEXT:
             continue
-        if stats.chars.get(id(node), 0) < TEASER_MAX_CHARS and node.tag in _TEASER_TAGS and _has_linked_heading(node, stats):
-            found.append(node)
-            continue
-        stack.extend(reversed(node.children))
-    total = sum(stats.chars.get(id(c), 0) for c in container.children if c.tag != TEXT) or 1
-    if sum(stats.chars.get(id(n), 0) for n in found) > TEASER_MAX_SHARE * total:
+        if node.tag in _HEADINGS:
+            headings.append(node)
+    if not headings:
         return set()
-    return {id(n) for n in found}
+    chars = stats.chars
+    found: dict[int, Node] = {}
+    for d in headings:
+        if not _linked_heading(d, stats):
+            continue
+        card = None
+        a = d.parent
+        while a is not None and a is not container:
+            if a.tag in _TEASER_TAGS and chars.get(id(a), 0) < TEASER_MAX_CHARS:
+                card = a
+            a = a.parent
+        if card is not None:
+            found[id(card)] = card
+    if not found:
+        return set()
+    total = sum(chars.get(id(c), 0) for c in container.children if c.tag != TEXT) or 1
+    if sum(chars.get(k, 0) for k in found) > TEASER_MAX_SHARE * total:
+        return set()
+    return set(found)
 
 
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
