@@ -541,6 +541,14 @@ def test_required_literals_are_a_necessary_condition_and_the_prefilter_changes_n
             assert bool(pat.match(s)) == bool(plain.match(s)), (pat, s)
 
 
+def test_prune_counts_the_characters_of_what_stays():
+    html = ("<html><body><nav>Menu entries</nav><div class='sr-only'>Skip</div>"
+            "<p>Visible \u200btext</p><footer>Footer words</footer><div><p> and more </p></div></body></html>")
+    result = prune(parse_html(html))
+    assert result.chars == len(result.root.text_content()) > 0
+    assert "Menu" not in result.root.text_content() and "\u200b" not in result.root.text_content()
+
+
 def test_removal_log_is_kept_only_when_asked_and_changes_nothing():
     import unclutter
     from conftest import REPO

@@ -39,7 +39,7 @@ from .core.options import Options
 from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, structured_article_body
-from .prune.clean import parse_for_pruning, prune, strip_invisible
+from .prune.clean import PruneResult, parse_for_pruning, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.select import select_main_content
 from .structure.tokens import TOKENIZER_NAME, count_tokens
@@ -133,11 +133,12 @@ def _structured_markdown(body: str) -> str:
     return "\n\n".join(p for p in paragraphs if p) + "\n"
 
 
-def _select(body, options: Options):
+def _select(pruned: PruneResult, options: Options):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for)."""
+    body = pruned.root
     if options.extractor == "heuristic":
-        return select_main_content(body, in_place=True, log=options.explain)
+        return select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
     from .classify import classify_main_content
 
     return classify_main_content(body, options.extractor)
@@ -184,14 +185,14 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     pruned = prune(page, log=log)
     if log:
         trace.append(f"prune: removed {len(pruned.removed)} elements")
-    selection = _select(pruned.root, options)
+    selection = _select(pruned, options)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
         page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
         pruned2 = prune(page2, log=log)
-        selection2 = _select(pruned2.root, options)
+        selection2 = _select(pruned2, options)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2

@@ -77,10 +77,13 @@ class HiddenSelector:
 
 @dataclass
 class PruneResult:
-    """Output of the prune stage: the pruned ``body`` (or root) and the removal log."""
+    """Output of the prune stage: the pruned ``body`` (or root), the removal log, and
+    ``chars``: characters of the pruned root's text (``len(root.text_content())``, counted
+    by the walk that prunes; ``None`` when not counted)."""
 
     root: Node
     removed: list[Removal] = field(default_factory=list)
+    chars: int | None = None
 
 
 def strip_invisible(text: str) -> str:
@@ -508,6 +511,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             )
         text = " ".join(el.text.split()) if el.tag not in ("script", "style") else el.text.strip()
         removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text), text[:PREVIEW_CHARS]))
+    chars = 0  # text of the nodes that stay: the walk visits exactly those
     stack = list(reversed(root.children))
     while stack:
         node = stack.pop()
@@ -515,7 +519,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         if tag == TEXT:
             t = node.text
             if t and not t.isascii() and INVISIBLE_CHARS_RE.search(t):
-                node.text = INVISIBLE_CHARS_RE.sub("", t)
+                node.text = t = INVISIBLE_CHARS_RE.sub("", t)
+            chars += len(t)
             continue
         attrs = node.attrs
         if tag in NON_CONTENT_TAGS:
@@ -541,4 +546,4 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                     attrs[k] = INVISIBLE_CHARS_RE.sub("", v)  # alt, title, href... too
         if node.children:
             stack.extend(reversed(node.children))
-    return PruneResult(root=root, removed=removed)
+    return PruneResult(root=root, removed=removed, chars=chars)

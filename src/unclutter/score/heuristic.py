@@ -166,7 +166,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal] | None,
                 and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
                 and len(raw := node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * (
                     page_chars if page_chars is not None
-                    else (page_chars := max(1, len(body.text_content()))))
+                    else (page_chars := len(body.text_content())))
             ):
                 if removed is not None:
                     text = " ".join(raw.split())
@@ -224,9 +224,14 @@ def _wrap_inline_runs(node: Node, undo: UndoLog | None = None) -> None:
     children into new ``<p>`` nodes, so loose text is scored and rendered as paragraphs.
     ``undo``: the edit is recorded there first."""
     children = node.children
-    if not any(c.tag == TEXT and c.text and not c.text.isspace() for c in children) and not any(
-        c.tag != TEXT and c.tag not in BLOCK_TAGS and c.tag != "br" for c in children
-    ):
+    for c in children:  # anything to wrap: non-blank text or an inline element other than <br>?
+        t = c.tag
+        if t == TEXT:
+            if c.text and not c.text.isspace():
+                break
+        elif t not in BLOCK_TAGS and t != "br":
+            break
+    else:
         return
     if undo is not None:
         undo.record(node)

@@ -375,9 +375,10 @@ def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: A
 
 
 def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal] | None,
-                 undo: UndoLog | None = None) -> Selection:
-    """One attempt on ``body`` (mutated; every edit recorded in ``undo`` first, if given)."""
-    paragraphs = prepare(body, attempt.strip_unlikely, removed, None, undo)
+                 undo: UndoLog | None = None, page_chars: int | None = None) -> Selection:
+    """One attempt on ``body`` (mutated; every edit recorded in ``undo`` first, if given;
+    ``page_chars`` as for :func:`prepare`)."""
+    paragraphs = prepare(body, attempt.strip_unlikely, removed, page_chars, undo)
     stats = compute_stats(body)
     scores = score_paragraphs(paragraphs, stats, attempt.weight_classes)
     top = _pick_top(body, scores)
@@ -399,7 +400,8 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal] | None,
     return Selection(root=container, top=top, chars=chars)
 
 
-def select_main_content(body: Node, *, in_place: bool = False, log: bool = True) -> Selection:
+def select_main_content(body: Node, *, in_place: bool = False, log: bool = True,
+                        body_chars: int | None = None) -> Selection:
     """Run the ladder of :data:`ATTEMPTS` on ``body``. See the module docstring.
 
     With ``in_place=False`` (the default) ``body`` is not changed: each attempt works on a
@@ -411,7 +413,9 @@ def select_main_content(body: Node, *, in_place: bool = False, log: bool = True)
 
     The page's character count (for ``RETRY_PAGE_SHARE``) is only read when an attempt
     keeps fewer than ``MIN_ARTICLE_CHARS`` characters. With ``log=False`` no removal log is
-    kept (``Selection.removed`` stays empty; the selection is the same).
+    kept (``Selection.removed`` stays empty; the selection is the same). ``body_chars``:
+    ``len(body.text_content())`` when the caller knows it (``PruneResult.chars``), else it
+    is counted when needed.
     """
     undo = UndoLog() if in_place else None
     page_chars: int | None = None  # characters of the page's text, collapsed; read when needed
@@ -420,9 +424,9 @@ def select_main_content(body: Node, *, in_place: bool = False, log: bool = True)
     for n, attempt in enumerate(ATTEMPTS):
         removed: list[Removal] | None = [] if log else None
         if n == 0 and undo is not None:
-            sel = _run_attempt(body, attempt, removed, undo)
+            sel = _run_attempt(body, attempt, removed, undo, body_chars)
         else:
-            sel = _run_attempt(body.clone(), attempt, removed)
+            sel = _run_attempt(body.clone(), attempt, removed, None, body_chars)
         sel.removed = removed or []
         lines.append(f"attempt {attempt.describe()}: top {_describe(sel.top)}, {sel.chars} chars")
         if sel.chars >= MIN_ARTICLE_CHARS:
