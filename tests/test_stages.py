@@ -70,6 +70,27 @@ def test_decode_refuses_empty_and_nul_only():
             decode_html(data)
 
 
+def test_decode_nul_and_control_checks_on_bytes_and_on_utf16_text():
+    from unclutter.parse.decode import _too_many_controls
+
+    # NUL characters are removed whichever way the text was decoded
+    for data in ("<p>a\x00b café</p>".encode("utf-8"), "<p>a\x00b caf\xe9</p>".encode("cp1252"),
+                 codecs.BOM_UTF16_LE + "<p>a\x00b café</p>".encode("utf-16-le")):
+        text, _ = decode_html(data)
+        assert "\x00" not in text and "ab caf" in text
+    # control characters: judged the same from the bytes and from the text
+    page = "<p>" + "text with a bell \x07 in it " + "plain words " * 400 + "</p>"
+    noisy = "<p>" + "\x01\x02\x03x" * 300 + "</p>"
+    for text in (page, noisy, "<p>clean</p>", "é" * 70000 + "\x01" * 10):
+        raw = text.encode("utf-8")
+        assert _too_many_controls(text, raw) == _too_many_controls(text)
+    assert _too_many_controls(noisy, noisy.encode()) and not _too_many_controls(page, page.encode())
+    with pytest.raises(BinaryInputError):
+        decode_html(noisy.encode("cp1252"))
+    with pytest.raises(BinaryInputError):
+        decode_html(codecs.BOM_UTF16_BE + noisy.encode("utf-16-be"))
+
+
 # --- parse ------------------------------------------------------------------------------
 
 

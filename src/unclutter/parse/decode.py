@@ -141,8 +141,21 @@ def _utf16_without_bom(data: bytes) -> str | None:
 _CONTROL_BYTES = bytes([*range(0x01, 0x09), 0x0B, *range(0x0E, 0x20)])
 
 
-def _too_many_controls(text: str) -> bool:
-    sample = text[:65536]
+#: Characters of decoded text checked for control characters, from the start.
+_CONTROL_SAMPLE_CHARS = 65536
+
+
+def _too_many_controls(text: str, raw: bytes | None = None) -> bool:
+    """Whether more than ``MAX_CONTROL_CHAR_RATIO`` of the first ``_CONTROL_SAMPLE_CHARS``
+    characters of ``text`` are C0 controls (not tab, LF, FF, CR). ``raw``: the bytes
+    ``text`` was decoded from, when the encoding is ASCII-compatible (a control character
+    is then exactly a control byte): when their first ``4 * _CONTROL_SAMPLE_CHARS`` bytes,
+    which cover the sample, hold no control byte, the answer is no without encoding it."""
+    if raw is not None:
+        head = raw[: 4 * _CONTROL_SAMPLE_CHARS]
+        if len(head.translate(None, _CONTROL_BYTES)) == len(head):
+            return False
+    sample = text[:_CONTROL_SAMPLE_CHARS]
     if not sample:
         return False
     # Count C0 controls (not tab, LF, FF, CR) in C: they are single bytes in UTF-8 and no
@@ -200,11 +213,14 @@ def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]
             encoding = "utf-8" if data.isascii() else _detect(data)
     if text is None:
         text = body.decode(encoding, errors="replace")
-    if "\x00" in text:
+    # In the ASCII-compatible encodings (all but UTF-16) a NUL or control character is
+    # exactly a NUL or control byte: searching the bytes is cheaper than the text.
+    ascii_compatible = not encoding.startswith("utf-16")
+    if (b"\x00" in body) if ascii_compatible else ("\x00" in text):
         text = text.replace("\x00", "")
     if not text or text.isspace():
         raise EmptyInputError("unreadable input: the document has no text")
-    if _too_many_controls(text):
+    if _too_many_controls(text, body if ascii_compatible else None):
         raise BinaryInputError("unreadable input: binary data (control bytes), not HTML")
     return text, encoding
 
