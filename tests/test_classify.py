@@ -83,6 +83,33 @@ def test_features_on_a_hand_built_dom():
     assert X.shape[0] == 2 and np.isfinite(X).all()
 
 
+def test_class_features_read_apart_equal_the_joined_class_id_string():
+    from unclutter.classify.features import _class_flags, _class_info, class_tokens
+    from unclutter.core.dom import Node
+    from unclutter.score.heuristic import class_weight
+
+    vocab = {"content": 0, "comment": 1, "ad": 2, "sidebar": 3, "main": 4}
+    values = ["", "ad-slot", "x ad-slot", "ads", "my-ads", "comment-list main", "Sidebar",
+              "post-content", "tag-cloud", "hid", "nav_bar", "content", "ad"]
+    cache: dict = {}
+    for cls in values:
+        for ident in values:
+            if not (cls or ident):
+                continue
+            attrs = {k: v for k, v in (("class", cls), ("id", ident)) if v}
+            joined = Node("div", attrs).class_id
+            bits = 0
+            for tok in class_tokens(joined):
+                if tok in vocab:
+                    bits |= 1 << vocab[tok]
+            expected = (_class_flags(joined), class_weight(Node("div", attrs)), bits)
+            assert _class_info(cls, ident, vocab, cache) == expected, (cls, ident)
+    # class values are cached, ids (unique per page) are not
+    assert set(cache) == {v for v in values if v}
+    _class_info("", "unique-id-123", vocab, cache)
+    assert "unique-id-123" not in cache
+
+
 def test_features_survive_a_very_deep_tree():
     body = new_element("body")
     node = body

@@ -141,7 +141,7 @@ def _select(pruned: PruneResult, options: Options):
         return select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
     from .classify import classify_main_content
 
-    return classify_main_content(body, options.extractor)
+    return classify_main_content(body, options.extractor, log=options.explain)
 
 
 def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:

@@ -76,7 +76,7 @@ def orphan_headings(g: PageGraph, keep: np.ndarray) -> list[int]:
     return out
 
 
-def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal], reason) -> Node:
+def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reason) -> Node:
     n = g.n
     kept_el = np.zeros(n, dtype=bool)
     kept_el[g.units[keep]] = True
@@ -103,10 +103,11 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal], reason) -> 
                 out.append(ch)
                 stack.append(j)
             else:
-                text = " ".join(ch.text_content().split())
-                if text:
-                    removed.append(Removal("classify", reason(j), ch.tag, ch.class_id[:100],
-                                           len(text), text[:_PREVIEW]))
+                if removed is not None:
+                    text = " ".join(ch.text_content().split())
+                    if text:
+                        removed.append(Removal("classify", reason(j), ch.tag, ch.class_id[:100],
+                                               len(text), text[:_PREVIEW]))
                 ch.parent = None
         node.children = out
     container = Node("div")
@@ -117,14 +118,15 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal], reason) -> 
     return container
 
 
-def classify_main_content(body: Node, extractor: str) -> Selection:
+def classify_main_content(body: Node, extractor: str, log: bool = True) -> Selection:
     """Run extractor ``extractor`` (one of :data:`LEARNED_EXTRACTORS`) on the pruned
     ``body``; see the module docstring. ``gbdt``/``gnn``/``auto`` prepare ``body`` in place
-    (the pipeline is done with it) after the heuristic has run on its own copies."""
+    (the pipeline is done with it) after the heuristic has run on its own copies.
+    ``log=False``: no removal log (``Selection.removed`` stays empty)."""
     t0 = time.perf_counter()
     name = AUTO_EXTRACTOR if extractor == "auto" else extractor
     lines: list[str] = []
-    removed: list[Removal] = []
+    removed: list[Removal] | None = [] if log else None
     heuristic = None
     if name == "cetd":
         g = build_graph(body)
@@ -136,7 +138,7 @@ def classify_main_content(body: Node, extractor: str) -> Selection:
             return f"cetd: CTD {g.ctd[j]:.1f} below threshold {t:.1f} or outside the content region"
     else:
         model = registry.get_model(name)
-        heuristic = select_main_content(body)
+        heuristic = select_main_content(body, log=log)
         # the heuristic has read ``body`` (on its own copies): prepare it in place
         g = build_graph(body, heuristic, vocab=model.vocab, copy=False)
         prob = model.predict_units(g)
@@ -159,10 +161,10 @@ def classify_main_content(body: Node, extractor: str) -> Selection:
             return f"{name}: {p}"
     if not keep.any():
         lines.append(f"{name}: nothing kept; using the heuristic selection")
-        sel = heuristic if heuristic is not None else select_main_content(body)
+        sel = heuristic if heuristic is not None else select_main_content(body, log=log)
         sel.attempts = lines + sel.attempts
         return sel
     root = _rebuild(g, keep, removed, reason)
     chars = collapsed_len(root.text_content())
     lines.append(f"{name}: {chars} chars in {1000 * (time.perf_counter() - t0):.1f} ms")
-    return Selection(root=root, top=g.nodes[0], chars=chars, attempts=lines, removed=removed)
+    return Selection(root=root, top=g.nodes[0], chars=chars, attempts=lines, removed=removed or [])

@@ -47,7 +47,7 @@ import numpy as np
 
 from ..core.dom import TEXT, Node
 from ..score.features import compute_stats
-from ..score.heuristic import class_weight, is_unlikely, prepare, score_paragraphs
+from ..score.heuristic import class_weight, is_unlikely, prepare, score_paragraphs, unlikely_words, value_weight
 from ..score.weights import BLOCK_TAGS, COMMA_RE, HASH_LINK_WEIGHT, NEGATIVE_RE, POSITIVE_RE
 from .constants import CLASS_TOKEN_RE, CTD_E, CTD_FLOOR, PUNCT_RE, UNIT_ROOT_TAGS, UNIT_TAGS
 
@@ -87,8 +87,8 @@ def _class_flags(class_id: str) -> int:
         4 if POSITIVE_RE.search(class_id) else 0)
 
 
-#: (class, id) -> (flags, class weight, vocabulary bits), one table per vocabulary
-#: (keyed by its contents); bounded.
+#: class value -> its part of :func:`_class_info`, one table per vocabulary (keyed by its
+#: contents); bounded. Ids are unique, so their part is not kept.
 _CLASS_INFO: dict[tuple, dict] = {}
 _CLASS_INFO_MAX = 50_000
 
@@ -103,15 +103,43 @@ def _class_info_cache(vocab: dict[str, int]) -> dict:
     return cache
 
 
-def _class_info(node: Node, vocab: dict[str, int]) -> tuple[int, float, int]:
-    cid = node.class_id
+def _value_info(value: str, vocab: dict[str, int], after_class: bool) -> tuple[int, int, int]:
+    """One attribute value's part of :func:`_class_info`: ``(UNLIKELY_RE / MAYBE_CANDIDATE_RE
+    bits as in heuristic.unlikely_words, 2 for NEGATIVE_RE | 4 for POSITIVE_RE, vocabulary
+    bits)``. ``after_class``: the value is an id that follows a class in the joined string
+    (then ``NEGATIVE_RE``'s ``^``-anchored alternative cannot match in it: it is searched
+    after a space, which no alternative can match or span)."""
     bits = 0
     if vocab:
-        for tok in class_tokens(cid):
+        for tok in class_tokens(value):
             b = vocab.get(tok)
             if b is not None:
                 bits |= 1 << b
-    return _class_flags(cid), class_weight(node), bits
+    words = (2 if NEGATIVE_RE.search(" " + value if after_class else value) else 0) | (
+        4 if POSITIVE_RE.search(value) else 0)
+    return unlikely_words(value), words, bits
+
+
+def _class_info(cls: str, ident: str, vocab: dict[str, int], cache: dict) -> tuple[int, float, int]:
+    """``(_class_flags(f"{cls} {ident}"), class weight, vocabulary bits of its tokens)`` for
+    an element with this ``class`` and ``id`` (either may be empty), read on the two values
+    apart: the class part is cached in ``cache``; none of the word patterns can match
+    across the joining space, and ``CLASS_TOKEN_RE`` tokens never hold one."""
+    u = w = bits = 0
+    weight = 0.0
+    if cls:
+        part = cache.get(cls)
+        if part is None:
+            part = cache[cls] = _value_info(cls, vocab, False)
+        u, w, bits = part
+        weight += value_weight(cls)
+    if ident:
+        iu, iw, ibits = _value_info(ident, vocab, bool(cls))
+        u |= iu
+        w |= iw
+        bits |= ibits
+        weight += value_weight(ident)
+    return (1 if u == 1 else 0) | w, weight, bits
 
 
 @dataclass
@@ -251,10 +279,7 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
             cls = attrs.get("class", "")
             ident = attrs.get("id", "")
             if cls or ident:
-                got = info.get((cls, ident))
-                if got is None:
-                    got = info[(cls, ident)] = _class_info(node, vocab)
-                fl, cw, bits = got
+                fl, cw, bits = _class_info(cls, ident, vocab, info)
                 aflags |= fl
                 amask |= bits
                 key = (tag, cls)

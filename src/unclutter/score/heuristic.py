@@ -79,7 +79,9 @@ PARAGRAPH_CONTAINERS = frozenset({"div", "section", "article", "main", "body", "
 
 
 @lru_cache(maxsize=8192)
-def _words_weight(value: str) -> float:
+def value_weight(value: str) -> float:
+    """±``CLASS_WEIGHT`` for one ``class`` or ``id`` value matching negative / positive
+    words (``NEGATIVE_RE`` / ``POSITIVE_RE``); cached."""
     w = 0.0
     if NEGATIVE_RE.search(value):
         w -= CLASS_WEIGHT
@@ -88,12 +90,12 @@ def _words_weight(value: str) -> float:
     return w
 
 
-def _unlikely_words(value: str) -> int:
+def unlikely_words(value: str) -> int:
     """Bit 1: ``value`` matches ``UNLIKELY_RE``; bit 2: it matches ``MAYBE_CANDIDATE_RE``."""
     return (1 if UNLIKELY_RE.search(value) else 0) | (2 if MAYBE_CANDIDATE_RE.search(value) else 0)
 
 
-_class_unlikely_words = lru_cache(maxsize=8192)(_unlikely_words)  # class values repeat; ids do not
+_class_unlikely_words = lru_cache(maxsize=8192)(unlikely_words)  # class values repeat; ids do not
 
 
 @lru_cache(maxsize=8192)
@@ -108,7 +110,7 @@ def is_unlikely_element(cls: str | None, ident: str | None) -> bool:
     separately: no alternative of either pattern can match across the joining space."""
     bits = _class_unlikely_words(cls) if cls else 0
     if ident:
-        bits |= _unlikely_words(ident)
+        bits |= unlikely_words(ident)
     return bits == 1
 
 
@@ -120,10 +122,10 @@ def class_weight(node: Node) -> float:
     w = 0.0
     v = attrs.get("class")
     if v:
-        w += _words_weight(v)
+        w += value_weight(v)
     v = attrs.get("id")
     if v:
-        w += _words_weight(v)
+        w += value_weight(v)
     return w
 
 
