@@ -24,15 +24,15 @@ __all__ = ["FoldedPattern", "folded"]
 _LITERAL_RE = re.compile(r"[a-z0-9_ -]+")
 
 
-def _top_level_alternatives(pattern: str) -> list[str] | None:
-    """``pattern`` split at its top-level ``|`` (outside groups, classes and escapes), or
-    ``None`` when it has no top-level alternation."""
-    parts: list[str] = []
+def _outside_classes(pattern: str, i: int = 0):
+    """``(index, character, group depth)`` of each character of ``pattern`` from ``i`` on
+    that is neither escaped nor inside a character class (a ``]`` right after ``[`` or
+    ``[^`` is literal), the depth being that of the groups open around it (a ``(`` is at
+    the depth outside it, a ``)`` at the depth after it closes)."""
     depth = 0
     in_class = False
-    start = 0
-    i = 0
-    while i < len(pattern):
+    n = len(pattern)
+    while i < n:
         ch = pattern[i]
         if ch == "\\":
             i += 2
@@ -41,14 +41,28 @@ def _top_level_alternatives(pattern: str) -> list[str] | None:
             in_class = ch != "]"
         elif ch == "[":
             in_class = True
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
+            if pattern[i + 1:i + 2] == "^":
+                i += 1
+            if pattern[i + 1:i + 2] == "]":
+                i += 1
+        else:
+            if ch == ")":
+                depth -= 1
+            yield i, ch, depth
+            if ch == "(":
+                depth += 1
+        i += 1
+
+
+def _top_level_alternatives(pattern: str) -> list[str] | None:
+    """``pattern`` split at its top-level ``|`` (outside groups, classes and escapes), or
+    ``None`` when it has no top-level alternation."""
+    parts: list[str] = []
+    start = 0
+    for i, ch, depth in _outside_classes(pattern):
+        if ch == "|" and depth == 0:
             parts.append(pattern[start:i])
             start = i + 1
-        i += 1
     parts.append(pattern[start:])
     return parts if len(parts) > 1 else None
 
@@ -100,26 +114,9 @@ _ZERO_WIDTH_OR_CLASS_ESCAPES = frozenset("bBdDsSwWAZzGnrtfv0123456789")
 
 def _skip_group(pattern: str, i: int) -> int:
     """Index just past the group that opens at ``pattern[i] == "("``."""
-    depth = 0
-    in_class = False
-    while i < len(pattern):
-        ch = pattern[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-            if pattern[i + 1:i + 2] == "]":
-                i += 1
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
+    for j, ch, depth in _outside_classes(pattern, i):
+        if ch == ")" and depth == 0:
+            return j + 1
     raise ValueError("unbalanced group")
 
 
