@@ -362,13 +362,16 @@ def test_early_drops_skip_and_log_with_reasons():
     for gone in ("INLINE-HIDDEN", "VIS-HIDDEN", "ATTR-HIDDEN", "ARIA-HIDDEN", "CLASS-HIDDEN",
                  "COMPOUND-HIDDEN", "ID-HIDDEN", "NAV", "SCRIPT", "ASIDE", "FOOTER"):
         assert gone not in text, gone
-    reasons = {(r.reason, r.preview) for r in result.removed}
-    assert ("hidden: inline style", "INLINE-HIDDEN") in reasons
-    assert ("hidden: hidden attribute", "ATTR-HIDDEN") in reasons
-    assert ('hidden: aria-hidden="true"', "ARIA-HIDDEN") in reasons
-    assert ("non-content element", "NAV") in reasons
+    reasons = {(r.reason, r.preview, r.chars) for r in result.removed}
+    # hidden and never-rendered elements are named and counted, their text never shown
+    assert ("hidden: inline style", "", len("INLINE-HIDDEN")) in reasons
+    assert ("hidden: hidden attribute", "", len("ATTR-HIDDEN")) in reasons
+    assert ('hidden: aria-hidden="true"', "", len("ARIA-HIDDEN")) in reasons
+    assert ("non-content element", "", len("SCRIPT")) in reasons
+    assert ("non-content element", "NAV", 3) in reasons  # visible chrome is shown
+    assert not any("HIDDEN" in r.preview or "SCRIPT" in r.preview for r in result.removed)
     # the hidden-class rule still comes from the page's <style>, even though <style> was skipped
-    assert any(r.startswith("hidden: <style> rule") for r, _ in reasons)
+    assert any(r.startswith("hidden: <style> rule") for r, _, _ in reasons)
 
 
 def test_listing_of_teaser_cards_is_kept_but_teasers_inside_an_article_go():
@@ -600,3 +603,22 @@ def test_parse_without_skipped_report_builds_the_same_tree():
 
 def _shape_tags(node: Node) -> list:
     return [(n.tag, n.text) for n in node.iter()]
+
+
+def test_control_characters_never_reach_any_output():
+    import unicodedata
+
+    import unclutter
+
+    filler = "".join(f"<p>Filler paragraph {i} with enough words, commas, and clauses to stay.</p>"
+                      for i in range(10))
+    html = ("<html><head><title>Esc \x1b[2J title</title></head><body><article><h1>Head</h1>"
+            "<p>Paragraph \x1b]0;PWNED\x07\x1b[2J\x1b[31mRED\x1b[0m \x08\x08 \x7f \x0b \x85 we\x92re"
+            " of a reasonably long text, with commas, clauses, and words enough.</p>"
+            + filler + '<img src="/a.png" alt="x\x1b[31my"></article></body></html>')
+    article = unclutter.extract(html, url="https://example.org/")
+    for field in (article.markdown, article.text, article.title):
+        assert not [c for c in field if unicodedata.category(c) == "Cc" and c not in "\t\n\r\x0c"], field
+    assert "PWNED" in article.text and "RED" in article.text  # the printable rest stays
+    assert "we’re" in article.text  # a C1 control read as the windows-1252 character it stands for
+    assert "![x[31my]" in article.markdown or "![x\\[31my]" in article.markdown

@@ -180,7 +180,8 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     fallback_body = None
     if options.structured_data_fallback:
         fallback_body = _lazy_structured_body(page)
-    trace.append("metadata: " + ", ".join(f"{k} from {v}" for k, v in meta.sources.items()))
+    trace.append("metadata: " + (", ".join(f"{k} from {v}" for k, v in meta.sources.items())
+                                 or "no field found"))
 
     pruned = prune(page, log=log)
     if log:

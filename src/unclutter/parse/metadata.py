@@ -67,9 +67,10 @@ Meta keys are matched case-insensitively on ``name``, ``property`` (a space-sepa
 list, as in RDFa) and ``http-equiv``; empty ``content`` is skipped, so the next source is
 tried. Values are normalised:
 
-* Every text field: invisible Unicode removed (:data:`INVISIBLE_CODEPOINTS`: tag
-  characters U+E0000-E007F, bidi controls U+202A-U+202E / U+2066-U+2069 / U+200E-U+200F /
-  U+061C, zero-width U+200B-U+200D / U+2060-U+2064 / U+FEFF, soft hyphen, C0/C1 controls)
+* Every text field: invisible Unicode removed (:data:`INVISIBLE_CODEPOINTS`, defined in
+  :mod:`unclutter.core.invisible`: tag characters U+E0000-E007F, bidi controls
+  U+202A-U+202E / U+2066-U+2069 / U+200E-U+200F / U+061C, zero-width U+200B-U+200D /
+  U+2060-U+2064 / U+FEFF, soft hyphen, C0/C1 controls)
   -- hidden prompt-injection text must not travel through metadata; whitespace collapsed;
   length capped by :data:`FIELD_LIMITS` (text is cut at a word boundary and ends with
   "…"; over-long URLs, dates and language tags are dropped, not cut).
@@ -120,11 +121,11 @@ import json
 import re
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from itertools import chain
 from typing import Any, Iterator
 from urllib.parse import urljoin, urlsplit
 
 from ..core.dom import TEXT, Node
+from ..core.invisible import INVISIBLE_CODEPOINTS, strip_invisible
 from ..core.models import Metadata
 from .html import ParsedPage
 
@@ -206,25 +207,6 @@ PROSE_MIN_CHARS = 120
 PROSE_MIN_LETTER_RATIO = 0.6
 PROSE_MAX_TOKEN_CHARS = 60
 NEXT_DATA_MIN_BODY_CHARS = 300
-
-#: Code points removed from every field: tag characters (U+E0000-E007F), bidi embedding/
-#: override/isolate controls (U+202A-U+202E, U+2066-U+2069) and marks (U+200E, U+200F,
-#: U+061C), zero-width characters (U+200B-U+200D, U+2060, U+FEFF), invisible math
-#: operators (U+2061-U+2064), Mongolian vowel separator (U+180E), soft hyphen (U+00AD),
-#: C0 controls other than tab/LF/CR, DEL and C1 controls (Unicode "Default_Ignorable"
-#: and "Cc" characters that render as nothing).
-INVISIBLE_CODEPOINTS: frozenset[int] = frozenset(
-    chain(
-        range(0xE0000, 0xE0080),
-        range(0x202A, 0x202F),
-        range(0x2066, 0x206A),
-        range(0x200B, 0x2010),
-        range(0x2060, 0x2065),
-        (0xFEFF, 0x061C, 0x180E, 0x00AD, 0x7F),
-        (c for c in range(0x00, 0x20) if c not in (0x09, 0x0A, 0x0D)),
-        range(0x80, 0xA0),
-    )
-)
 
 #: schema.org types whose headline/author/dates describe the page's article: Article and
 #: its subtypes (https://schema.org/Article, "More specific Types").
@@ -404,22 +386,6 @@ _LONG_TOKEN_RE = re.compile(r"\S{%d,}" % (PROSE_MAX_TOKEN_CHARS + 1))
 _BLOCKED_URL_SCHEMES = ("data:", "javascript:", "vbscript:", "blob:", "file:", "about:")
 
 
-def _char_class(codepoints: frozenset[int]) -> str:
-    """A regex character class matching exactly ``codepoints`` (as ranges)."""
-    cps = sorted(codepoints)
-    out = []
-    start = prev = cps[0]
-    for cp in cps[1:] + [-1]:
-        if cp == prev + 1:
-            prev = cp
-            continue
-        first, last = re.escape(chr(start)), re.escape(chr(prev))
-        out.append(first if start == prev else f"{first}-{last}")
-        start = prev = cp
-    return "[" + "".join(out) + "]+"
-
-
-_INVISIBLE_RE = re.compile(_char_class(INVISIBLE_CODEPOINTS))
 _NON_ALNUM_RE = re.compile(r"[\W_]+")
 _CONTAINERS = (dict, list)
 _PLAIN_QUOTES = str.maketrans(
@@ -428,11 +394,6 @@ _PLAIN_QUOTES = str.maketrans(
         **dict.fromkeys("\u201c\u201d\u201e\u201f\u2033", '"'),
     }
 )
-
-
-def strip_invisible(s: str) -> str:
-    """``s`` without :data:`INVISIBLE_CODEPOINTS`."""
-    return _INVISIBLE_RE.sub("", s)
 
 
 # =====================================================================================

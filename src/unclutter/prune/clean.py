@@ -13,7 +13,7 @@ Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
   class/id/tag selector whose rule hides them in the page's own ``<style>`` blocks (rules
   inside ``@media``/``@supports`` are conditional and ignored);
 * consent walls and overlays (``OVERLAY_CLASS_RE``);
-* invisible Unicode (``INVISIBLE_CHARS_RE``) inside every text node.
+* invisible Unicode and control characters (``INVISIBLE_CHARS_RE``) inside every text node.
 
 Hidden text is removed here, before scoring, so it can never reach any output: it is how
 prompt injections are planted for LLM readers.
@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.dom import TEXT, Node
+from ..core.invisible import ASCII_CONTROLS_RE
+from ..core.invisible import strip_invisible as _strip_invisible
 from ..core.models import Removal
 from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .rules import (
@@ -87,8 +89,9 @@ class PruneResult:
 
 
 def strip_invisible(text: str) -> str:
-    """Remove invisible Unicode (see ``rules.INVISIBLE_CHARS_RE``) from ``text``."""
-    return INVISIBLE_CHARS_RE.sub("", text)
+    """Remove invisible Unicode and control characters (see ``rules.INVISIBLE_CHARS_RE``)
+    from ``text``."""
+    return _strip_invisible(text)
 
 
 # The stylesheet scan works on UTF-8 bytes: a page can ship a megabyte of CSS, and substring
@@ -261,10 +264,28 @@ def _parse_selector(sel: str) -> HiddenSelector | None:
     return HiddenSelector(m.group(1), frozenset(classes), ident, sel)
 
 
+#: Elements whose content a browser never renders as text: the removal log counts their
+#: characters but shows none of them (like hidden elements: see :func:`_preview`).
+_NEVER_RENDERED = frozenset({"script", "style", "template", "noscript", "iframe", "frame",
+                             "frameset", "object", "embed", "applet", "canvas", "svg", "math",
+                             "head", "title", "meta", "link", "base", "datalist", "select",
+                             "option", "optgroup", "textarea"})
+
+
+def _preview(reason: str, tag: str, text: str) -> str:
+    """What the removal log shows of a removed element's text: its first
+    ``PREVIEW_CHARS`` characters, or nothing when the element was hidden or is never
+    rendered. The log is an output too (``--explain``, JSON ``removed``): hidden text must
+    not reach it."""
+    if reason.startswith("hidden") or tag in _NEVER_RENDERED:
+        return ""
+    return text[:PREVIEW_CHARS]
+
+
 def _log(removed: list[Removal], node: Node, reason: str) -> None:
     text = " ".join(node.text_content().split())
     removed.append(
-        Removal("prune", reason, node.tag, node.class_id[:100], len(text), text[:PREVIEW_CHARS])
+        Removal("prune", reason, node.tag, node.class_id[:100], len(text), _preview(reason, node.tag, text))
     )
 
 
@@ -510,7 +531,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                 else "hidden: <style> rule (selector matched by the page's stylesheet)"
             )
         text = " ".join(el.text.split()) if el.tag not in ("script", "style") else el.text.strip()
-        removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text), text[:PREVIEW_CHARS]))
+        removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text),
+                               _preview(reason, el.tag, text)))
     chars = 0  # text of the nodes that stay: the walk visits exactly those
     stack = list(reversed(root.children))
     while stack:
@@ -518,8 +540,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         tag = node.tag
         if tag == TEXT:
             t = node.text
-            if t and not t.isascii() and INVISIBLE_CHARS_RE.search(t):
-                node.text = t = INVISIBLE_CHARS_RE.sub("", t)
+            if t and (ASCII_CONTROLS_RE if t.isascii() else INVISIBLE_CHARS_RE).search(t):
+                node.text = t = _strip_invisible(t)
             chars += len(t)
             continue
         attrs = node.attrs
@@ -543,7 +565,9 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
                 if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):
-                    attrs[k] = INVISIBLE_CHARS_RE.sub("", v)  # alt, title, href... too
+                    attrs[k] = _strip_invisible(v)  # alt, title, href... too
+        # (ASCII controls in attribute values: the reconstruct stage strips them from the
+        # alt text it writes; URLs percent-encode them.)
         if node.children:
             stack.extend(reversed(node.children))
     return PruneResult(root=root, removed=removed, chars=chars)

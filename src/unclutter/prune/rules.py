@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..core.invisible import ASCII_CONTROLS_RE, INVISIBLE_RE
 from ..core.textmatch import folded
 
 #: Elements that never carry readable main content: executable/styling code, embedded
@@ -85,14 +86,11 @@ OVERLAY_CONTENT_RE = folded(r"article|content|story|body|main|post")
 #: ...and holds fewer characters than this (banners and walls are short).
 OVERLAY_MAX_CHARS = 3000
 
-#: Invisible Unicode stripped from every text node (and from metadata): tag characters
-#: U+E0000-E007F (used to smuggle ASCII past readers: "ASCII smuggling"), bidi embedding,
-#: override and isolate controls U+202A-202E / U+2066-2069 (Unicode TR#9; the "Trojan
-#: Source" attack, CVE-2021-42574), zero-width space/joiners U+200B-200D, word joiner
-#: U+2060, invisible operators U+2061-2064, and the BOM/ZWNBSP U+FEFF, soft hyphen U+00AD.
-INVISIBLE_CHARS_RE = re.compile(
-    "[\U000E0000-\U000E007F\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060-\u2064\uFEFF\u00AD\u180E]+"
-)
+#: Invisible Unicode and control characters stripped from every text node and attribute
+#: value (and from metadata): runs of :data:`unclutter.core.invisible.INVISIBLE_CODEPOINTS`
+#: (tag characters, bidi controls, zero-width characters, C0/C1 controls...); ASCII text
+#: can only hold its controls (``ASCII_CONTROLS_RE``).
+INVISIBLE_CHARS_RE = INVISIBLE_RE
 
 
 #: Tags of ``NON_CONTENT_TAGS`` that the metadata stage still reads (in ``<head>``).

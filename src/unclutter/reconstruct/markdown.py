@@ -54,6 +54,7 @@ import unicodedata
 from urllib.parse import urljoin, urlsplit
 
 from ..core.dom import TEXT, Node
+from ..core.invisible import strip_invisible
 from .escaping import (
     INLINE_SPECIAL_RE,
     LINE_START_CHARS,
@@ -777,7 +778,7 @@ class _Renderer:
         if url is None or url in self.images_seen:
             return
         self.images_seen.add(url)
-        alt = _WS.sub(" ", node.attrs.get("alt", "")).strip(" ")
+        alt = _WS.sub(" ", strip_invisible(node.attrs.get("alt", ""))).strip(" ")
         alt_md = escape_text(alt, "[", "]", False, True) if alt else ""
         self._raw(f"![{alt_md}]({format_url(url)})")
 
