@@ -115,6 +115,46 @@ def test_parse_deep_trees_without_recursion():
         parse_html("<div>" * 100_000)
 
 
+def test_depth_guard_simulates_the_tree_builder():
+    from unclutter.parse.html import simulated_depth
+
+    # sloppy markup that parses shallow is not refused...
+    para = "<p>text, with words, commas, and <a href='/x'>an unclosed link</p>"
+    assert simulated_depth(para * 10) == 2
+    assert simulated_depth("<p><font color=red>old markup</p>" * 10) == 2
+    assert simulated_depth("<a href=x>t" * 10) == 1  # a new <a> ends the open one
+    assert simulated_depth("<ul><li>a<li>b<li>c</ul>") == 2
+    assert simulated_depth("<table><tr><td>a<td>b<tr><td>c</table>") == 3
+    assert simulated_depth("<svg>" + "<g/>" * 10 + "</svg>") == 1  # /> closes in foreign content
+    assert simulated_depth("<script>" + "<div>" * 10 + "</script>") == 1  # raw text: no tags
+    for html in (para * 6000, "<p><font color=red>old markup, words</p>" * 6000):
+        assert len(parse_html(html).body.children) == 6000
+    # ...while real nesting, including <div/> (the slash is ignored on HTML elements), is
+    assert simulated_depth("<div/>" * 10) == 10
+    assert simulated_depth("<ul><li>" * 5) == 10
+    with pytest.raises(InputTooDeepError):
+        parse_html("<div/>x" * 20_000)
+    with pytest.raises(InputTooDeepError):
+        parse_html("<b>" * 20_000)
+
+
+def test_attribute_count_guard():
+    from unclutter.core.errors import InputTooComplexError
+    from unclutter.parse.html import crowded_tag_attribute_count
+
+    crowded = "<p " + " ".join(f"a{i}" for i in range(30_000)) + ">text</p>"
+    assert crowded_tag_attribute_count(crowded) == 30_000
+    with pytest.raises(InputTooComplexError):
+        parse_html(crowded)
+    # a long value, many attributes under the limit, and tag-like text in a script or a
+    # comment are fine
+    assert crowded_tag_attribute_count("<p title='" + "x " * 100_000 + "'>t</p>") == 0
+    assert crowded_tag_attribute_count("<p " + " ".join(f"a{i}" for i in range(2000)) + ">t</p>") == 0
+    assert crowded_tag_attribute_count("<script>if (a <b) {" + "x y " * 30_000 + "}</script>") == 0
+    assert crowded_tag_attribute_count("<!-- <b " + "x y " * 30_000 + "-->") == 0
+    assert crowded_tag_attribute_count("<p " + " ".join(f"a{i}" for i in range(30_000)), limit=40_000) == 0
+
+
 def test_parse_caps_huge_attributes():
     page = parse_html('<p title="' + "x" * 3_000_000 + '">text</p>')
     assert page.body.children[0].attrs["title"] == ""

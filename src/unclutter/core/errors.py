@@ -22,7 +22,9 @@ service answers). Messages are one line, name the reason, and never include a tr
     │   ├── EmptyInputError               5    422
     │   ├── BinaryInputError              5    415     PDF, image, archive, other binary data
     │   ├── InputTooLargeError            5    413     input over ``Options.max_input_bytes``
-    │   └── InputTooDeepError             5    422     DOM deeper than ``limits.MAX_DOM_DEPTH``
+    │   ├── InputTooDeepError             5    422     DOM deeper than ``limits.MAX_DOM_DEPTH``
+    │   └── InputTooComplexError          5    422     an element with more than
+    │                                                  ``limits.MAX_ATTRIBUTES_PER_ELEMENT`` attributes
     ├── NoContentError                    6    422   parsed fine, but no main content found
     └── OutputError                       7    500   the result could not be written (-o, stdout)
 """
@@ -47,6 +49,7 @@ __all__ = [
     "BinaryInputError",
     "InputTooLargeError",
     "InputTooDeepError",
+    "InputTooComplexError",
     "NoContentError",
     "OutputError",
 ]
@@ -136,6 +139,10 @@ class InputTooLargeError(UnreadableInputError):
 
 class InputTooDeepError(UnreadableInputError):
     code = "input_too_deep"
+
+
+class InputTooComplexError(UnreadableInputError):
+    code = "input_too_complex"
 
 
 class NoContentError(UnclutterError):

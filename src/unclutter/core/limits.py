@@ -14,6 +14,20 @@ MAX_INPUT_BYTES = 15 * 1024 * 1024
 #: pages stay far below 1,000; deeper input is refused before parsing (InputTooDeepError).
 MAX_DOM_DEPTH = 5000
 
+#: Most attributes accepted on one element. The parser checks each new attribute name
+#: against the element's earlier ones, so parse time grows with the square of the count of
+#: distinct names (lexbor: 0.2 s for 10,000 on one tag, 0.75 s for 20,000, 3 s for
+#: 40,000); real pages carry a few dozen at most. An element with more is refused before
+#: parsing (InputTooComplexError). The limit is set high because the count is read on the
+#: raw text (see ``unclutter.parse.html.crowded_tag_attribute_count``): a long run of
+#: SVG path data inside an attribute value can look like a crowded tag.
+MAX_ATTRIBUTES_PER_ELEMENT = 20000
+
+#: Start tags shorter than this many characters are not counted for
+#: ``MAX_ATTRIBUTES_PER_ELEMENT``: 20,000 distinct attribute names take at least three
+#: characters each plus a separator (80,000 characters), and finding long tags is cheap.
+LONG_TAG_CHARS = 32768
+
 #: Longest attribute value kept, in characters. Multi-megabyte attributes (inline data:
 #: URIs, serialized state) are replaced by "" so later stages never copy them around.
 MAX_ATTRIBUTE_CHARS = 8192

@@ -23,10 +23,16 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser
 
 from ..core.dom import DOCUMENT, TEXT, Node
-from ..core.errors import InputTooDeepError
-from ..core.limits import MAX_ATTRIBUTE_CHARS, MAX_DOM_DEPTH
+from ..core.errors import InputTooComplexError, InputTooDeepError
+from ..core.limits import (
+    LONG_TAG_CHARS,
+    MAX_ATTRIBUTE_CHARS,
+    MAX_ATTRIBUTES_PER_ELEMENT,
+    MAX_DOM_DEPTH,
+)
 
-__all__ = ["ElementFilter", "ParsedPage", "TAGGED_ELEMENTS", "SkippedElement", "parse_html", "estimate_depth"]
+__all__ = ["ElementFilter", "ParsedPage", "TAGGED_ELEMENTS", "SkippedElement", "parse_html", "estimate_depth",
+           "simulated_depth", "crowded_tag_attribute_count"]
 
 # Elements whose end tag is optional or that never have content: they do not deepen the
 # tree when left unclosed (WHATWG "void elements" and "optional end tags").
@@ -72,11 +78,13 @@ _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
 
 
 def estimate_depth(html: str) -> int:
-    """Upper estimate of element nesting depth from a linear scan of the tags.
+    """Quick upper estimate of element nesting depth from a linear scan of the tags.
 
     Counts start tags minus end tags, ignoring void elements and elements with optional
-    end tags (see ``_NON_NESTING``); raw-text content (script/style) may add noise, so
-    this is only used as a guard, with a generous limit.
+    end tags (see ``_NON_NESTING``). A ``/>`` does not close a non-void HTML element (the
+    parser ignores it there), so it counts as a start tag too. Raw-text content
+    (script/style) may add noise: this only decides whether :func:`simulated_depth` is
+    needed.
     """
     depth = 0
     deepest = 0
@@ -87,11 +95,205 @@ def estimate_depth(html: str) -> int:
         if m.group(1):
             if depth > 0:
                 depth -= 1
-        elif not m.group(3):
+        else:
             depth += 1
             if depth > deepest:
                 deepest = depth
     return deepest
+
+
+#: Start tags that close an open ``<p>`` (WHATWG HTML §13.2.6.4.7, "in body": "If the
+#: stack of open elements has a p element in button scope, then close a p element").
+_CLOSES_P = frozenset(
+    """address article aside blockquote center details dialog dir div dl fieldset figcaption
+    figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre listing
+    search section summary table ul li dd dt plaintext xmp""".split()
+)
+#: Elements that bound the searches for an element "in scope" (§13.2.4.2, "has an
+#: element in scope"; button scope adds ``button``).
+_SCOPE_BOUNDARIES = frozenset(
+    "applet caption html table td th marquee object template button svg math".split()
+)
+#: Start tags that close the nearest open element of the same group first, and where that
+#: search stops (list item scope, table scope...), as the tree builder does.
+_CELL = (frozenset({"td", "th"}), frozenset({"table"}))
+_ROW = (frozenset({"tr"}), frozenset({"table", "tbody", "thead", "tfoot"}))
+_SECTION = (frozenset({"tbody", "thead", "tfoot"}), frozenset({"table"}))
+_IMPLIED_CLOSE = {
+    "li": ((frozenset({"li"}), frozenset({"ol", "ul"})),),
+    "dd": ((frozenset({"dd", "dt"}), frozenset({"dl"})),),
+    "dt": ((frozenset({"dd", "dt"}), frozenset({"dl"})),),
+    "td": (_CELL,),
+    "th": (_CELL,),
+    "tr": (_CELL, _ROW),  # a row start ends the open cell, then the open row
+    "tbody": (_CELL, _ROW, _SECTION),
+    "thead": (_CELL, _ROW, _SECTION),
+    "tfoot": (_CELL, _ROW, _SECTION),
+    # a new <a> or <nobr> ends the open one (the adoption agency algorithm)
+    "a": ((frozenset({"a"}), frozenset()),),
+    "nobr": ((frozenset({"nobr"}), frozenset()),),
+    "option": ((frozenset({"option"}), frozenset({"select", "datalist", "optgroup"})),),
+    "optgroup": ((frozenset({"option", "optgroup"}), frozenset({"select", "datalist"})),),
+}
+_HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
+#: Elements whose content is text, not tags (their end tag is searched for directly).
+_RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes".split())
+
+
+class _OpenElements:
+    """The simulated stack of open elements, with the stack positions of each open tag
+    name, so that finding the nearest open element of a name (or a scope boundary) is a
+    lookup rather than a walk down the stack: the simulation stays linear in the number
+    of tags whatever the depth (each element is pushed and popped once)."""
+
+    __slots__ = ("names", "where")
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.where: dict[str, list[int]] = {}
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def push(self, name: str) -> None:
+        self.where.setdefault(name, []).append(len(self.names))
+        self.names.append(name)
+
+    def top(self) -> str | None:
+        return self.names[-1] if self.names else None
+
+    def last(self, names) -> int:
+        """Stack position of the nearest open element among ``names``, or -1."""
+        best = -1
+        for name in names:
+            at = self.where.get(name)
+            if at and at[-1] > best:
+                best = at[-1]
+        return best
+
+    def pop_to(self, position: int) -> None:
+        """Pop every element at ``position`` and above."""
+        names, where = self.names, self.where
+        while len(names) > position:
+            where[names.pop()].pop()
+
+    def close_nearest(self, names, stop) -> None:
+        """Pop through the nearest open element among ``names``, unless a scope boundary
+        or one of ``stop`` is open above it."""
+        at = self.last(names)
+        if at >= 0 and at > self.last(stop) and at > self.last(_SCOPE_BOUNDARIES.difference(names)):
+            self.pop_to(at)
+
+
+def simulated_depth(html: str, limit: int | None = None) -> int:
+    """Nesting depth the tree builder would reach, from a simulation of its stack of open
+    elements: end tags close up to the matching open element, the implied end tags of
+    ``<p>``, ``<li>``, ``<dd>``/``<dt>``, table parts, ``<option>`` and headings, a new
+    ``<a>``/``<nobr>`` ending the open one, ``/>`` closing elements only inside
+    ``<svg>``/``<math>``, raw-text elements skipped whole. Only run when
+    :func:`estimate_depth`, which ignores all that, is over the limit: sloppy pages (an
+    unclosed ``<a>`` or ``<font>`` in each of thousands of paragraphs) are shallow once
+    parsed. Linear in the number of tags; stops as soon as the depth passes ``limit``.
+    """
+    stack = _OpenElements()
+    deepest = 0
+    pos = 0
+    n = len(html)
+    search = _TAG_RE.search
+    p_only = ("p",)
+    while pos < n:
+        m = search(html, pos)
+        if m is None:
+            break
+        pos = m.end()
+        name = m.group(2).lower()
+        if m.group(1):  # end tag: close up to the matching open element, if any
+            at = stack.last((name,))
+            if at >= 0:
+                stack.pop_to(at)
+            continue
+        if name in VOID_ELEMENTS or name in ("html", "head", "body"):
+            continue
+        foreign = stack.last(("svg", "math")) >= 0
+        if m.group(3) and (foreign or name in ("svg", "math")):
+            continue  # self-closing in foreign content
+        if name in _RAW_TEXT:  # a leaf: its content is text up to its end tag
+            deepest = max(deepest, len(stack) + 1)
+            close = re.compile(rf"</{name}\s*>", re.IGNORECASE).search(html, pos)
+            pos = close.end() if close else n
+            continue
+        if not foreign:
+            if name in _CLOSES_P:
+                stack.close_nearest(p_only, ())
+            if name in _HEADING_TAGS and stack.top() in _HEADING_TAGS:
+                stack.pop_to(len(stack) - 1)
+            for names, stop in _IMPLIED_CLOSE.get(name, ()):
+                stack.close_nearest(names, stop)
+        stack.push(name)
+        if len(stack) > deepest:
+            deepest = len(stack)
+            if limit is not None and deepest > limit:
+                break
+    return deepest
+
+
+def crowded_tag_attribute_count(html: str, limit: int = MAX_ATTRIBUTES_PER_ELEMENT,
+                                min_chars: int = LONG_TAG_CHARS) -> int:
+    """The attribute count of a start tag of at least ``min_chars`` characters that holds
+    more than ``limit`` attributes, or 0 when there is none.
+
+    Such a tag spans a whole aligned block of ``min_chars // 2`` characters without a
+    ``>``: the blocks are tested with ``str.find`` (each stops at the first ``>``, usually
+    within a few characters). Around a block without one, the tag that holds it is the
+    first ``<`` + letter after the last ``>`` before the block (HTML tokenization: text
+    runs until such a tag opens), and its attributes are counted up to the next ``>``;
+    a count over ``limit`` is believed only when the tag is not inside a comment or a
+    raw-text element (:func:`_in_text_or_comment`).
+    """
+    half = max(1, min_chars // 2)
+    n = len(html)
+    start = 0
+    while start < n:
+        if html.find(">", start, start + half) != -1:
+            start += half
+            continue
+        opened = _TAG_OPEN_RE.search(html, html.rfind(">", 0, start) + 1, start + half)
+        end = html.find(">", start + half)
+        end = n if end == -1 else end
+        # attributes are separated by whitespace, "/" or a closing quote: an upper bound
+        # counted in C comes first, the regex only for a tag that may be over the limit
+        if opened is not None and sum(html.count(c, opened.end(), end) for c in _SEPARATORS) > limit:
+            count = len(_ATTRIBUTE_RE.findall(html, opened.end(), end))
+            if count > limit and not _in_text_or_comment(html, opened.start()):
+                return count
+        start = end + 1
+    return 0
+
+
+def _in_text_or_comment(html: str, pos: int) -> bool:
+    """Whether ``pos`` lies inside a comment or the content of a raw-text element
+    (``<script>``, ``<style>``...), where a ``<`` does not open a tag: the last such
+    opener before ``pos`` has no closer before it. Only called for the rare long runs
+    without ``>``."""
+    low = html[max(0, pos - _RAW_TEXT_LOOKBACK):pos].lower()
+    last = None
+    for last in _RAW_TEXT_OPENER_RE.finditer(low):
+        pass
+    if last is None:
+        return False
+    closer = "-->" if last.group() == "<!--" else "</" + last.group(1)
+    return low.find(closer, last.end()) == -1
+
+
+_RAW_TEXT_OPENER_RE = re.compile("<!--|<(" + "|".join(sorted(_RAW_TEXT)) + r")(?=[\s/>])")
+#: How far back :func:`_in_text_or_comment` looks for the opener, in characters.
+_RAW_TEXT_LOOKBACK = 4 * 1024 * 1024
+
+
+_TAG_OPEN_RE = re.compile(r"<[A-Za-z][^\s/>]*")
+_SEPARATORS = " \t\n\r\f/\"'"
+#: One attribute (name, optional value) inside a start tag.
+_ATTRIBUTE_RE = re.compile(r"[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]*))?")
 
 
 @dataclass
@@ -437,14 +639,22 @@ def parse_html(html: str, url: str | None = None, *,
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
+        InputTooComplexError: an element with more than ``MAX_ATTRIBUTES_PER_ELEMENT``
+            attributes.
     """
     # Nesting can only exceed the limit when there are more '<' than the limit: skip the
-    # scan for ordinary pages.
-    depth = estimate_depth(html) if html.count("<") > MAX_DOM_DEPTH else 0
-    if depth > MAX_DOM_DEPTH:
-        raise InputTooDeepError(
-            f"unreadable input: elements nested about {depth} levels deep "
-            f"(limit {MAX_DOM_DEPTH})"
+    # scans for ordinary pages; the simulation runs only when the quick estimate is over.
+    if html.count("<") > MAX_DOM_DEPTH and estimate_depth(html) > MAX_DOM_DEPTH:
+        depth = simulated_depth(html, MAX_DOM_DEPTH)
+        if depth > MAX_DOM_DEPTH:
+            raise InputTooDeepError(
+                f"unreadable input: elements nested more than {MAX_DOM_DEPTH} levels deep"
+            )
+    attributes = crowded_tag_attribute_count(html)
+    if attributes:
+        raise InputTooComplexError(
+            f"unreadable input: an element with about {attributes} attributes "
+            f"(limit {MAX_ATTRIBUTES_PER_ELEMENT})"
         )
     tree = LexborHTMLParser(utf8 if utf8 is not None else html)
 
