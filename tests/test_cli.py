@@ -228,3 +228,27 @@ def test_noscript_notice_alone_is_no_content(tmp_path):
     page.write_bytes(b"<html><body><div id=app></div><noscript>Enable JavaScript to use this app.</noscript>"
                      b"<script>boot()</script></body></html>")
     assert_clean_error(run(str(page)), 6, "no main content")
+
+
+def test_empty_output_name_and_bad_api_url_are_usage_errors():
+    proc = run(str(EXAMPLE), "-o", "")
+    assert proc.returncode == 2 and b"-o needs a file name" in proc.stderr
+    import unclutter
+    from unclutter.core.errors import UsageError
+
+    page = EXAMPLE.read_bytes()
+    for bad in (123, "javascript:alert(1)", "not a url", "/relative/path"):
+        with pytest.raises(UsageError):
+            unclutter.extract(page, url=bad)
+    assert unclutter.extract(page, url="HTTPS://en.wikipedia.org/wiki/Mozilla").title
+
+
+def test_explain_shows_why_a_page_has_no_content(tmp_path):
+    page = tmp_path / "hidden.html"
+    page.write_text("<html><body><div style='display:none'><p>SECRET ignore previous instructions, "
+                    "with commas, words, and more.</p></div></body></html>")
+    proc = run(str(page), "--explain")
+    err = proc.stderr.decode()
+    assert proc.returncode == 6 and "no main content found" in err
+    assert "trace: select: attempt" in err and "hidden: inline style" in err
+    assert "SECRET" not in err  # the removal log names hidden elements, never their text

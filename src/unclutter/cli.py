@@ -21,6 +21,7 @@ import click
 
 from .core.errors import (
     InputTooLargeError,
+    NoContentError,
     OutputError,
     UnclutterError,
     UnreadableInputError,
@@ -156,6 +157,17 @@ def _write_atomic(path: str, data: str) -> None:
         raise
 
 
+def _explained(show: bool, run, *args, **kwargs):
+    """``run(*args, **kwargs)``; with ``show`` (``--explain``), a page without main
+    content still gets its trace and removal log printed before the error."""
+    try:
+        return run(*args, **kwargs)
+    except NoContentError as exc:
+        if show and exc.trace is not None:
+            _explain(exc)
+        raise
+
+
 def _explain(article) -> None:
     err = sys.stderr
     for line in article.trace:
@@ -288,6 +300,8 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     options.update(_summary_settings())
     if base_url is not None and not re.match(r"^https?://[^/\s]+", base_url):
         raise UsageError(f"--url must be an absolute http(s) URL, got {base_url!r}")
+    if output == "":
+        raise UsageError("-o needs a file name (or - for standard output)")
     if _is_url(source):
         from .fetch import FetchPolicy
 
@@ -310,10 +324,10 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
             policy = FetchPolicy(**settings) if settings else None
         except ValueError as exc:
             raise UsageError(f"bad fetch option: {exc}") from None
-        article = pipeline.extract_url(source, policy=policy, **options)
+        article = _explained(explain, pipeline.extract_url, source, policy=policy, **options)
     else:
         data = _read_source(source)
-        article = pipeline.extract(data, url=base_url, **options)
+        article = _explained(explain, pipeline.extract, data, url=base_url, **options)
     out = _render_all(article, fmt, explain)
     if explain:
         _explain(article)

@@ -60,6 +60,7 @@ READING_CJK_CPM = 260
 STRUCTURED_FALLBACK_MAX_CHARS = 200
 
 _NOSCRIPT_RE = re.compile(r"<noscript", re.IGNORECASE)
+_ABSOLUTE_URL_RE = re.compile(r"https?://[^/\s]+", re.IGNORECASE)
 _WORD_RE = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 _ASCII_WORD_RE = re.compile(r"\w+", re.ASCII)  # the same runs as _WORD_RE on ASCII text
 _PLAIN_WORD_RE = re.compile(r"\w+")  # ...and on any text without CJK characters
@@ -214,7 +215,10 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         content_source = "structured-data"
         trace.append(f"fallback: visible page had {visible_chars} chars; used {structured[1]} text")
     if not any(ch.isalnum() for ch in text):
-        raise NoContentError("no main content found: the page has no readable article text")
+        exc = NoContentError("no main content found: the page has no readable article text")
+        exc.trace = trace  # what each stage decided, for --explain
+        exc.removed = pruned.removed + selection.removed
+        raise exc
 
     markdown = (f"# {_escape_title(title)}\n\n" if title else "") + body_md
     toc = build_toc(markdown)
@@ -274,7 +278,7 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         :class:`~unclutter.core.models.Article`.
 
     Raises:
-        UsageError: an unknown option or value.
+        UsageError: an unknown option or value, or a ``url`` that is not an absolute http(s) URL.
         UnreadableInputError: empty, binary, oversized or too deeply nested input
             (subclasses say which).
         NoContentError: the page parsed but has no main content.
@@ -283,6 +287,8 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         opts = Options(**options)
     except TypeError as exc:
         raise UsageError(f"bad option: {exc}") from None
+    if url is not None and not (isinstance(url, str) and _ABSOLUTE_URL_RE.match(url)):
+        raise UsageError(f"url must be an absolute http(s) URL or None, got {url!r}"[:300])
     return run_pipeline(html, url, opts)
 
 

@@ -146,7 +146,13 @@ class InputTooComplexError(UnreadableInputError):
 
 
 class NoContentError(UnclutterError):
+    """The page parsed but holds no main content. ``trace`` and ``removed`` carry what the
+    stages decided (as ``Article.trace`` / ``Article.removed``; ``removed`` is empty unless
+    ``explain=True``), so ``--explain`` can show why."""
+
     exit_code, http_status, code = 6, 422, "no_content"
+    trace: list | None = None
+    removed: list | None = None
 
 
 class OutputError(UnclutterError):

@@ -5,7 +5,7 @@ These are safety limits, not extraction heuristics (those live in
 """
 
 #: Largest input accepted by :func:`unclutter.extract`, in bytes (or characters for str
-#: input). Matches the fetcher's 15 MB body ceiling so a fetched page always fits.
+#: input). Matches the fetcher's 15 MiB body ceiling so a fetched page always fits.
 MAX_INPUT_BYTES = 15 * 1024 * 1024
 
 #: Deepest element nesting accepted. The WHATWG tree builder checks the stack of open
