@@ -252,3 +252,10 @@ def test_explain_shows_why_a_page_has_no_content(tmp_path):
     assert proc.returncode == 6 and "no main content found" in err
     assert "trace: select: attempt" in err and "hidden: inline style" in err
     assert "SECRET" not in err  # the removal log names hidden elements, never their text
+
+
+def test_empty_url_means_no_url():
+    import unclutter
+
+    article = unclutter.extract(EXAMPLE.read_bytes(), url="")
+    assert article.url is None and article.title

@@ -662,3 +662,23 @@ def test_control_characters_never_reach_any_output():
     assert "PWNED" in article.text and "RED" in article.text  # the printable rest stays
     assert "we’re" in article.text  # a C1 control read as the windows-1252 character it stands for
     assert "![x[31my]" in article.markdown or "![x\\[31my]" in article.markdown
+
+
+def test_headings_whose_section_kept_nothing_go():
+    from unclutter.score.select import _orphan_headings
+
+    body = parse_html(
+        "<body><h1>Title</h1><p>Intro text.</p><h2>Kept</h2><h3>Sub</h3><p>Sub text.</p>"
+        "<h2>See also</h2><h2>Figures</h2><figure><img src='a.png'></figure>"
+        "<h2>Empty parent</h2><h3>Empty child</h3><h2>Last</h2></body>").body
+    gone = [h.text_content() for h in _orphan_headings(body)]
+    assert gone == ["See also", "Empty child", "Empty parent", "Last"]
+    # a page of headings alone (a list of titles) keeps them all
+    assert _orphan_headings(parse_html("<body><h2>One</h2><h2>Two</h2></body>").body) == []
+    links = "".join(f"<li><a href='/p{i}'>Other page number {i}</a></li>" for i in range(30))
+    page = ("<html><body><article><h1>Story</h1>" + "".join(
+        f"<p>Paragraph {i} of the story, with commas, clauses, and enough words to keep.</p>"
+        for i in range(8)) + f"<h2>See also</h2><ul>{links}</ul></article></body></html>")
+    sel = _select(page)
+    text = sel.root.text_content()
+    assert "Paragraph 7" in text and "Other page number" not in text and "See also" not in text

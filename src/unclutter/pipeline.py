@@ -278,7 +278,8 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         :class:`~unclutter.core.models.Article`.
 
     Raises:
-        UsageError: an unknown option or value, or a ``url`` that is not an absolute http(s) URL.
+        UsageError: an unknown option or value, or a ``url`` that is not an absolute http(s)
+            URL (``None`` or ``""``: no URL).
         UnreadableInputError: empty, binary, oversized or too deeply nested input
             (subclasses say which).
         NoContentError: the page parsed but has no main content.
@@ -287,6 +288,8 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         opts = Options(**options)
     except TypeError as exc:
         raise UsageError(f"bad option: {exc}") from None
+    if url == "":
+        url = None  # no URL, as often stored in datasets
     if url is not None and not (isinstance(url, str) and _ABSOLUTE_URL_RE.match(url)):
         raise UsageError(f"url must be an absolute http(s) URL or None, got {url!r}"[:300])
     return run_pipeline(html, url, opts)

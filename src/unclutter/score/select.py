@@ -337,6 +337,50 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             continue
         if node.children:
             stack.extend(reversed(node.children))
+    if attempt.clean_conditionally:
+        for heading in _orphan_headings(container):
+            _log(removed, heading, stats, "heading whose section kept nothing")
+            if undo is not None:
+                undo.record(heading.parent)
+            heading.remove()
+
+
+#: Elements that are content of a section even without text.
+_TEXTLESS_CONTENT = frozenset({"img", "picture", "video", "audio", "figure", "table", "pre", "svg",
+                               "iframe", "embed", "object", "canvas", "math"})
+
+
+def _orphan_headings(container: Node) -> list[Node]:
+    """Headings after which nothing but headings of lower rank follows before the next
+    heading of the same or a higher rank (or the end): the section they introduce lost all
+    its content to cleaning ("See also" above a dropped link list). One pre-order walk;
+    "content" is non-blank text outside headings, or an image, table, code block..."""
+    open_sections: list[tuple[int, Node]] = []  # (rank, heading) still waiting for content
+    orphans: list[Node] = []
+    content = False
+    stack = [container]
+    while stack:
+        node = stack.pop()
+        tag = node.tag
+        if tag in _HEADINGS:
+            rank = int(tag[1])
+            while open_sections and open_sections[-1][0] >= rank:
+                orphans.append(open_sections.pop()[1])
+            open_sections.append((rank, node))
+            continue  # a heading's own text is not its section's content
+        if tag == TEXT:
+            if node.text and not node.text.isspace():
+                open_sections.clear()
+                content = True
+            continue
+        if tag in _TEXTLESS_CONTENT:
+            open_sections.clear()
+            content = True
+            continue
+        if node.children:
+            stack.extend(reversed(node.children))
+    orphans.extend(h for _, h in open_sections)
+    return orphans if content else []  # headings alone (a list of titles) are the content
 
 
 def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: Attempt) -> str | None:
