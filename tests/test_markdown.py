@@ -881,3 +881,15 @@ def test_title_without_word_characters_drops_nothing():
 def test_inline_quote_and_plain_inline_elements():
     md = md_of("<p>He said <q>hi <b>there</b></q>, H<sub>2</sub>O and x<sup>2</sup> <mark>m</mark> <u>u</u>.</p>")
     assert md == 'He said "hi **there**", H2O and x2 m u.\n'
+
+
+
+def test_emphasis_around_strong_around_a_link_keeps_both():
+    from markdown_it import MarkdownIt
+
+    md = MarkdownIt("commonmark")
+    for html in ('<p>Commons has media related to <i><b><a href="https://c.example/M">Mozilla</a></b></i>.</p>',
+                 '<p>x <b><i><a href="/m">M</a></i></b>.</p>', "<p>(<i><b>both</b></i>).</p>"):
+        out = to_markdown(parse_html(html).body, "https://e.example/")
+        rendered = md.renderInline(out.strip())
+        assert "<em><strong>" in rendered and "</strong></em>" in rendered, (out, rendered)

@@ -673,8 +673,12 @@ def test_headings_whose_section_kept_nothing_go():
         "<h2>Empty parent</h2><h3>Empty child</h3><h2>Last</h2></body>").body
     gone = [h.text_content() for h in _orphan_headings(body)]
     assert gone == ["See also", "Empty child", "Empty parent", "Last"]
-    # a page of headings alone (a list of titles) keeps them all
+    # a page of headings alone (a list of titles) keeps them all; a heading that titles a
+    # list item or a link is the item's text, not a section heading
     assert _orphan_headings(parse_html("<body><h2>One</h2><h2>Two</h2></body>").body) == []
+    items = parse_html("<body><p>Features:</p><ul><li><h3>Organic cotton</h3></li>"
+                       "<li><h3>Machine wash</h3></li></ul><a href='/x'><h4>Linked</h4></a></body>").body
+    assert _orphan_headings(items) == []
     links = "".join(f"<li><a href='/p{i}'>Other page number {i}</a></li>" for i in range(30))
     page = ("<html><body><article><h1>Story</h1>" + "".join(
         f"<p>Paragraph {i} of the story, with commas, clauses, and enough words to keep.</p>"

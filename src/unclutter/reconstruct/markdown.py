@@ -601,17 +601,24 @@ class _Renderer:
             # Each pair's delimiters must flank its content (section 6.4). Inside a span of
             # the same delimiter character a run that could both open and close may pair
             # with the outer span instead, so nested pairs must flank one way only.
-            enclosing: list[tuple[int, str]] = []  # (closer index, character) of open pairs
+            # A pair directly inside one of the other length (``*`` around ``**``) forms a
+            # single ``***`` run with it at both ends, which CommonMark reads as emphasis
+            # around strong emphasis whenever the outer pair flanks: no stricter test.
+            enclosing: list[tuple[int, int, str]] = []  # (opener, closer, delimiter) of open pairs
             for a, b in sorted(p for p in pairs if p is not None):
-                while enclosing and enclosing[-1][0] < a:
+                while enclosing and enclosing[-1][1] < a:
                     enclosing.pop()
                 ch = toks[a][0]
-                strict = any(c == ch for _, c in enclosing)
+                strict = any(d[0] == ch for _, _, d in enclosing)
+                if strict and enclosing[-1][:2] == (a - 1, b + 1) and len(enclosing[-1][2]) != len(toks[a]) \
+                        and enclosing[-1][2][0] == ch:
+                    enclosing.append((a, b, toks[a]))
+                    continue
                 left, right = self._flanking(a)
                 if left and not (strict and right):
                     left, right = self._flanking(b)
                     if right and not (strict and left):
-                        enclosing.append((b, ch))
+                        enclosing.append((a, b, toks[a]))
                         continue
                 toks[a] = toks[b] = ""
         n = len(toks)

@@ -350,19 +350,26 @@ _TEXTLESS_CONTENT = frozenset({"img", "picture", "video", "audio", "figure", "ta
                                "iframe", "embed", "object", "canvas", "math"})
 
 
+#: Headings inside these are item titles or labels, not section headings: never orphans.
+_ITEM_PARENTS = frozenset({"li", "dd", "dt", "td", "th", "a", "summary", "figcaption", "label",
+                           "button"})
+
+
 def _orphan_headings(container: Node) -> list[Node]:
-    """Headings after which nothing but headings of lower rank follows before the next
-    heading of the same or a higher rank (or the end): the section they introduce lost all
-    its content to cleaning ("See also" above a dropped link list). One pre-order walk;
-    "content" is non-blank text outside headings, or an image, table, code block..."""
+    """Section headings after which nothing but headings of lower rank follows before the
+    next heading of the same or a higher rank (or the end): the section they introduce lost
+    all its content to cleaning ("See also" above a dropped link list). One pre-order walk;
+    "content" is non-blank text outside section headings, or an image, table, code
+    block...; a heading inside a list item, table cell or link is an item's title, i.e.
+    content. Nothing goes when the container holds no content at all (a list of titles)."""
     open_sections: list[tuple[int, Node]] = []  # (rank, heading) still waiting for content
     orphans: list[Node] = []
     content = False
-    stack = [container]
+    stack: list[tuple[Node, bool]] = [(container, False)]
     while stack:
-        node = stack.pop()
+        node, in_item = stack.pop()
         tag = node.tag
-        if tag in _HEADINGS:
+        if tag in _HEADINGS and not in_item:
             rank = int(tag[1])
             while open_sections and open_sections[-1][0] >= rank:
                 orphans.append(open_sections.pop()[1])
@@ -378,9 +385,10 @@ def _orphan_headings(container: Node) -> list[Node]:
             content = True
             continue
         if node.children:
-            stack.extend(reversed(node.children))
+            inner = in_item or tag in _ITEM_PARENTS
+            stack.extend((c, inner) for c in reversed(node.children))
     orphans.extend(h for _, h in open_sections)
-    return orphans if content else []  # headings alone (a list of titles) are the content
+    return orphans if content else []
 
 
 def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: Attempt) -> str | None:
