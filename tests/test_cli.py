@@ -259,3 +259,14 @@ def test_empty_url_means_no_url():
 
     article = unclutter.extract(EXAMPLE.read_bytes(), url="")
     assert article.url is None and article.title
+
+
+@pytest.mark.parametrize("args,code", [(["serve", "--help"], 0), (["serve"], 2)])
+def test_serve_without_the_server_extra(args, code):
+    # the extra's modules made unimportable in a child process
+    prog = ("import sys; sys.modules['uvicorn'] = None; from unclutter.cli import main; "
+            f"sys.exit(main({args!r}))")
+    proc = subprocess.run([sys.executable, "-c", prog], capture_output=True, timeout=60)
+    out = (proc.stdout + proc.stderr).decode()
+    assert proc.returncode == code, out
+    assert "pip install 'unclutter[server]'" in out and "Traceback" not in out

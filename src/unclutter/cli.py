@@ -356,6 +356,12 @@ def _serve(args: list[str]) -> None:
     except ModuleNotFoundError as exc:
         if (exc.name or "").split(".")[0] not in SERVER_EXTRA_MODULES:
             raise
+        if "--help" in args or "-h" in args:  # asked what it is: say so, and how to get it
+            click.echo("Usage: unclutter serve [OPTIONS]\n\n  Run the HTTP service and the reader "
+                       "page. It needs the server extra, not installed here:\n\n"
+                       "    pip install 'unclutter[server]'\n\n  then `unclutter serve --help` "
+                       "lists its options.")
+            return
         raise UsageError(f"unclutter serve needs the server extra ({exc.name} is missing): "
                          "pip install 'unclutter[server]'") from None
     serve.main(args=args, prog_name="unclutter serve", standalone_mode=False)
