@@ -686,3 +686,12 @@ def test_headings_whose_section_kept_nothing_go():
     sel = _select(page)
     text = sel.root.text_content()
     assert "Paragraph 7" in text and "Other page number" not in text and "See also" not in text
+
+
+def test_every_invisible_character_is_non_printable():
+    from unclutter.core.invisible import INVISIBLE_CODEPOINTS, strip_invisible
+
+    # strip_invisible and the prune walk skip printable text without a search
+    assert not any(chr(c).isprintable() for c in INVISIBLE_CODEPOINTS)
+    assert strip_invisible("plain text, printable") == "plain text, printable"
+    assert strip_invisible("a\u200bb\U000E0041c\x1bd\n") == "abcd\n"

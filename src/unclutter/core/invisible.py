@@ -52,6 +52,9 @@ def char_class(codepoints: frozenset[int] | set[int]) -> str:
     return "[" + "".join(out) + "]+"
 
 
+# Every one of them is non-printable (general category Cc or Cf), so ``str.isprintable``
+# is a quick test for their absence (checked by the tests).
+
 #: Runs of :data:`INVISIBLE_CODEPOINTS`.
 INVISIBLE_RE = re.compile(char_class(INVISIBLE_CODEPOINTS))
 #: Runs of the ASCII ones (the C0 controls and DEL above): what ASCII text can hold.
@@ -79,6 +82,8 @@ _REWRITE = _c1_as_windows_1252()
 def strip_invisible(text: str) -> str:
     """``text`` without :data:`INVISIBLE_CODEPOINTS` (C1 controls that windows-1252
     assigns a character to are replaced by it, see ``_REWRITE``)."""
+    if text.isprintable():  # no control or format character at all (the common case)
+        return text
     if text.isascii():
         return ASCII_CONTROLS_RE.sub("", text)
     if INVISIBLE_RE.search(text) is None:

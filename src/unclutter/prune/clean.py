@@ -540,7 +540,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         tag = node.tag
         if tag == TEXT:
             t = node.text
-            if t and (ASCII_CONTROLS_RE if t.isascii() else INVISIBLE_CHARS_RE).search(t):
+            # (every invisible character is non-printable: most text nodes need no search)
+            if t and not t.isprintable() and (ASCII_CONTROLS_RE if t.isascii() else INVISIBLE_CHARS_RE).search(t):
                 node.text = t = _strip_invisible(t)
             chars += len(t)
             continue
