@@ -403,6 +403,13 @@ def _class_verdict(cls: str) -> int:
     return bits
 
 
+@lru_cache(maxsize=16384)
+def _id_overlay_word(ident: str) -> bool:
+    """``OVERLAY_CLASS_RE`` matches the ``id`` value. Cached: about 40% of ids repeat
+    across pages (``main``, ``content``...)."""
+    return OVERLAY_CLASS_RE.search(ident) is not None
+
+
 def _class_id_verdict(cls: str | None, ident: str | None) -> int:
     """What the ``class`` and ``id`` values alone say about an element, as bits:
     screen-reader-only class, edit/skip-link class (``CHROME_CLASS_RE``), consent wall or
@@ -415,7 +422,7 @@ def _class_id_verdict(cls: str | None, ident: str | None) -> int:
     string is a match in one of them. The class part is cached (:func:`_class_verdict`).
     """
     bits = _class_verdict(cls) if cls else 0
-    overlay = bits & _OVERLAY_WORD or (ident and OVERLAY_CLASS_RE.search(ident))
+    overlay = bits & _OVERLAY_WORD or (ident and _id_overlay_word(ident))
     if overlay and not (bits & _CONTENT_WORD or (ident and OVERLAY_CONTENT_RE.search(ident))):
         bits |= _OVERLAY
     return bits & (_SCREEN_READER_ONLY | _CHROME | _OVERLAY)

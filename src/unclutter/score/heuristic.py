@@ -95,7 +95,9 @@ def unlikely_words(value: str) -> int:
     return (1 if UNLIKELY_RE.search(value) else 0) | (2 if MAYBE_CANDIDATE_RE.search(value) else 0)
 
 
-_class_unlikely_words = lru_cache(maxsize=8192)(unlikely_words)  # class values repeat; ids do not
+#: Cached: class values repeat across a page and across pages, and so do about 40% of ids
+#: (``main``, ``content``, ``footer``...; AEB: 9,395 ids, 39% seen on an earlier page).
+_cached_unlikely_words = lru_cache(maxsize=16384)(unlikely_words)
 
 
 @lru_cache(maxsize=8192)
@@ -106,11 +108,11 @@ def is_unlikely(class_id: str) -> bool:
 
 
 def is_unlikely_element(cls: str | None, ident: str | None) -> bool:
-    """:func:`is_unlikely` of ``f"{cls} {ident}"``, read on the class (cached) and the id
-    separately: no alternative of either pattern can match across the joining space."""
-    bits = _class_unlikely_words(cls) if cls else 0
+    """:func:`is_unlikely` of ``f"{cls} {ident}"``, read on the class and the id separately
+    (each cached): no alternative of either pattern can match across the joining space."""
+    bits = _cached_unlikely_words(cls) if cls else 0
     if ident:
-        bits |= unlikely_words(ident)
+        bits |= _cached_unlikely_words(ident)
     return bits == 1
 
 
