@@ -42,8 +42,8 @@ from .parse.metadata import extract_metadata, structured_article_body
 from .prune.clean import PruneResult, parse_for_pruning, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.select import select_main_content
-from .structure.tokens import TOKENIZER_NAME, count_tokens
 from .structure.toc import build_toc
+from .structure.tokens import TOKENIZER_NAME, count_tokens
 
 __all__ = ["extract", "extract_url", "run_pipeline", "READING_WPM", "STRUCTURED_FALLBACK_MAX_CHARS"]
 

@@ -47,9 +47,28 @@ import numpy as np
 
 from ..core.dom import TEXT, Node
 from ..score.features import compute_stats
-from ..score.heuristic import class_weight, is_unlikely, prepare, score_paragraphs, unlikely_words, value_weight
-from ..score.weights import BLOCK_TAGS, COMMA_RE, HASH_LINK_WEIGHT, NEGATIVE_RE, POSITIVE_RE
-from .constants import CLASS_TOKEN_RE, CTD_E, CTD_FLOOR, PUNCT_RE, UNIT_ROOT_TAGS, UNIT_TAGS
+from ..score.heuristic import (
+    is_unlikely,
+    prepare,
+    score_paragraphs,
+    unlikely_words,
+    value_weight,
+)
+from ..score.weights import (
+    BLOCK_TAGS,
+    COMMA_RE,
+    HASH_LINK_WEIGHT,
+    NEGATIVE_RE,
+    POSITIVE_RE,
+)
+from .constants import (
+    CLASS_TOKEN_RE,
+    CTD_E,
+    CTD_FLOOR,
+    PUNCT_RE,
+    UNIT_ROOT_TAGS,
+    UNIT_TAGS,
+)
 
 __all__ = ["PageGraph", "build_graph", "element_features", "unit_matrix", "ELEMENT_FEATURES",
            "unit_feature_names", "class_tokens", "composite_text_density", "density_sum"]

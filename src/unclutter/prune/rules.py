@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.invisible import ASCII_CONTROLS_RE, INVISIBLE_RE
+from ..core.invisible import INVISIBLE_RE
 from ..core.textmatch import folded
 
 #: Elements that never carry readable main content: executable/styling code, embedded

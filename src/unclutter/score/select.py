@@ -49,14 +49,16 @@ from .weights import (
     FRAGMENT_TAGS,
     IMAGE_BLOCK_MAX_CHARS,
     IMAGE_PARAGRAPH_RATIO,
+    ITEM_TITLE_PARENTS,
     LINK_ONLY_BLOCK_SHARE,
     LINK_ONLY_LEAF_SHARE,
     LIST_ITEM_ALLOWANCE,
     LIST_TEXT_SHARE,
-    PARENT_CLIMB_MIN_SHARE,
     MIN_ALTERNATIVE_ANCESTORS,
     MIN_ARTICLE_CHARS,
+    PARENT_CLIMB_MIN_SHARE,
     RETRY_PAGE_SHARE,
+    SECTION_CONTENT_TAGS,
     SHARE_MAX_CHARS,
     SHARE_RE,
     SIBLING_MAX_LINK_DENSITY,
@@ -345,16 +347,6 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             heading.remove()
 
 
-#: Elements that are content of a section even without text.
-_TEXTLESS_CONTENT = frozenset({"img", "picture", "video", "audio", "figure", "table", "pre", "svg",
-                               "iframe", "embed", "object", "canvas", "math"})
-
-
-#: Headings inside these are item titles or labels, not section headings: never orphans.
-_ITEM_PARENTS = frozenset({"li", "dd", "dt", "td", "th", "a", "summary", "figcaption", "label",
-                           "button"})
-
-
 def _orphan_headings(container: Node) -> list[Node]:
     """Section headings after which nothing but headings of lower rank follows before the
     next heading of the same or a higher rank (or the end): the section they introduce lost
@@ -380,12 +372,12 @@ def _orphan_headings(container: Node) -> list[Node]:
                 open_sections.clear()
                 content = True
             continue
-        if tag in _TEXTLESS_CONTENT:
+        if tag in SECTION_CONTENT_TAGS:
             open_sections.clear()
             content = True
             continue
         if node.children:
-            inner = in_item or tag in _ITEM_PARENTS
+            inner = in_item or tag in ITEM_TITLE_PARENTS
             stack.extend((c, inner) for c in reversed(node.children))
     orphans.extend(h for _, h in open_sections)
     return orphans if content else []

@@ -232,3 +232,15 @@ BYLINE_RE = folded(r"byline|author|dateline|writtenby|p-author")
 #: Accept an attempt of the relax-and-retry ladder when its text reaches
 #: min(MIN_ARTICLE_CHARS, RETRY_PAGE_SHARE * characters of the pruned page).
 RETRY_PAGE_SHARE = 0.25
+
+
+# --- Orphan headings (select._orphan_headings) --------------------------------------------
+
+#: Elements that are content of a section even without text: a heading followed by one of
+#: these before the next heading of its rank did not lose its section.
+SECTION_CONTENT_TAGS = frozenset({"img", "picture", "video", "audio", "figure", "table", "pre",
+                                  "svg", "iframe", "embed", "object", "canvas", "math"})
+#: A heading inside one of these titles an item or labels a control (a product feature in a
+#: ``<li>``, a teaser's linked title): it is the item's text, never an orphan section heading.
+ITEM_TITLE_PARENTS = frozenset({"li", "dd", "dt", "td", "th", "a", "summary", "figcaption",
+                                "label", "button"})
