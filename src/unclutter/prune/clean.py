@@ -26,8 +26,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.dom import TEXT, Node
-from ..core.invisible import ASCII_CONTROLS_RE
-from ..core.invisible import strip_invisible as _strip_invisible
+from ..core.invisible import (
+    ASCII_CONTROLS_RE,
+    strip_invisible,  # re-exported: the prune stage's text rule
+)
 from ..core.models import Removal
 from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .rules import (
@@ -86,12 +88,6 @@ class PruneResult:
     root: Node
     removed: list[Removal] = field(default_factory=list)
     chars: int | None = None
-
-
-def strip_invisible(text: str) -> str:
-    """Remove invisible Unicode and control characters (see ``rules.INVISIBLE_CHARS_RE``)
-    from ``text``."""
-    return _strip_invisible(text)
 
 
 # The stylesheet scan works on UTF-8 bytes: a page can ship a megabyte of CSS, and substring
@@ -549,7 +545,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             t = node.text
             # (every invisible character is non-printable: most text nodes need no search)
             if t and not t.isprintable() and (ASCII_CONTROLS_RE if t.isascii() else INVISIBLE_CHARS_RE).search(t):
-                node.text = t = _strip_invisible(t)
+                node.text = t = strip_invisible(t)
             chars += len(t)
             continue
         attrs = node.attrs
@@ -573,7 +569,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
                 if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):
-                    attrs[k] = _strip_invisible(v)  # alt, title, href... too
+                    attrs[k] = strip_invisible(v)  # alt, title, href... too
         # (ASCII controls in attribute values: the reconstruct stage strips them from the
         # alt text it writes; URLs percent-encode them.)
         if node.children:
