@@ -470,15 +470,43 @@ def test_aem_component_classes_are_not_consent_walls():
     assert "Service paragraph 5" in text and "We use cookies" not in text
 
 
-def test_react_streamed_segments_are_revealed_only_with_their_runtime_call():
+def test_react_streamed_segments_are_moved_into_their_boundaries():
     page = ('<html><body><h1>T</h1><!--$?--><template id="B:0"></template><p>Loading...</p><!--/$-->'
             '<div hidden id="S:0"><p>Streamed paragraph of the article.</p></div>{script}</body></html>')
     revealed = parse_html(page.format(script='<script>$RC("B:0","S:0")</script>'))
     tags = [(c.tag, c.text_content()) for c in revealed.body.children if c.tag != "script"]
     assert tags == [("h1", "T"), ("p", "Streamed paragraph of the article.")]  # in place, fallback gone
-    # the same markup without the runtime call stays hidden: a browser would not show it
-    hidden = parse_html(page.format(script=""))
-    assert "Streamed paragraph" not in prune(hidden).root.text_content()
+    # a saved copy without the runtime script (nor comments): React numbers a boundary and
+    # its segment alike, so the segment still goes to B:0 and the short fallback goes
+    stripped = page.replace("<!--$?-->", "").replace("<!--/$-->", "").format(script="")
+    tags = [(c.tag, c.text_content()) for c in parse_html(stripped).body.children]
+    assert tags == [("h1", "T"), ("p", "Streamed paragraph of the article.")]
+    # $RS fills a placeholder (here one inside a segment) with another segment
+    nested = ('<html><body><template id="B:1"></template><p>Loading...</p>'
+              '<div hidden id="S:1"><h2>Part</h2><template id="P:2"></template></div>'
+              '<div hidden id="S:2"><p>Nested paragraph.</p></div>'
+              '<script>$RS("S:2","P:2")</script><script>$RC("B:1","S:1")</script></body></html>')
+    tags = [(c.tag, c.text_content()) for c in parse_html(nested).body.children if c.tag != "script"]
+    assert tags == [("h2", "Part"), ("p", "Nested paragraph.")]
+    # a hidden "segment" with no boundary or placeholder of its number stays hidden
+    lone = parse_html('<html><body><p>Visible.</p><div hidden id="S:7"><p>Planted text.</p></div>'
+                      '<template id="B:3"></template></body></html>')
+    assert "Planted text" not in prune(lone).root.text_content()
+
+
+def test_opacity_zero_hides_planted_text_but_not_fade_in_content():
+    para = "<p>Paragraph {} of the story, with commas, clauses, and enough words to be read as prose.</p>"
+    body = "".join(para.format(i) for i in range(8))
+    # a whole page faded in on load (Webflow, React sites): kept
+    page = parse_html(f'<html><body><div style="opacity:0" class="main">{body}</div>'
+                      '<p style="opacity:0">PLANTED-SMALL</p></body></html>')
+    text = prune(page).root.text_content()
+    assert "Paragraph 7" in text and "PLANTED-SMALL" not in text
+    # an animation start state (hook attribute, or a transform in the same style): kept
+    anim = parse_html(f'<html><body>{body}<div data-w-id="a1" style="opacity:0">Fades in A.</div>'
+                      '<div style="transform:translate3d(0,40px,0);opacity:0">Fades in B.</div></body></html>')
+    text = prune(anim).root.text_content()
+    assert "Fades in A." in text and "Fades in B." in text
 
 
 def test_boilerplate_lines_inside_the_article_are_removed():

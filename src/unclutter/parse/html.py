@@ -446,8 +446,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             if tag == "template":  # its content is not part of the tree (WHATWG)
                 if streamed is not None:
                     tid = child.attributes.get("id")
-                    if tid and tid.startswith("B:"):
-                        streamed.append(tid)  # a React streaming placeholder
+                    if tid and tid.startswith(("B:", "P:")):
+                        streamed.append(tid)  # a React streaming boundary or placeholder
                 continue
             if tag == "noscript" and not scripting:
                 # unwrap: its children join the parent, in its place
@@ -498,30 +498,85 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     return root
 
 
-_RC_CALL_RE = re.compile(r"""\$RC\(\s*["']B:([0-9a-zA-Z_]+)["']\s*,\s*["']S:([0-9a-zA-Z_]+)["']""")
+#: React's streaming runtime calls: ``$RC("B:m", "S:n")`` (complete a Suspense boundary)
+#: and ``$RS("S:n", "P:m")`` (fill a placeholder with a segment).
+_STREAM_CALL_RE = re.compile(
+    r"""\$R([CS])\(\s*["']([BS]):([0-9a-zA-Z_]+)["']\s*,\s*["']([SP]):([0-9a-zA-Z_]+)["']""")
+#: A streamed segment's opening tag, and a boundary's or placeholder's, as React writes them.
+_SEGMENT_RE = re.compile(r"""<div hidden id="S:([0-9a-zA-Z_]+)">""")
+_STREAM_TEMPLATE_RE = re.compile(r"""<template id="([BP]:[0-9a-zA-Z_]+)">""")
+
+
+def _stream_swaps(html: str) -> list[tuple[str, str, str]]:
+    """The swaps React's runtime would make, as ``(kind, template id, segment id)`` with
+    kind ``"C"`` (boundary ``B:m`` completed by segment ``S:n``, its fallback removed) or
+    ``"S"`` (placeholder ``P:m`` replaced by segment ``S:n``), in the order the page makes
+    them. The page's own ``$RC``/``$RS`` calls when it has any; otherwise (a saved copy
+    whose scripts were stripped) each segment ``S:n`` goes to the template of the same
+    number, ``P:n`` or else ``B:n``: React numbers a boundary, or a placeholder, and the
+    segment that completes it alike (as in every page with calls seen in the datasets)."""
+    swaps = []
+    for kind, a_kind, a, _, b in _STREAM_CALL_RE.findall(html):
+        if kind == "C" and a_kind == "B":
+            swaps.append(("C", f"B:{a}", f"S:{b}"))
+        elif kind == "S" and a_kind == "S":
+            swaps.append(("S", f"P:{b}", f"S:{a}"))
+    if swaps:
+        return swaps
+    templates = set(_STREAM_TEMPLATE_RE.findall(html))
+    for n in _SEGMENT_RE.findall(html):
+        if f"P:{n}" in templates:
+            swaps.append(("S", f"P:{n}", f"S:{n}"))
+        elif f"B:{n}" in templates:
+            swaps.append(("C", f"B:{n}", f"S:{n}"))
+    return swaps
+
+
+#: A boundary's fallback, when the page has no ``<!--/$-->`` comment to mark its end (a
+#: saved copy without comments), is taken to be the one element after the boundary if it
+#: holds fewer characters than this ("Loading...", a skeleton): longer is page content.
+STREAM_FALLBACK_MAX_CHARS = 200
+
+
+def _drop_fallback(boundary) -> None:
+    """Remove the fallback React shows in place of a Suspense boundary until it completes:
+    the siblings after ``<template id="B:m">`` up to the closing ``<!--/$-->`` comment, or
+    (no such comment) see :data:`STREAM_FALLBACK_MAX_CHARS`."""
+    node = boundary.next
+    doomed = []
+    while node is not None:
+        if node.tag == "-comment" and "/$" in (node.comment_content or ""):
+            for d in doomed:
+                d.decompose()
+            return
+        doomed.append(node)
+        node = node.next
+    node = boundary.next
+    while node is not None and node.tag == "-text" and not (node.text_content or "").strip():
+        node = node.next
+    if node is not None and node.tag not in ("-text", "-comment", "template") and (
+            len(node.text(deep=True).strip()) < STREAM_FALLBACK_MAX_CHARS):
+        node.decompose()
 
 
 def _reveal_streamed_segments(tree, html: str) -> int:
     """Apply React's server-streaming swaps, as the page's own inline runtime would.
 
-    React 18 streaming SSR (Suspense) sends late content as ``<div hidden id="S:n">`` and
-    an inline call ``$RC("B:m", "S:n")`` that moves it into the placeholder
-    ``<template id="B:m">``, removing the fallback that follows the placeholder up to the
-    ``<!--/$-->`` comment. Content is revealed only when the page itself contains that
-    call (so it is what a browser shows). Returns the number of segments moved.
+    React 18+ streaming SSR (Suspense) sends late content as ``<div hidden id="S:n">``
+    segments; the runtime moves a segment into its boundary ``<template id="B:m">``
+    (``$RC``: the fallback that follows the template up to the ``<!--/$-->`` comment goes)
+    or into a placeholder ``<template id="P:m">`` (``$RS``). ``templates``: the ids of the
+    page's ``B:``/``P:`` templates. See :func:`_stream_swaps` for which swaps are made.
+    Returns the number of segments moved.
     """
     moved = 0
-    for boundary, segment_id in _RC_CALL_RE.findall(html):
-        segment = tree.css_first(f'div[hidden][id="S:{segment_id}"]')
-        placeholder = tree.css_first(f'template[id="B:{boundary}"]')
+    for kind, template_id, segment_id in _stream_swaps(html):
+        segment = tree.css_first(f'div[hidden][id="{segment_id}"]')
+        placeholder = tree.css_first(f'template[id="{template_id}"]')
         if segment is None or placeholder is None:
             continue
-        # drop the fallback between the placeholder and the closing <!--/$--> comment
-        node = placeholder.next
-        while node is not None and not (node.tag == "-comment" and "/$" in (node.comment_content or "")):
-            following = node.next
-            node.decompose()
-            node = following
+        if kind == "C":
+            _drop_fallback(placeholder)
         placeholder.insert_before(segment)  # inserts a copy
         copy = placeholder.prev
         if copy is not None and copy.tag == "div":
@@ -683,9 +738,9 @@ def parse_html(html: str, url: str | None = None, *,
         return root, styles, data_scripts, skipped, tagged, streamed
 
     root, styles, data_scripts, skipped, tagged, streamed = build()
-    # React streaming: only a page with placeholders can need the swap, and only when it
-    # carries the runtime call that performs it; then the tree is built again.
-    if streamed and "$RC(" in html and _reveal_streamed_segments(tree, html):
+    # React streaming: only a page with boundaries or placeholders and hidden segments can
+    # need a swap; then the tree is built again.
+    if streamed and 'hidden id="S:' in html and _reveal_streamed_segments(tree, html):
         root, styles, data_scripts, skipped, tagged, streamed = build()
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped or [], tagged=tagged,

@@ -11,7 +11,9 @@ Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
 * hidden elements: inline ``display:none`` / ``visibility:hidden``, the ``hidden``
   attribute, ``aria-hidden="true"``, ``type="hidden"``, and elements matched by a simple
   class/id/tag selector whose rule hides them in the page's own ``<style>`` blocks (rules
-  inside ``@media``/``@supports`` are conditional and ignored);
+  inside ``@media``/``@supports`` are conditional and ignored); visually hidden elements
+  (``VISUALLY_HIDDEN_RES``: zero opacity or font size, clipped, off-screen), except an
+  ``opacity: 0`` that is a fade-in start state (``rules.OPACITY_ZERO_REASON``);
 * consent walls and overlays (``OVERLAY_CLASS_RE``);
 * invisible Unicode and control characters (``INVISIBLE_CHARS_RE``) inside every text node.
 
@@ -33,14 +35,18 @@ from ..core.invisible import (
 from ..core.models import Removal
 from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .rules import (
+    ANIMATED_STYLE_RE,
     CHROME_CLASS_RE,
     EARLY_DROP_ATTRIBUTES,
     EARLY_DROP_TAGS,
+    FADE_IN_HOOK_ATTRIBUTES,
+    FADE_IN_MIN_SHARE,
     HIDDEN_ATTRIBUTE_RULES,
     HIDING_DECLARATION_RE,
     INVISIBLE_CHARS_RE,
     NON_CONTENT_ROLES,
     NON_CONTENT_TAGS,
+    OPACITY_ZERO_REASON,
     OVERFLOW_HIDDEN_RE,
     OVERLAY_CLASS_RE,
     OVERLAY_CONTENT_RE,
@@ -437,7 +443,24 @@ def _attribute_hiding_reason(attrs: dict[str, str]) -> str | None:
         if name in attrs and (value is None or attrs[name].strip().lower() == value):
             return f"hidden: {reason}"
     style = attrs.get("style")
-    return _cached_style_hides(style) if style else None
+    if not style:
+        return None
+    reason = _cached_style_hides(style)
+    # opacity 0 alone: decided on the built tree (_fade_in_reason), where text is known
+    return None if reason == OPACITY_ZERO_REASON else reason
+
+
+def _fade_in_reason(node: Node, style: str, page_chars) -> str | None:
+    """``OPACITY_ZERO_REASON`` when ``node``'s inline ``style`` hides it by ``opacity: 0``
+    and it is not a fade-in start state (see ``rules.OPACITY_ZERO_REASON``), else ``None``.
+    ``page_chars()``: characters of the page's text."""
+    if _cached_style_hides(style) != OPACITY_ZERO_REASON:
+        return None
+    if ANIMATED_STYLE_RE.search(normalise_css(style)) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(node.attrs):
+        return None
+    if len(node.text_content()) >= FADE_IN_MIN_SHARE * page_chars():
+        return None
+    return OPACITY_ZERO_REASON
 
 
 def _role_reason(attrs: dict[str, str]) -> str | None:
@@ -537,6 +560,13 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text),
                                _preview(reason, el.tag, text)))
     chars = 0  # text of the nodes that stay: the walk visits exactly those
+    page_text: list[int] = []
+
+    def page_chars() -> int:
+        if not page_text:
+            page_text.append(len(root.text_content()))
+        return page_text[0]
+
     stack = list(reversed(root.children))
     while stack:
         node = stack.pop()
@@ -558,6 +588,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                 reason = _class_reason(node, attrs)
             else:
                 reason = _element_reason(node, attrs, walk_selectors)
+            if reason is None and attrs and "style" in attrs and "opacity" in attrs["style"]:
+                reason = _fade_in_reason(node, attrs["style"], page_chars)
             if reason is None and tag in ("header", "footer"):
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"

@@ -58,6 +58,23 @@ VISUALLY_HIDDEN_RES = (
     (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*(?:\d{4,}|9\d\d)(?:\.\d+)?px"), "positioned off-screen"),
     (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*\d{3,}(?:\.\d+)?(?:em|rem|vw|vh)"), "positioned off-screen"),
 )
+#: ``opacity: 0`` alone is also the start state of fade-in effects, which scripts lift once
+#: the page loads or scrolls: an element so styled is kept (not hidden) when its inline
+#: style also animates (``transform``, ``transition``, ``translate``, ``will-change``:
+#: ``ANIMATED_STYLE_RE``), when it carries an animation library's hook attribute
+#: (``FADE_IN_HOOK_ATTRIBUTES``: Webflow interactions ``data-w-id``, AOS ``data-aos``,
+#: Sal.js ``data-sal``, Framer ``data-framer-appear-id``, WOW/ScrollReveal-style
+#: ``data-animate``/``data-scroll``...) or when it holds at least ``FADE_IN_MIN_SHARE`` of
+#: the page's characters (a whole page faded in on load: Webflow, React sites). A small
+#: ``opacity: 0`` block without any of these stays hidden (planted text).
+OPACITY_ZERO_REASON = "hidden: inline style (opacity 0)"
+ANIMATED_STYLE_RE = re.compile(r"(?:^|[;\s])(?:transform|transition|translate|will-change)\s*:")
+FADE_IN_HOOK_ATTRIBUTES = frozenset({
+    "data-w-id", "data-aos", "data-sal", "data-framer-appear-id", "data-animate",
+    "data-animation", "data-scroll", "data-wow-delay", "data-reveal", "data-staggered-item",
+})
+FADE_IN_MIN_SHARE = 0.3
+
 #: Zero height/width only hides together with ``overflow: hidden``.
 ZERO_BOX_RE = re.compile(r"(?:^|[;\s])(?:max-)?(?:height|width)\s*:\s*0+(?:\.0+)?(?:px|em|rem|%)?\s*(?:!important\s*)?(?:;|$)")
 OVERFLOW_HIDDEN_RE = re.compile(r"(?:^|[;\s])overflow\s*:\s*hidden")
