@@ -11,7 +11,7 @@ from unclutter.core.dom import Node, new_text
 from unclutter.core.errors import BinaryInputError, EmptyInputError, InputTooDeepError
 from unclutter.parse.decode import decode_html, resolve_label
 from unclutter.parse.html import estimate_depth, parse_html
-from unclutter.prune.clean import hidden_selectors, prune
+from unclutter.prune.clean import hidden_selectors, parse_for_pruning, prune
 from unclutter.score.features import collapsed_len, compute_stats
 from unclutter.score.select import select_main_content
 from unclutter.structure.toc import Slugger, build_toc, slugify
@@ -723,3 +723,21 @@ def test_every_invisible_character_is_non_printable():
     assert not any(chr(c).isprintable() for c in INVISIBLE_CODEPOINTS)
     assert strip_invisible("plain text, printable") == "plain text, printable"
     assert strip_invisible("a\u200bb\U000E0041c\x1bd\n") == "abcd\n"
+
+
+def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
+    para = "<p>Paragraph {} of the guide, with commas, clauses, and enough words to be read as prose.</p>"
+    html = ("<html><body><article>" + "".join(para.format(i) for i in range(6))
+            + '<h3><button aria-controls="faq-1 faq-x" aria-expanded="false">Is it safe?</button></h3>'
+            + '<div id="faq-1" hidden>FAQ-ANSWER-ONE</div>'
+            + '<div role="tabpanel" id="tab-2" style="display:none" aria-hidden="true">TAB-PANEL-TWO</div>'
+            + '<button role="tab" aria-controls="tab-2">Specs</button>'
+            + '<div hidden="until-found">FINDABLE-TEXT</div>'
+            + '<div id="faq-9" hidden>NOT-CONTROLLED</div><p aria-hidden="true">PLANTED-ARIA</p>'
+            + "</article></body></html>")
+    for page in (parse_for_pruning(html), parse_html(html)):  # early drops, then the full rules
+        text = prune(page).root.text_content()
+        for kept in ("FAQ-ANSWER-ONE", "TAB-PANEL-TWO", "FINDABLE-TEXT", "Paragraph 5"):
+            assert kept in text, kept
+        for gone in ("NOT-CONTROLLED", "PLANTED-ARIA"):
+            assert gone not in text, gone

@@ -13,7 +13,9 @@ Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
   class/id/tag selector whose rule hides them in the page's own ``<style>`` blocks (rules
   inside ``@media``/``@supports`` are conditional and ignored); visually hidden elements
   (``VISUALLY_HIDDEN_RES``: zero opacity or font size, clipped, off-screen), except an
-  ``opacity: 0`` that is a fade-in start state (``rules.OPACITY_ZERO_REASON``);
+  ``opacity: 0`` that is a fade-in start state (``rules.OPACITY_ZERO_REASON``); collapsed
+  disclosure panels (named by a control's ``aria-controls``) and ``hidden="until-found"``
+  elements are content and stay (``rules.ARIA_CONTROLS_RE``);
 * consent walls and overlays (``OVERLAY_CLASS_RE``);
 * invisible Unicode and control characters (``INVISIBLE_CHARS_RE``) inside every text node.
 
@@ -25,7 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 
 from ..core.dom import TEXT, Node
 from ..core.invisible import (
@@ -36,12 +38,14 @@ from ..core.models import Removal
 from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .rules import (
     ANIMATED_STYLE_RE,
+    ARIA_CONTROLS_RE,
     CHROME_CLASS_RE,
     EARLY_DROP_ATTRIBUTES,
     EARLY_DROP_TAGS,
     FADE_IN_HOOK_ATTRIBUTES,
     FADE_IN_MIN_SHARE,
     HIDDEN_ATTRIBUTE_RULES,
+    HIDDEN_UNTIL_FOUND,
     HIDING_DECLARATION_RE,
     INVISIBLE_CHARS_RE,
     NON_CONTENT_ROLES,
@@ -224,10 +228,10 @@ def page_hiding_selectors(styles: list[str]) -> list[str]:
     return out
 
 
-def _early_drop_test(tag: str, attrs: dict[str, str]) -> bool:
+def _early_drop_test(tag: str, attrs: dict[str, str], panels: frozenset[str] = frozenset()) -> bool:
     if tag == "script":
         return "json" not in attrs.get("type", "").lower() and attrs.get("id") != "__NEXT_DATA__"
-    return _attribute_hiding_reason(attrs) is not None or _role_reason(attrs) is not None
+    return _attribute_hiding_reason(attrs, panels) is not None or _role_reason(attrs) is not None
 
 
 #: The early-drop rules (``rules.EARLY_DROP_TAGS`` / ``EARLY_DROP_ATTRIBUTES``) for the
@@ -240,6 +244,28 @@ EARLY_DROP = ElementFilter(
 )
 
 
+def disclosure_panel_ids(html: str) -> frozenset[str]:
+    """Ids that some control of the page names in ``aria-controls`` (the panels it opens:
+    see ``rules.ARIA_CONTROLS_RE``), from the source text."""
+    if "aria-controls" not in html and "ARIA-CONTROLS" not in html.upper():
+        return frozenset()
+    return frozenset(i for v in ARIA_CONTROLS_RE.findall(html) for i in v.split())
+
+
+def early_drop_filter(panels: frozenset[str]) -> ElementFilter:
+    """:data:`EARLY_DROP`, sparing the disclosure panels ``panels`` (element ids)."""
+    if not panels:
+        return EARLY_DROP
+    return ElementFilter(tags=EARLY_DROP.tags, check_tags=EARLY_DROP.check_tags,
+                         attribute_names=EARLY_DROP.attribute_names,
+                         test=partial(_early_drop_test, panels=panels))
+
+
+def _applies_early_drop(f: ElementFilter | None) -> bool:
+    """Whether a tree was built with this stage's early drops (``early_drop_filter``)."""
+    return f is not None and (f.test is _early_drop_test or getattr(f.test, "func", None) is _early_drop_test)
+
+
 def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = True,
                       utf8: bytes | None = None, report_skipped: bool = True) -> ParsedPage:
     """:func:`unclutter.parse.html.parse_html` with this stage's early drops: the
@@ -248,7 +274,8 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
     are listed in ``ParsedPage.skipped`` and logged by :func:`prune`. ``scripting`` as for
     ``parse_html``; ``utf8`` and ``report_skipped`` (``False`` when no removal log will be
     kept) as for ``parse_html``. Raises what ``parse_html`` raises."""
-    return parse_html(html, url, skip_selector=page_hiding_selectors, skip_elements=EARLY_DROP,
+    return parse_html(html, url, skip_selector=page_hiding_selectors,
+                      skip_elements=early_drop_filter(disclosure_panel_ids(html)),
                       scripting=scripting, utf8=utf8, report_skipped=report_skipped)
 
 
@@ -434,13 +461,18 @@ def _class_id_verdict(cls: str | None, ident: str | None) -> int:
 _HIDING_ATTRIBUTE_NAMES = frozenset(name for name, _, _ in HIDDEN_ATTRIBUTE_RULES) | {"style"}
 
 
-def _attribute_hiding_reason(attrs: dict[str, str]) -> str | None:
+def _attribute_hiding_reason(attrs: dict[str, str], panels: frozenset[str] = frozenset()) -> str | None:
     """Why the element's attributes hide it (``HIDDEN_ATTRIBUTE_RULES``, inline style), or
-    ``None``."""
+    ``None``; never for a disclosure panel (its ``id`` in ``panels``) or a
+    ``hidden="until-found"`` element (``rules.ARIA_CONTROLS_RE``)."""
     if _HIDING_ATTRIBUTE_NAMES.isdisjoint(attrs):
+        return None
+    if panels and attrs.get("id") in panels:
         return None
     for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
         if name in attrs and (value is None or attrs[name].strip().lower() == value):
+            if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
+                continue
             return f"hidden: {reason}"
     style = attrs.get("style")
     if not style:
@@ -515,12 +547,13 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
     return None
 
 
-def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex") -> str | None:
+def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex",
+                    panels: frozenset[str] = frozenset()) -> str | None:
     """Why the prune stage removes element ``node`` (with non-empty ``attrs``), judged on
     its attributes, or ``None``: hiding attributes and inline style, the page's simple
     hiding selectors, a chrome role, then the class/id checks of :func:`_class_reason`.
     The order only decides which reason is logged when several apply."""
-    return (_attribute_hiding_reason(attrs) or _selector_reason(node, attrs, selectors)
+    return (_attribute_hiding_reason(attrs, panels) or _selector_reason(node, attrs, selectors)
             or _role_reason(attrs) or _class_reason(node, attrs))
 
 
@@ -541,7 +574,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     # for the elements the parser left out.
     walk_selectors = _SelectorIndex([]) if page.style_selectors_applied else selectors
     # Likewise the attribute, inline-style and role rules when EARLY_DROP was applied.
-    only_classes = page.skip_elements is EARLY_DROP and page.style_selectors_applied
+    only_classes = _applies_early_drop(page.skip_elements) and page.style_selectors_applied
+    panels = frozenset() if only_classes else disclosure_panel_ids(page.html)
 
     root = page.body or page.root
     removed: list[Removal] = []
@@ -587,7 +621,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             elif only_classes:
                 reason = _class_reason(node, attrs)
             else:
-                reason = _element_reason(node, attrs, walk_selectors)
+                reason = _element_reason(node, attrs, walk_selectors, panels)
             if reason is None and attrs and "style" in attrs and "opacity" in attrs["style"]:
                 reason = _fade_in_reason(node, attrs["style"], page_chars)
             if reason is None and tag in ("header", "footer"):

@@ -37,6 +37,14 @@ HIDDEN_ATTRIBUTE_RULES = (
     ("type", "hidden", 'type="hidden"'),
 )
 
+#: Collapsed disclosure panels (WAI-ARIA Authoring Practices 1.2: the disclosure, accordion
+#: and tabs patterns): an element hidden by its attributes or inline style whose ``id`` a
+#: control names in ``aria-controls`` is content a reader opens with one click (FAQ
+#: answers, specification tabs), not planted text: it is kept. So is an element with
+#: ``hidden="until-found"`` (HTML Living Standard: revealed by find-in-page).
+ARIA_CONTROLS_RE = re.compile(r"""aria-controls\s*=\s*["']([^"'<>]+)["']""", re.IGNORECASE)
+HIDDEN_UNTIL_FOUND = "until-found"
+
 #: CSS declarations that hide an element (CSS Display Level 3 ``display: none``; CSS 2.1
 #: ``visibility: hidden | collapse``). Matched in inline ``style`` and in ``<style>`` rules.
 HIDING_DECLARATION_RE = re.compile(
