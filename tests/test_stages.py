@@ -741,3 +741,17 @@ def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
             assert kept in text, kept
         for gone in ("NOT-CONTROLLED", "PLANTED-ARIA"):
             assert gone not in text, gone
+
+
+def test_media_credit_lines_and_gallery_controls_are_removed():
+    paras = "".join(
+        f"<p>Paragraph {i} of the story, with commas, clauses, and enough words to be kept as prose.</p>"
+        for i in range(6)
+    )
+    html = ("<html><body><div class='article-body'><div><p>Image 1 of / 8</p><p>Caption</p><p>Close</p></div>"
+            + paras + "<p>Photo: Hau Dinh, AP</p><p>Image credit: Getty Images</p>"
+            + "<p>Source: Bureau of Labor Statistics</p></div></body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Paragraph 5" in text and "Source: Bureau of Labor Statistics" in text  # a data source stays
+    for gone in ("Image 1 of", "Caption", "Close", "Hau Dinh", "Getty"):
+        assert gone not in text, gone

@@ -204,14 +204,19 @@ TEASER_MAX_CHARS = 400
 TEASER_MAX_SHARE = 0.5
 
 #: Short blocks (under ``BOILERPLATE_MAX_CHARS``) whose whole text is one of these phrases
-#: are page furniture that survives inside article containers.
+#: are page furniture that survives inside article containers: labels, "read more" links,
+#: dates, media credit lines ("Photo: Jane Doe, AP", "Image credit: Getty") and gallery or
+#: lightbox controls ("Close", "Image 1 of 8").
 BOILERPLATE_MAX_CHARS = 60
 BOILERPLATE_TEXT_RE = folded(
     r"^(?:advertisement|advert|ad|sponsored(?: content)?|share(?: this| on| via)?\b.*|tags?:?|"
     r"related(?: articles| stories| posts| content)?:?|read more:?|continue reading.*|"
     r"more (?:stories|on this)\b.*|loading\W*|(?:next|previous) (?:article|story|post)\b.*|"
     r"you (?:may|might) also like\W*|don'?t miss\W*|explore further\W*|recommended(?: for you)?\W*|"
-    r"(?:published|updated|posted|last updated)\b.{0,40}\d.*|author:?|publish(?:ed)? date:?)$")
+    r"(?:published|updated|posted|last updated)\b.{0,40}\d.*|author:?|publish(?:ed)? date:?|"
+    r"(?:(?:photo|image|picture|illustration|video)\s*)?credits?\s*:.*|"
+    r"(?:photo|picture|illustration|photograph)s?\s*:\s.*|"
+    r"close|expand|enlarge|caption|(?:image|photo|slide) \d+ of\W*\d*)$")
 
 #: Longer blocks (under ``BOILERPLATE_LINE_MAX_CHARS``) that are page furniture whatever
 #: their wording around: copyright notices, reproduction notices, "By <Name> - <date>"
