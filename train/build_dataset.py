@@ -83,6 +83,7 @@ def main() -> None:
     with mp.Pool(args.jobs, initializer=_init, initargs=(vocab,)) as pool:
         infos = [i for i in pool.imap(process, cases, chunksize=4) if i is not None]
     (CACHE / "index.json").write_text(json.dumps(infos))
+    (CACHE / "gbdt_grid.json").unlink(missing_ok=True)  # grid scores of the old pages are stale
     ok = [i for i in infos if "error" not in i]
     print(f"{len(ok)} pages ({len(infos) - len(ok)} unreadable) in {time.time() - t0:.0f} s; "
           f"units {sum(i['units'] for i in ok)}, content {sum(i['pos'] for i in ok)}, "
