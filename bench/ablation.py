@@ -33,6 +33,7 @@ VARIANTS = (
     ("GBDT without DensitySum recovery", "unclutter-gbdt-no-densitysum", True),
     ("GNN", "unclutter-gnn", True),
     ("GNN without DensitySum weights", "unclutter-gnn-no-densitysum", True),
+    ("auto (heuristic on articles, GBDT on other pages)", "unclutter-auto", True),
     ("default (`unclutter`)", "unclutter", None),
     ("trafilatura 2.3.1", "trafilatura", False),
 )
@@ -41,6 +42,7 @@ VARIANTS = (
 CV_SOURCES = {
     "unclutter-gbdt": ("gbdt.json", ("cv_extraction", "gbdt")),
     "unclutter-gbdt-no-densitysum": ("gbdt.json", ("cv_extraction", "gbdt-no-densitysum")),
+    "unclutter-auto": ("gbdt.json", ("cv_extraction", "auto")),
     "unclutter-gnn": ("gnn.json", ("gnn", "cv_extraction")),
     "unclutter-gnn-no-densitysum": ("gnn.json", ("gnn-no-densitysum", "cv_extraction")),
 }

@@ -104,8 +104,8 @@ def test_class_features_read_apart_equal_the_joined_class_id_string():
                     bits |= 1 << vocab[tok]
             expected = (_class_flags(joined), class_weight(Node("div", attrs)), bits)
             assert _class_info(cls, ident, vocab, cache) == expected, (cls, ident)
-    # class values are cached, ids (unique per page) are not
-    assert set(cache) == {v for v in values if v}
+    # class values are cached, and ids with whether a class precedes them
+    assert set(cache) == {v for v in values if v} | {(v, c) for v in values if v for c in (False, True)}
     _class_info("", "unique-id-123", vocab, cache)
     assert "unique-id-123" not in cache
 
@@ -197,6 +197,21 @@ def test_extractors_run_on_the_pipeline(extractor):
     assert "Sea otters crack shellfish open" in article.text
     assert article.extractor == extractor
     assert any(line.startswith("select: ") for line in article.trace)
+
+
+def test_auto_routes_articles_to_the_heuristic_and_other_pages_to_the_gbdt():
+    declared = SMALL_PAGE.replace("<html>", '<html><head><meta property="og:type" content="article"></head>', 1)
+    assert declared != SMALL_PAGE
+    routes = {}
+    for name, page in (("article", declared), ("none", SMALL_PAGE)):
+        trace = unclutter.extract(page, url="https://example.org/", extractor="auto", explain=True).trace
+        routes[name] = [line for line in trace if "auto:" in line]
+    assert routes["article"] == ["select: auto: page type article -> heuristic"]
+    assert routes["none"] == ["select: auto: page type not declared -> gbdt"]
+    product = SMALL_PAGE.replace(
+        "<html>", '<html><head><script type="application/ld+json">{"@type": "Product"}</script></head>', 1)
+    trace = unclutter.extract(product, extractor="auto").trace
+    assert "select: auto: page type product -> gbdt" in trace
 
 
 def test_unknown_extractor_is_a_usage_error():

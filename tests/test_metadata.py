@@ -725,7 +725,7 @@ def test_invisible_unicode_stripped_from_every_field():
     )
     md = meta(head)
     values = {k: v for k, v in vars(md).items() if isinstance(v, str)}
-    assert len(values) == 10
+    assert len(values) == 11  # the ten fields above and page_type ("article", from the JSON-LD type)
     for name, value in values.items():
         assert not any(ch in value for ch in INVISIBLE), name
     assert (md.title, md.byline, md.date_published, md.language) == (
@@ -939,3 +939,20 @@ def test_listed_elements_give_what_the_body_walk_gives():
     assert a == b
     assert a.title == "LD headline" and a.byline == "Ann Head" and a.date_published.startswith("2024-04-30")
     assert a.date_modified.startswith("2024-05-02")
+
+
+@pytest.mark.parametrize("head, expected", [
+    # a product page also carries an Article (its description) and a WebPage: product wins
+    ('<script type="application/ld+json">[{"@type": "WebPage"}, {"@type": "Article", "headline": "x"},'
+     ' {"@type": ["Product"], "name": "Kettle"}]</script>', ("product", "json-ld")),
+    ('<script type="application/ld+json">{"@graph": [{"@type": "https://schema.org/QAPage"}]}</script>',
+     ("forum", "json-ld")),
+    ('<script type="application/ld+json">{"@type": "NewsArticle"}</script>'
+     '<meta property="og:type" content="website">', ("article", "json-ld")),
+    ('<meta property="og:type" content="video.movie">', ("video", "meta[property=og:type]")),
+    ('<meta property="og:type" content="<script>">', (None, None)),
+    ("", (None, None)),
+])
+def test_page_type_from_json_ld_then_og_type(head, expected):
+    md = extract_metadata(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>"))
+    assert (md.page_type, md.sources.get("page_type")) == expected

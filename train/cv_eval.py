@@ -23,8 +23,11 @@ def wcxb_cases() -> dict[str, dict]:
 def extract_texts(ids: list[str], cases: dict[str, dict], extractor: str, model=None,
                   variant: dict | None = None) -> tuple[dict[str, str], float]:
     import unclutter
-    from unclutter.classify import registry
+    from unclutter.classify import AUTO_EXTRACTOR, registry
     from unclutter.core.errors import UnclutterError
+
+    # ``auto`` runs the heuristic or AUTO_EXTRACTOR: the fold model stands in for the latter
+    model_name = AUTO_EXTRACTOR if extractor == "auto" else extractor
 
     texts: dict[str, str] = {}
     old = dict(registry.VARIANT)
@@ -37,7 +40,7 @@ def extract_texts(ids: list[str], cases: dict[str, dict], extractor: str, model=
             t0 = time.perf_counter()
             try:
                 if model is not None:
-                    with registry.override(extractor, model):
+                    with registry.override(model_name, model):
                         texts[i] = unclutter.extract(html, url=c.get("url"), extractor=extractor).text
                 else:
                     texts[i] = unclutter.extract(html, url=c.get("url"), extractor=extractor).text

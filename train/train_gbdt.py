@@ -8,7 +8,9 @@
    :data:`THRESHOLDS`; the cheapest setting within :data:`CV_TOLERANCE` of the best is
    chosen. Training weight of a unit: ``log1p(own characters)``.
 2. Extraction-level CV of the best setting through the real pipeline
-   (:mod:`train.cv_eval`): AEB F1 per page type, with and without DensitySum recovery.
+   (:mod:`train.cv_eval`): AEB F1 per page type, with and without DensitySum recovery, and
+   of ``--extractor auto`` (the heuristic on pages declared articles, the fold model on
+   the others).
 3. Final model on all pages, exported to ``src/unclutter/classify/models/gbdt.npz``
    (:func:`unclutter.classify.gbdt.export_lightgbm`), a fixture for the numpy-vs-LightGBM
    test, and ``train/results/gbdt.json`` with every figure.
@@ -110,20 +112,24 @@ def main() -> None:
     pages_by_fold = {f: [index[k]["id"] for k in range(len(index)) if fold[k] == f] for f in range(K)}
     texts_on: dict = {}
     texts_off: dict = {}
+    texts_auto: dict = {}
     secs = 0.0
     for f in range(K):
         tr = pf != f
         m = export(fit(params, X[tr], y[tr], w[tr]), vocab, names, thr, True, {})
         t_on, s = extract_texts(pages_by_fold[f], cases, "gbdt", m)
         t_off, _ = extract_texts(pages_by_fold[f], cases, "gbdt", m, {"recovery": False})
+        t_auto, _ = extract_texts(pages_by_fold[f], cases, "auto", m)
         texts_on.update(t_on)
         texts_off.update(t_off)
+        texts_auto.update(t_auto)
         secs += s
         print(f"fold {f}: {len(pages_by_fold[f])} pages", flush=True)
     results["cv_extraction"] = {"gbdt": score(texts_on, cases), "gbdt-no-densitysum": score(texts_off, cases),
-                                "pages_per_s": len(texts_on) / secs}
+                                "auto": score(texts_auto, cases), "pages_per_s": len(texts_on) / secs}
     print("CV gbdt:", fmt(results["cv_extraction"]["gbdt"]))
     print("CV gbdt without DensitySum recovery:", fmt(results["cv_extraction"]["gbdt-no-densitysum"]))
+    print("CV auto (heuristic on articles, fold GBDT elsewhere):", fmt(results["cv_extraction"]["auto"]))
     recovery = results["cv_extraction"]["gbdt"]["all"] >= results["cv_extraction"]["gbdt-no-densitysum"]["all"]
 
     final = fit(params, X, y, w)

@@ -134,15 +134,27 @@ def _structured_markdown(body: str) -> str:
     return "\n\n".join(p for p in paragraphs if p) + "\n"
 
 
-def _select(pruned: PruneResult, options: Options):
+def _select(pruned: PruneResult, options: Options, page_type: str | None = None):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
-    (:mod:`unclutter.classify`, imported only when asked for)."""
+    (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
+    by the page's declared type (:func:`unclutter.classify.auto_extractor`)."""
     body = pruned.root
-    if options.extractor == "heuristic":
-        return select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
-    from .classify import classify_main_content
+    extractor = options.extractor
+    route = None
+    if extractor == "auto":
+        from .classify import auto_extractor
 
-    return classify_main_content(body, options.extractor, log=options.explain)
+        extractor = auto_extractor(page_type)
+        route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
+    if extractor == "heuristic":
+        sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
+    else:
+        from .classify import classify_main_content
+
+        sel = classify_main_content(body, extractor, log=options.explain)
+    if route:
+        sel.attempts.insert(0, route)
+    return sel
 
 
 def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
@@ -187,14 +199,14 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     pruned = prune(page, log=log)
     if log:
         trace.append(f"prune: removed {len(pruned.removed)} elements")
-    selection = _select(pruned, options)
+    selection = _select(pruned, options, meta.page_type)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
         page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
         pruned2 = prune(page2, log=log)
-        selection2 = _select(pruned2, options)
+        selection2 = _select(pruned2, options, meta.page_type)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2
@@ -234,6 +246,7 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         canonical_url=meta.canonical_url,
         lead_image=meta.lead_image,
         excerpt=meta.excerpt,
+        page_type=meta.page_type,
         url=url,
         markdown=markdown,
         text=text,

@@ -18,7 +18,8 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
    own text and their inline elements (links, images, emphasis); everything else goes
    (logged in ``Selection.removed``).
 
-``auto`` is :data:`AUTO_EXTRACTOR`.
+``auto`` routes by the page's declared type (:func:`auto_extractor`): the heuristic for
+articles, :data:`AUTO_EXTRACTOR` for every other page.
 """
 
 from __future__ import annotations
@@ -36,10 +37,23 @@ from .cetd import cetd_keep
 from .densitysum import recover
 from .features import PageGraph, build_graph
 
-__all__ = ["classify_main_content", "AUTO_EXTRACTOR", "LEARNED_EXTRACTORS", "predict_units"]
+__all__ = ["classify_main_content", "AUTO_EXTRACTOR", "AUTO_HEURISTIC_PAGE_TYPES", "auto_extractor",
+           "LEARNED_EXTRACTORS", "predict_units"]
 
-#: What ``--extractor auto`` runs (chosen by the measurements in ``MODEL_CARD.md``).
+#: What ``--extractor auto`` runs on pages that are not articles (the best learned
+#: extractor by cross-validation: ``MODEL_CARD.md``).
 AUTO_EXTRACTOR = "gbdt"
+#: Page types (``Metadata.page_type``) that ``auto`` gives to the heuristic: the learned
+#: models beat it on every wcxb-dev page type, articles included, but score lower on
+#: AEB's news articles (out of sample), where the heuristic is the best extractor here.
+AUTO_HEURISTIC_PAGE_TYPES = frozenset({"article"})
+
+
+def auto_extractor(page_type: str | None) -> str:
+    """The extractor ``auto`` runs on a page of this declared type: ``"heuristic"`` for
+    :data:`AUTO_HEURISTIC_PAGE_TYPES`, else :data:`AUTO_EXTRACTOR` (products, forums,
+    listings, pages that declare no type...)."""
+    return "heuristic" if page_type in AUTO_HEURISTIC_PAGE_TYPES else AUTO_EXTRACTOR
 
 #: Extractors served by this package.
 LEARNED_EXTRACTORS = ("cetd", "gbdt", "gnn", "auto")

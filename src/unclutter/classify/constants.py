@@ -82,3 +82,8 @@ RECOVER_MAX_LEVELS = 3
 #: Added to ``log(1 + DensitySum)`` of a neighbour, so that text-free neighbours still
 #: count a little in the DensitySum-weighted average.
 GNN_WEIGHT_EPS = 0.1
+
+#: Standardised element features are clipped to +-this many standard deviations (in
+#: training and at inference): a page far outside the training pages (1,000 nested
+#: ``<div>``s: depth 190 sigma above the mean) must not saturate the network.
+GNN_INPUT_CLIP = 5.0

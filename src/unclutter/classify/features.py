@@ -46,7 +46,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.dom import TEXT, Node
-from ..score.features import compute_stats
+from ..score.features import TextStats, compute_stats
 from ..score.heuristic import (
     is_unlikely,
     prepare,
@@ -58,6 +58,8 @@ from ..score.weights import (
     BLOCK_TAGS,
     COMMA_RE,
     HASH_LINK_WEIGHT,
+    LEAF_BLOCKS,
+    LINK_ONLY_LEAF_SHARE,
     NEGATIVE_RE,
     POSITIVE_RE,
 )
@@ -79,6 +81,12 @@ _FORMISH = frozenset({"form", "input", "button", "select", "textarea", "label"})
 _LISTISH = frozenset({"li", "dd", "dt"})
 _MEDIA = frozenset({"img", "picture", "video", "svg", "figure", "iframe"})
 _TAG_INDEX = {t: i for i, t in enumerate(UNIT_TAGS)}
+#: The tag groups counted below each element (``NP``, ``NLI``...), as bits of one code per tag.
+_GROUP_NAMES = ("NP", "NLI", "NMEDIA", "NH", "NFORM")
+_TAG_GROUPS: dict[str, int] = {}
+for _bit, _group in enumerate((frozenset({"p"}), _LISTISH, _MEDIA, _HEADINGS, _FORMISH)):
+    for _t in _group:
+        _TAG_GROUPS[_t] = _TAG_GROUPS.get(_t, 0) | (1 << _bit)
 
 #: Columns of :func:`element_features`, in order.
 ELEMENT_FEATURES = (
@@ -106,8 +114,8 @@ def _class_flags(class_id: str) -> int:
         4 if POSITIVE_RE.search(class_id) else 0)
 
 
-#: class value -> its part of :func:`_class_info`, one table per vocabulary (keyed by its
-#: contents); bounded. Ids are unique, so their part is not kept.
+#: class value (or ``(id value, follows a class)``) -> its part of :func:`_class_info`, one
+#: table per vocabulary (keyed by its contents); bounded (emptied when full).
 _CLASS_INFO: dict[tuple, dict] = {}
 _CLASS_INFO_MAX = 50_000
 
@@ -153,7 +161,11 @@ def _class_info(cls: str, ident: str, vocab: dict[str, int], cache: dict) -> tup
         u, w, bits = part
         weight += value_weight(cls)
     if ident:
-        iu, iw, ibits = _value_info(ident, vocab, bool(cls))
+        key = (ident, bool(cls))  # ids repeat across a site's pages ("content", "main")
+        part = cache.get(key)
+        if part is None:
+            part = cache[key] = _value_info(ident, vocab, bool(cls))
+        iu, iw, ibits = part
         u |= iu
         w |= iw
         bits |= ibits
@@ -280,6 +292,7 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
             end[item[1]] = len(nodes)
             continue
         _, p, d, ctx, linkw, amask, aflags = item
+        inlink = linkw > 0.0
         i = len(nodes)
         tag = node.tag
         nodes.append(node)
@@ -328,9 +341,9 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
             else:
                 kids += 1
                 push((ch, i, d + 1, ctx, linkw, amask, aflags))
-        rows.append((p, d, ctx, tag, is_link, key, cw, amask, aflags, kids, c, lc, cm, pu, w, hc))
+        rows.append((p, d, ctx, tag, is_link, key, cw, amask, aflags, kids, c, lc, cm, pu, w, hc, inlink))
     (parent, depth, owner, tagc, is_link, class_key, cweight, masks, flags, n_children,
-     dC, dLC, dCM, dPU, dW, dH) = (list(col) for col in zip(*rows))
+     dC, dLC, dCM, dPU, dW, dH, in_link) = (list(col) for col in zip(*rows))
     n = len(nodes)
     par = np.asarray(parent, dtype=np.int64)
     own = np.asarray(owner, dtype=np.int64)
@@ -358,10 +371,9 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     raw["PU"] = g.subtree_sum(np.asarray(dPU, dtype=np.float64))
     raw["W"] = g.subtree_sum(np.asarray(dW, dtype=np.float64))
     raw["H"] = g.subtree_sum(np.asarray(dH))
-    for name, group in (("NP", ("p",)), ("NLI", _LISTISH), ("NMEDIA", _MEDIA),
-                        ("NH", _HEADINGS), ("NFORM", _FORMISH)):
-        ind = np.fromiter((t in group for t in tagc), dtype=np.float64, count=n)
-        raw[name] = g.subtree_sum(ind)
+    groups = np.fromiter((_TAG_GROUPS.get(t, 0) for t in tagc), dtype=np.int64, count=n)
+    for bit, name in enumerate(_GROUP_NAMES):
+        raw[name] = g.subtree_sum(((groups >> bit) & 1).astype(np.float64))
     raw["OC"] = np.bincount(own, weights=dC_a, minlength=n)
     raw["OLC"] = np.bincount(own, weights=dLC_a, minlength=n)
     raw["OW"] = np.bincount(own, weights=np.asarray(dW, dtype=np.float64), minlength=n)
@@ -372,7 +384,8 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     # only below an <a> inside the subtree, unlike LC above, which follows text into blocks
     # nested in a link)
     keys = [id(nd) for nd in nodes]
-    scores = score_paragraphs(paragraphs, compute_stats(body), True).score
+    stats = _text_stats(g, keys, tagc, np.asarray(is_link, dtype=bool), np.asarray(in_link, dtype=bool))
+    scores = score_paragraphs(paragraphs, stats, True).score
     raw["SCORE"] = np.fromiter((scores.get(k, 0.0) for k in keys), dtype=np.float64, count=n)
     raw["CW"] = np.asarray(cweight)
     raw["KIDS"] = np.asarray(n_children, dtype=np.float64)
@@ -392,6 +405,32 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
         rep[g.units] = counts[inverse] - 1
     raw["TEXTREP"] = rep
     return g
+
+
+def _text_stats(g: PageGraph, keys: list[int], tags: list[str], is_link: np.ndarray,
+                in_link: np.ndarray) -> TextStats:
+    """:func:`unclutter.score.features.compute_stats` of the prepared tree, from the walk's
+    arrays (``C``, ``LC``, ``CM``, ``T`` must be in ``g.raw``): the same counts, without a
+    second pass over the tree. Its link characters differ from ``LC`` only inside a link:
+    there it counts the links below the element (none, unless links nest: then the tree
+    is walked again by ``compute_stats``)."""
+    if (is_link & in_link).any():
+        return compute_stats(g.body)
+    r = g.raw
+    C = r["C"]
+    link_chars = np.where(in_link & ~is_link, 0.0, r["LC"])
+    leaf = np.fromiter((t in LEAF_BLOCKS for t in tags), dtype=bool, count=len(tags)) & (C > 0)
+    link_only = leaf & (link_chars >= LINK_ONLY_LEAF_SHARE * C)
+    leaves = g.subtree_sum(leaf.astype(np.float64)) - leaf
+    link_only_leaves = g.subtree_sum(link_only.astype(np.float64)) - link_only
+    return TextStats(
+        chars=dict(zip(keys, C.astype(np.int64).tolist())),
+        link_chars=dict(zip(keys, link_chars.tolist())),
+        commas=dict(zip(keys, r["CM"].astype(np.int64).tolist())),
+        tags=dict(zip(keys, r["T"].astype(np.int64).tolist())),
+        leaves=dict(zip(keys, leaves.astype(np.int64).tolist())),
+        link_only_leaves=dict(zip(keys, link_only_leaves.astype(np.int64).tolist())),
+    )
 
 
 def _own_pieces(nodes: list[Node], owner: np.ndarray) -> dict[int, list[str]]:

@@ -7,7 +7,8 @@ Graph: the element nodes of a :class:`~unclutter.classify.features.PageGraph`; e
 parent<->child and previous<->next element sibling (both directions).
 
 Input of node ``i`` (shape ``(d_in,)``): its element features standardised with the
-training mean/std (``(E_i - mu) / sigma``, :data:`~unclutter.classify.features.ELEMENT_FEATURES`),
+training mean/std (``(E_i - mu) / sigma``, clipped to +-``GNN_INPUT_CLIP``;
+:data:`~unclutter.classify.features.ELEMENT_FEATURES`),
 its tag one-hot (:data:`~unclutter.classify.constants.UNIT_TAGS` + other) and its class/id
 vocabulary bits (the node's and its ancestors').
 
@@ -32,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .constants import GNN_WEIGHT_EPS, UNIT_TAGS
+from .constants import GNN_INPUT_CLIP, GNN_WEIGHT_EPS, UNIT_TAGS
 from .modelmeta import ModelMeta
 
 __all__ = ["GraphSage", "node_inputs", "neighbour_edges"]
@@ -49,7 +50,8 @@ def node_inputs(E: np.ndarray, tag: np.ndarray, mask_lo: np.ndarray, mask_hi: np
     onehot[np.arange(n), tag] = 1.0
     words = np.stack([mask_lo, mask_hi], axis=1).astype(np.uint64)
     bits = np.unpackbits(words.view(np.uint8).reshape(n, 16), axis=1, bitorder="little")[:, :vocab_size]
-    return np.hstack([(E - mean) / std, onehot, bits.astype(np.float64)])
+    z = np.clip((E - mean) / std, -GNN_INPUT_CLIP, GNN_INPUT_CLIP)
+    return np.hstack([z, onehot, bits.astype(np.float64)])
 
 
 def neighbour_edges(parent: np.ndarray, prev: np.ndarray, ds: np.ndarray | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

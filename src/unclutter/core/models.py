@@ -30,6 +30,10 @@ class Metadata:
     canonical_url: str | None = None
     lead_image: str | None = None  # absolute URL
     excerpt: str | None = None
+    #: what the page says it is: "article", "product", "forum", "recipe", "video",
+    #: "webpage"... (schema.org type of its JSON-LD objects, else ``og:type``; see
+    #: :data:`unclutter.parse.metadata.PAGE_KINDS`)
+    page_type: str | None = None
     article_body: str | None = None  # JSON-LD articleBody, used only as a labelled fallback
     sources: dict[str, str] = field(default_factory=dict)
 
@@ -119,6 +123,7 @@ class Article:
     reading_time_min: float
     tokenizer: str
     content_source: str = "dom"
+    page_type: str | None = None  # Metadata.page_type: "article", "product", "forum"...
     extractor: str = "heuristic"
     removed: list[Removal] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)

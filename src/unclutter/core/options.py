@@ -11,7 +11,8 @@ __all__ = ["Options", "EXTRACTORS"]
 
 #: Main-content extractors :func:`unclutter.extract` accepts: the Readability-style
 #: heuristic (:mod:`unclutter.score`), and those of :mod:`unclutter.classify` (CETD text
-#: density, gradient-boosted trees, a graph neural network, ``auto`` = the best learned one).
+#: density, gradient-boosted trees, a graph neural network, ``auto`` = the heuristic on
+#: pages that declare themselves articles, the best learned one on all others).
 EXTRACTORS = ("heuristic", "cetd", "gbdt", "gnn", "auto")
 
 

@@ -160,6 +160,7 @@ FIELD_LIMITS: dict[str, int] = {
     "canonical_url": 2048,
     "lead_image": 2048,
     "excerpt": 1000,
+    "page_type": 20,
     "article_body": 200_000,
 }
 
@@ -222,6 +223,23 @@ ARTICLE_TYPES = frozenset(
 PAGE_TYPES = frozenset(
     "WebPage AboutPage CheckoutPage CollectionPage ContactPage FAQPage ItemPage "
     "MedicalWebPage ProfilePage QAPage RealEstateListing SearchResultsPage".split()
+)
+
+#: Coarse page kinds (``Metadata.page_type``) by schema.org type (https://schema.org/Thing
+#: hierarchy: Product and its subtypes, DiscussionForumPosting / QAPage, CreativeWork
+#: subtypes), looked up in this order among the types of all the page's JSON-LD objects:
+#: the more specific kinds first (a product page often also carries an ``Article`` or a
+#: ``WebPage``); without one, ``og:type`` names it (Open Graph protocol: ``article``,
+#: ``product``, ``video.movie``..., first word kept).
+PAGE_KINDS = (
+    ("product", frozenset("Product ProductGroup ProductModel IndividualProduct SomeProducts "
+                          "Vehicle Car Motorcycle".split())),
+    ("forum", frozenset("DiscussionForumPosting QAPage Question".split())),
+    ("recipe", frozenset({"Recipe"})),
+    ("article", ARTICLE_TYPES - {"DiscussionForumPosting"}),
+    ("video", frozenset({"VideoObject"})),
+    ("event", frozenset({"Event"})),
+    ("webpage", PAGE_TYPES),
 )
 
 #: Meta keys per field, in precedence order (lower-case; matched against ``name``,
@@ -1612,6 +1630,18 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
     if main:
         description = _ld_first_str(main.get("description"))
         res.offer("excerpt", clean_text(description, limits["excerpt"], strip_tags=True), "json-ld")
+
+    # --- page type ----------------------------------------------------------------------------
+    types = {t for obj in ld.objects for t in _ld_types(obj)}
+    for kind, names in PAGE_KINDS:
+        if not types.isdisjoint(names):
+            res.offer("page_type", kind, "json-ld")
+            break
+    og_type = scan.meta.get("og:type")
+    if og_type is not None:
+        word = og_type[0].strip().lower().split(".", 1)[0].split(":")[-1]
+        if word.isascii() and word.isalpha() and len(word) <= FIELD_LIMITS["page_type"]:
+            res.offer("page_type", word, "meta[property=og:type]")
 
     # --- article body (labelled fallback) ---------------------------------------------------
     if article_body:
