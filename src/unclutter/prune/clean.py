@@ -247,7 +247,7 @@ EARLY_DROP = ElementFilter(
 def disclosure_panel_ids(html: str) -> frozenset[str]:
     """Ids that some control of the page names in ``aria-controls`` (the panels it opens:
     see ``rules.ARIA_CONTROLS_RE``), from the source text."""
-    if "aria-controls" not in html and "ARIA-CONTROLS" not in html.upper():
+    if "aria-controls" not in html:  # (written in lower case, as pages do: no case-folded copy)
         return frozenset()
     return frozenset(i for v in ARIA_CONTROLS_RE.findall(html) for i in v.split())
 

@@ -42,7 +42,7 @@ HIDDEN_ATTRIBUTE_RULES = (
 #: control names in ``aria-controls`` is content a reader opens with one click (FAQ
 #: answers, specification tabs), not planted text: it is kept. So is an element with
 #: ``hidden="until-found"`` (HTML Living Standard: revealed by find-in-page).
-ARIA_CONTROLS_RE = re.compile(r"""aria-controls\s*=\s*["']([^"'<>]+)["']""", re.IGNORECASE)
+ARIA_CONTROLS_RE = re.compile(r"""aria-controls\s*=\s*["']([^"'<>]+)["']""")
 HIDDEN_UNTIL_FOUND = "until-found"
 
 #: CSS declarations that hide an element (CSS Display Level 3 ``display: none``; CSS 2.1
