@@ -755,3 +755,12 @@ def test_media_credit_lines_and_gallery_controls_are_removed():
     assert "Paragraph 5" in text and "Source: Bureau of Labor Statistics" in text  # a data source stays
     for gone in ("Image 1 of", "Caption", "Close", "Hau Dinh", "Getty"):
         assert gone not in text, gone
+
+
+def test_many_streamed_segments_are_all_moved():
+    # a page of thousands of boundaries (the lookups are by id, once: linear in the page)
+    n = 3000
+    page = ("<html><body>" + "".join(f'<template id="B:{i:x}"></template><p>Loading...</p>' for i in range(n))
+            + "".join(f'<div hidden id="S:{i:x}"><p>Segment {i}.</p></div>' for i in range(n)) + "</body></html>")
+    texts = [c.text_content() for c in parse_html(page).body.children]
+    assert texts == [f"Segment {i}." for i in range(n)]

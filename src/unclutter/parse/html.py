@@ -538,15 +538,17 @@ def _stream_swaps(html: str) -> list[tuple[str, str, str]]:
 STREAM_FALLBACK_MAX_CHARS = 200
 
 
-def _drop_fallback(boundary) -> None:
+def _drop_fallback(boundary, forget) -> None:
     """Remove the fallback React shows in place of a Suspense boundary until it completes:
     the siblings after ``<template id="B:m">`` up to the closing ``<!--/$-->`` comment, or
-    (no such comment) see :data:`STREAM_FALLBACK_MAX_CHARS`."""
+    (no such comment before the next ``<template>``) see :data:`STREAM_FALLBACK_MAX_CHARS`. ``forget(node)`` is called on
+    each node before it is destroyed."""
     node = boundary.next
     doomed = []
-    while node is not None:
+    while node is not None and node.tag != "template":  # (the next boundary: no comment here)
         if node.tag == "-comment" and "/$" in (node.comment_content or ""):
             for d in doomed:
+                forget(d)
                 d.decompose()
             return
         doomed.append(node)
@@ -556,7 +558,23 @@ def _drop_fallback(boundary) -> None:
         node = node.next
     if node is not None and node.tag not in ("-text", "-comment", "template") and (
             len(node.text(deep=True).strip()) < STREAM_FALLBACK_MAX_CHARS):
+        forget(node)
         node.decompose()
+
+
+#: Placeholders looked up again by a CSS query (those inside a segment, copied when the
+#: segment moved), at most this many per page: each query walks the whole tree.
+MAX_STREAM_LOOKUPS = 64
+
+
+def _inside_segment(node, body) -> bool:
+    """Whether a lexbor ``node`` lies inside a streamed segment (``<div hidden id="S:n">``)."""
+    parent = node.parent
+    while parent is not None and parent.mem_id != body.mem_id:
+        if parent.tag == "div" and (parent.attributes.get("id") or "").startswith("S:"):
+            return True
+        parent = parent.parent
+    return False
 
 
 def _reveal_streamed_segments(tree, html: str) -> int:
@@ -565,18 +583,50 @@ def _reveal_streamed_segments(tree, html: str) -> int:
     React 18+ streaming SSR (Suspense) sends late content as ``<div hidden id="S:n">``
     segments; the runtime moves a segment into its boundary ``<template id="B:m">``
     (``$RC``: the fallback that follows the template up to the ``<!--/$-->`` comment goes)
-    or into a placeholder ``<template id="P:m">`` (``$RS``). ``templates``: the ids of the
-    page's ``B:``/``P:`` templates. See :func:`_stream_swaps` for which swaps are made.
+    or into a placeholder ``<template id="P:m">`` (``$RS``). See :func:`_stream_swaps` for
+    which swaps are made.
     Returns the number of segments moved.
     """
-    moved = 0
-    for kind, template_id, segment_id in _stream_swaps(html):
-        segment = tree.css_first(f'div[hidden][id="{segment_id}"]')
-        placeholder = tree.css_first(f'template[id="{template_id}"]')
-        if segment is None or placeholder is None:
+    swaps = _stream_swaps(html)
+    body = tree.body
+    if not swaps or body is None:
+        return 0
+    # One pass for the segments (React writes them as children of <body>) and for the
+    # placeholders outside segments; a placeholder inside a segment is looked up when
+    # needed, in the segment's moved copy (at most MAX_STREAM_LOOKUPS times: linear time).
+    segments = {}
+    for node in body.iter():
+        if node.tag == "div" and "hidden" in node.attributes:
+            sid = node.attributes.get("id") or ""
+            if sid.startswith("S:"):
+                segments.setdefault(sid, node)
+    templates = {}
+    for node in tree.css("template[id]"):
+        tid = node.attributes.get("id") or ""
+        if tid.startswith(("B:", "P:")) and tid not in templates and not _inside_segment(node, body):
+            templates[tid] = node
+
+    def forget(node) -> None:  # a destroyed subtree's placeholders must not be used
+        if node.tag in ("-text", "-comment"):
+            return
+        for t in [node] + list(node.css("template[id]")):
+            tid = t.attributes.get("id") or ""
+            if tid in templates and templates[tid].mem_id == t.mem_id:
+                del templates[tid]
+
+    moved = lookups = 0
+    for kind, template_id, segment_id in swaps:
+        segment = segments.pop(segment_id, None)
+        if segment is None:
+            continue
+        placeholder = templates.pop(template_id, None)
+        if placeholder is None and lookups < MAX_STREAM_LOOKUPS:
+            lookups += 1
+            placeholder = tree.css_first(f'template[id="{template_id}"]')
+        if placeholder is None:
             continue
         if kind == "C":
-            _drop_fallback(placeholder)
+            _drop_fallback(placeholder, forget)
         placeholder.insert_before(segment)  # inserts a copy
         copy = placeholder.prev
         if copy is not None and copy.tag == "div":
