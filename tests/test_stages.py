@@ -764,3 +764,11 @@ def test_many_streamed_segments_are_all_moved():
             + "".join(f'<div hidden id="S:{i:x}"><p>Segment {i}.</p></div>' for i in range(n)) + "</body></html>")
     texts = [c.text_content() for c in parse_html(page).body.children]
     assert texts == [f"Segment {i}." for i in range(n)]
+
+
+def test_pruning_thousands_of_sibling_elements_keeps_the_others_in_order():
+    n = 5000
+    html = ("<html><body>" + "".join(f'<p style="opacity:0">P{i}</p><p>V{i}</p>' for i in range(n))
+            + "</body></html>")
+    kept = [c.text_content() for c in prune(parse_html(html)).root.children]
+    assert kept == [f"V{i}" for i in range(n)]

@@ -594,6 +594,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text),
                                _preview(reason, el.tag, text)))
     chars = 0  # text of the nodes that stay: the walk visits exactly those
+    doomed: set[int] = set()
+    emptied: list[Node | None] = []
     page_text: list[int] = []
 
     def page_chars() -> int:
@@ -630,7 +632,10 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         if reason is not None:
             if log:
                 _log(removed, node, reason)
-            node.remove()
+            # detached after the walk, one pass per parent: removing thousands of siblings
+            # one by one would cost time quadratic in their number
+            doomed.add(id(node))
+            emptied.append(node.parent)
             continue
         if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
@@ -640,4 +645,15 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         # alt text it writes; URLs percent-encode them.)
         if node.children:
             stack.extend(reversed(node.children))
+    done: set[int] = set()
+    for parent in emptied:
+        if parent is not None and id(parent) not in done:
+            done.add(id(parent))
+            kept = []
+            for ch in parent.children:
+                if id(ch) in doomed:
+                    ch.parent = None
+                else:
+                    kept.append(ch)
+            parent.children = kept
     return PruneResult(root=root, removed=removed, chars=chars)
