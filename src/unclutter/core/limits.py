@@ -35,3 +35,9 @@ MAX_ATTRIBUTE_CHARS = 8192
 #: Share of C0 control characters (excluding tab/CR/LF/FF) above which decoded input is
 #: judged binary rather than text.
 MAX_CONTROL_CHAR_RATIO = 0.02
+
+#: React streaming placeholders looked up again by a CSS query (those inside a segment,
+#: copied when the segment moved; see ``unclutter.parse.html._reveal_streamed_segments``),
+#: at most this many per page: each query walks the whole tree, so an unbounded count
+#: would make hostile pages quadratic. Real pages use a few dozen.
+MAX_STREAM_LOOKUPS = 64

@@ -29,6 +29,7 @@ from ..core.limits import (
     MAX_ATTRIBUTE_CHARS,
     MAX_ATTRIBUTES_PER_ELEMENT,
     MAX_DOM_DEPTH,
+    MAX_STREAM_LOOKUPS,
 )
 
 __all__ = ["ElementFilter", "ParsedPage", "TAGGED_ELEMENTS", "SkippedElement", "parse_html", "estimate_depth",
@@ -560,11 +561,6 @@ def _drop_fallback(boundary, forget) -> None:
             len(node.text(deep=True).strip()) < STREAM_FALLBACK_MAX_CHARS):
         forget(node)
         node.decompose()
-
-
-#: Placeholders looked up again by a CSS query (those inside a segment, copied when the
-#: segment moved), at most this many per page: each query walks the whole tree.
-MAX_STREAM_LOOKUPS = 64
 
 
 def _inside_segment(node, body) -> bool:
