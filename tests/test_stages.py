@@ -730,16 +730,27 @@ def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
     html = ("<html><body><article>" + "".join(para.format(i) for i in range(6))
             + '<h3><button aria-controls="faq-1 faq-x" aria-expanded="false">Is it safe?</button></h3>'
             + '<div id="faq-1" hidden>FAQ-ANSWER-ONE</div>'
+            + '<div id="faq-1" style="font-size:0">PLANTED-DUPLICATE-ID</div>'
+            + '<div role="tablist"><span role="tab" aria-controls="tab-2">Specs</span></div>'
             + '<div role="tabpanel" id="tab-2" style="display:none" aria-hidden="true">TAB-PANEL-TWO</div>'
-            + '<button role="tab" aria-controls="tab-2">Specs</button>'
             + '<div hidden="until-found">FINDABLE-TEXT</div>'
             + '<div id="faq-9" hidden>NOT-CONTROLLED</div><p aria-hidden="true">PLANTED-ARIA</p>'
+            # the collapse is lifted, no other hiding: off-screen, zero font size
+            + '<a aria-controls="p1 p2">More</a><div id="p1" style="position:absolute;left:-9999px">PLANTED-OFFSCREEN</div>'
+            + '<div id="p2" hidden style="font-size:0">PLANTED-FONT</div>'
+            # the control must be a visible element before the panel, not text, a comment or a script
+            + '<!-- aria-controls="c1" --><p>aria-controls="c2"</p><button hidden aria-controls="c3">x</button>'
+            + '<div id="c1" hidden>PLANTED-COMMENT</div><div id="c2" hidden>PLANTED-TEXT</div>'
+            + '<div id="c3" hidden>PLANTED-HIDDEN-CONTROL</div>'
+            + '<div id="c4" hidden><button aria-controls="c4">x</button>PLANTED-SELF</div>'
             + "</article></body></html>")
     for page in (parse_for_pruning(html), parse_html(html)):  # early drops, then the full rules
         text = prune(page).root.text_content()
         for kept in ("FAQ-ANSWER-ONE", "TAB-PANEL-TWO", "FINDABLE-TEXT", "Paragraph 5"):
             assert kept in text, kept
-        for gone in ("NOT-CONTROLLED", "PLANTED-ARIA"):
+        for gone in ("NOT-CONTROLLED", "PLANTED-ARIA", "PLANTED-DUPLICATE-ID", "PLANTED-OFFSCREEN",
+                     "PLANTED-FONT", "PLANTED-COMMENT", "PLANTED-TEXT", "PLANTED-HIDDEN-CONTROL",
+                     "PLANTED-SELF"):
             assert gone not in text, gone
 
 

@@ -326,6 +326,12 @@ class ElementFilter:
     check_tags: frozenset[str]
     attribute_names: frozenset[str]
     test: Callable[[str, dict[str, str]], bool]
+    #: If given, in document order: ``observe(attrs)`` for every element that is kept,
+    #: ``observe_dropped(attrs, lexbor_node)`` for every element left out (its subtree is
+    #: not walked); ``start()`` before each build of the tree (a page may be built twice).
+    observe: Callable[[dict[str, str]], None] | None = None
+    observe_dropped: Callable[[dict[str, str], object], None] | None = None
+    start: Callable[[], None] | None = None
 
 
 @dataclass
@@ -408,11 +414,14 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     push = stack.append
     ws_free = _WHITESPACE_FREE_PARENTS
     blocks = BLOCK_ELEMENTS
+    observe = observe_dropped = None
     if skip_elements is not None:
         drop_tags = skip_elements.tags
         check_tags = skip_elements.check_tags
         check_names = skip_elements.attribute_names
         test = skip_elements.test
+        observe = skip_elements.observe
+        observe_dropped = skip_elements.observe_dropped
     else:
         drop_tags = check_tags = check_names = frozenset()
         test = None
@@ -466,6 +475,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
             ):
+                if observe_dropped is not None:
+                    observe_dropped(attrs or {}, child)
                 if tag == "style":
                     styles.append(child.text(deep=True))
                 if skipped is not None:
@@ -474,6 +485,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             node = Node(tag, attrs)
             node.parent = parent
             siblings.append(node)
+            if observe is not None and attrs:
+                observe(attrs)
             if index is not None:
                 index[child.mem_id] = node
                 if attrs:
@@ -760,6 +773,8 @@ def parse_html(html: str, url: str | None = None, *,
     tree = LexborHTMLParser(utf8 if utf8 is not None else html)
 
     def build():
+        if skip_elements is not None and skip_elements.start is not None:
+            skip_elements.start()
         styles: list[str] = []
         data_scripts: list[Node] = []
         skipped: list[SkippedElement] | None = [] if report_skipped else None

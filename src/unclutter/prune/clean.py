@@ -14,8 +14,8 @@ Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
   inside ``@media``/``@supports`` are conditional and ignored); visually hidden elements
   (``VISUALLY_HIDDEN_RES``: zero opacity or font size, clipped, off-screen), except an
   ``opacity: 0`` that is a fade-in start state (``rules.OPACITY_ZERO_REASON``); collapsed
-  disclosure panels (named by a control's ``aria-controls``) and ``hidden="until-found"``
-  elements are content and stay (``rules.ARIA_CONTROLS_RE``);
+  disclosure panels (named by a kept control's ``aria-controls``: :class:`DisclosurePanels`)
+  and ``hidden="until-found"`` elements are content and stay;
 * consent walls and overlays (``OVERLAY_CLASS_RE``);
 * invisible Unicode and control characters (``INVISIBLE_CHARS_RE``) inside every text node.
 
@@ -38,7 +38,6 @@ from ..core.models import Removal
 from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .rules import (
     ANIMATED_STYLE_RE,
-    ARIA_CONTROLS_RE,
     CHROME_CLASS_RE,
     EARLY_DROP_ATTRIBUTES,
     EARLY_DROP_TAGS,
@@ -228,7 +227,53 @@ def page_hiding_selectors(styles: list[str]) -> list[str]:
     return out
 
 
-def _early_drop_test(tag: str, attrs: dict[str, str], panels: frozenset[str] = frozenset()) -> bool:
+class DisclosurePanels:
+    """The disclosure panels of a page, found while its tree is walked in document order:
+    an element's ``id`` counts once some earlier element that was kept (not hidden, not
+    inside a removed subtree, not inside the panel itself) named it in ``aria-controls``
+    (WAI-ARIA 1.2), and only for the first element with that id."""
+
+    __slots__ = ("named", "used")
+
+    def __init__(self) -> None:
+        self.named: set[str] = set()
+        self.used: set[str] = set()
+
+    def start(self) -> None:
+        """Forget everything: a new walk of the page begins."""
+        self.named.clear()
+        self.used.clear()
+
+    def observe(self, attrs: dict[str, str]) -> None:
+        """Read the ``aria-controls`` of an element that was kept."""
+        value = attrs.get("aria-controls")
+        if value:
+            self.named.update(value.split())
+
+    def observe_dropped(self, attrs: dict[str, str], node) -> None:
+        """Read the controls of an element removed as chrome (a ``<button>``, a
+        ``role=tablist``), which the reader still sees, unless it is hidden: its own
+        ``aria-controls`` and those of its descendants not hidden by their own attributes
+        (``node``: a lexbor node or a :class:`Node`)."""
+        if _attribute_hiding_reason(attrs) is not None:
+            return
+        self.observe(attrs)
+        found = (node.css("[aria-controls]") if hasattr(node, "css")
+                 else (n for n in node.iter_elements() if n is not node and "aria-controls" in n.attrs))
+        for n in found:
+            a = n.attributes if hasattr(n, "css") else n.attrs
+            if a and _attribute_hiding_reason(a) is None:
+                self.observe(a)
+
+    def claim(self, ident: str | None) -> bool:
+        """Whether the element with this id is a panel (the first claim of a named id)."""
+        if not ident or ident not in self.named or ident in self.used:
+            return False
+        self.used.add(ident)
+        return True
+
+
+def _early_drop_test(tag: str, attrs: dict[str, str], panels: DisclosurePanels | None = None) -> bool:
     if tag == "script":
         return "json" not in attrs.get("type", "").lower() and attrs.get("id") != "__NEXT_DATA__"
     return _attribute_hiding_reason(attrs, panels) is not None or _role_reason(attrs) is not None
@@ -244,21 +289,21 @@ EARLY_DROP = ElementFilter(
 )
 
 
-def disclosure_panel_ids(html: str) -> frozenset[str]:
-    """Ids that some control of the page names in ``aria-controls`` (the panels it opens:
-    see ``rules.ARIA_CONTROLS_RE``), from the source text."""
-    if "aria-controls" not in html:  # (written in lower case, as pages do: no case-folded copy)
-        return frozenset()
-    return frozenset(i for v in ARIA_CONTROLS_RE.findall(html) for i in v.split())
+def _page_panels(html: str) -> DisclosurePanels | None:
+    """A :class:`DisclosurePanels` for a page that can have panels (its source names
+    ``aria-controls``, written in lower case as pages do), else ``None``."""
+    return DisclosurePanels() if "aria-controls" in html else None
 
 
-def early_drop_filter(panels: frozenset[str]) -> ElementFilter:
-    """:data:`EARLY_DROP`, sparing the disclosure panels ``panels`` (element ids)."""
-    if not panels:
+def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
+    """:data:`EARLY_DROP`, sparing the disclosure panels found by ``panels`` while the tree
+    is built (it observes every kept element)."""
+    if panels is None:
         return EARLY_DROP
     return ElementFilter(tags=EARLY_DROP.tags, check_tags=EARLY_DROP.check_tags,
                          attribute_names=EARLY_DROP.attribute_names,
-                         test=partial(_early_drop_test, panels=panels))
+                         test=partial(_early_drop_test, panels=panels), observe=panels.observe,
+                         observe_dropped=panels.observe_dropped, start=panels.start)
 
 
 def _applies_early_drop(f: ElementFilter | None) -> bool:
@@ -275,7 +320,7 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
     ``parse_html``; ``utf8`` and ``report_skipped`` (``False`` when no removal log will be
     kept) as for ``parse_html``. Raises what ``parse_html`` raises."""
     return parse_html(html, url, skip_selector=page_hiding_selectors,
-                      skip_elements=early_drop_filter(disclosure_panel_ids(html)),
+                      skip_elements=early_drop_filter(_page_panels(html)),
                       scripting=scripting, utf8=utf8, report_skipped=report_skipped)
 
 
@@ -379,16 +424,22 @@ def style_hides(style: str) -> str | None:
     style = normalise_css(style)
     if HIDING_DECLARATION_RE.search(style):
         return "hidden: inline style"
+    opacity = False
     for regex, what in VISUALLY_HIDDEN_RES:
         if regex.search(style):
-            return f"hidden: inline style ({what})"
+            reason = f"hidden: inline style ({what})"
+            if reason != OPACITY_ZERO_REASON:
+                return reason
+            opacity = True
     if ZERO_BOX_RE.search(style) and OVERFLOW_HIDDEN_RE.search(style):
         return "hidden: inline style (zero size, overflow hidden)"
     fg = _COLOR_RE.search(style)
     bg = _BACKGROUND_RE.search(style)
     if fg and bg and _colour(fg.group(1)) == _colour(bg.group(1)):
         return "hidden: inline style (text colour equals background)"
-    return None
+    # zero opacity last: it is the one reason a later stage may lift (a fade-in start
+    # state), so it is only given when no other declaration hides the element
+    return OPACITY_ZERO_REASON if opacity else None
 
 
 _COLOR_RE = re.compile(r"(?:^|[;\s])color\s*:\s*([^;!]+)")
@@ -461,25 +512,36 @@ def _class_id_verdict(cls: str | None, ident: str | None) -> int:
 _HIDING_ATTRIBUTE_NAMES = frozenset(name for name, _, _ in HIDDEN_ATTRIBUTE_RULES) | {"style"}
 
 
-def _attribute_hiding_reason(attrs: dict[str, str], panels: frozenset[str] = frozenset()) -> str | None:
+#: The ways a collapsed disclosure panel is hidden, which its control lifts.
+_COLLAPSED = frozenset({"hidden: hidden attribute", 'hidden: aria-hidden="true"', "hidden: inline style"})
+
+
+def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | None = None) -> str | None:
     """Why the element's attributes hide it (``HIDDEN_ATTRIBUTE_RULES``, inline style), or
-    ``None``; never for a disclosure panel (its ``id`` in ``panels``) or a
-    ``hidden="until-found"`` element (``rules.ARIA_CONTROLS_RE``)."""
+    ``None``. A disclosure panel (see :class:`DisclosurePanels`) is not hidden by the
+    ``hidden`` attribute, ``aria-hidden`` or inline ``display:none``/``visibility:hidden``
+    (its collapsed state), but still by every other rule; ``hidden="until-found"`` is not
+    hidden by the attribute (``rules.HIDDEN_UNTIL_FOUND``). Zero opacity alone is left to
+    :func:`_fade_in_reason`."""
     if _HIDING_ATTRIBUTE_NAMES.isdisjoint(attrs):
         return None
-    if panels and attrs.get("id") in panels:
-        return None
+    reasons = []
     for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
         if name in attrs and (value is None or attrs[name].strip().lower() == value):
             if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
                 continue
-            return f"hidden: {reason}"
+            reasons.append(f"hidden: {reason}")
     style = attrs.get("style")
-    if not style:
+    if style:
+        reason = _cached_style_hides(style)
+        # opacity 0 alone: decided on the built tree (_fade_in_reason), where text is known
+        if reason is not None and reason != OPACITY_ZERO_REASON:
+            reasons.append(reason)
+    if not reasons:
         return None
-    reason = _cached_style_hides(style)
-    # opacity 0 alone: decided on the built tree (_fade_in_reason), where text is known
-    return None if reason == OPACITY_ZERO_REASON else reason
+    if panels is not None and _COLLAPSED.issuperset(reasons) and panels.claim(attrs.get("id")):
+        return None
+    return reasons[0]
 
 
 def _fade_in_reason(node: Node, style: str, page_chars) -> str | None:
@@ -548,7 +610,7 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
 
 
 def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex",
-                    panels: frozenset[str] = frozenset()) -> str | None:
+                    panels: DisclosurePanels | None = None) -> str | None:
     """Why the prune stage removes element ``node`` (with non-empty ``attrs``), judged on
     its attributes, or ``None``: hiding attributes and inline style, the page's simple
     hiding selectors, a chrome role, then the class/id checks of :func:`_class_reason`.
@@ -575,7 +637,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     walk_selectors = _SelectorIndex([]) if page.style_selectors_applied else selectors
     # Likewise the attribute, inline-style and role rules when EARLY_DROP was applied.
     only_classes = _applies_early_drop(page.skip_elements) and page.style_selectors_applied
-    panels = frozenset() if only_classes else disclosure_panel_ids(page.html)
+    panels = None if only_classes else _page_panels(page.html)
 
     root = page.body or page.root
     removed: list[Removal] = []
@@ -630,6 +692,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"
         if reason is not None:
+            if panels is not None:
+                panels.observe_dropped(attrs or {}, node)  # chrome the reader still sees
             if log:
                 _log(removed, node, reason)
             # detached after the walk, one pass per parent: removing thousands of siblings
@@ -637,6 +701,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             doomed.add(id(node))
             emptied.append(node.parent)
             continue
+        if panels is not None and attrs:
+            panels.observe(attrs)
         if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
                 if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):

@@ -38,11 +38,12 @@ HIDDEN_ATTRIBUTE_RULES = (
 )
 
 #: Collapsed disclosure panels (WAI-ARIA Authoring Practices 1.2: the disclosure, accordion
-#: and tabs patterns): an element hidden by its attributes or inline style whose ``id`` a
-#: control names in ``aria-controls`` is content a reader opens with one click (FAQ
-#: answers, specification tabs), not planted text: it is kept. So is an element with
-#: ``hidden="until-found"`` (HTML Living Standard: revealed by find-in-page).
-ARIA_CONTROLS_RE = re.compile(r"""aria-controls\s*=\s*["']([^"'<>]+)["']""")
+#: and tabs patterns): an element collapsed by the ``hidden`` attribute, ``aria-hidden`` or
+#: inline ``display:none`` whose ``id`` an earlier, visible control names in
+#: ``aria-controls`` is content a reader opens with one click (FAQ answers, specification
+#: tabs), not planted text: it is kept (``prune.clean.DisclosurePanels``); any other hiding
+#: declaration still removes it. ``hidden="until-found"`` (HTML Living Standard: revealed
+#: by find-in-page) does not hide either.
 HIDDEN_UNTIL_FOUND = "until-found"
 
 #: CSS declarations that hide an element (CSS Display Level 3 ``display: none``; CSS 2.1
