@@ -550,6 +550,8 @@ def _stream_swaps(html: str) -> list[tuple[str, str, str]]:
 #: saved copy without comments), is taken to be the one element after the boundary if it
 #: holds fewer characters than this ("Loading...", a skeleton): longer is page content.
 STREAM_FALLBACK_MAX_CHARS = 200
+#: A fallback spans at most this many sibling nodes (React's are a spinner or a skeleton).
+STREAM_FALLBACK_MAX_NODES = 64
 
 
 def _drop_fallback(boundary, forget) -> None:
@@ -559,7 +561,9 @@ def _drop_fallback(boundary, forget) -> None:
     each node before it is destroyed."""
     node = boundary.next
     doomed = []
-    while node is not None and node.tag != "template":  # (the next boundary: no comment here)
+    # the closing comment is looked for among the next STREAM_FALLBACK_MAX_NODES siblings,
+    # before the next boundary (a bounded scan: linear time whatever the swap order)
+    while node is not None and node.tag != "template" and len(doomed) < STREAM_FALLBACK_MAX_NODES:
         if node.tag == "-comment" and "/$" in (node.comment_content or ""):
             for d in doomed:
                 forget(d)
@@ -574,16 +578,6 @@ def _drop_fallback(boundary, forget) -> None:
             len(node.text(deep=True).strip()) < STREAM_FALLBACK_MAX_CHARS):
         forget(node)
         node.decompose()
-
-
-def _inside_segment(node, body) -> bool:
-    """Whether a lexbor ``node`` lies inside a streamed segment (``<div hidden id="S:n">``)."""
-    parent = node.parent
-    while parent is not None and parent.mem_id != body.mem_id:
-        if parent.tag == "div" and (parent.attributes.get("id") or "").startswith("S:"):
-            return True
-        parent = parent.parent
-    return False
 
 
 def _reveal_streamed_segments(tree, html: str) -> int:
@@ -609,10 +603,11 @@ def _reveal_streamed_segments(tree, html: str) -> int:
             sid = node.attributes.get("id") or ""
             if sid.startswith("S:"):
                 segments.setdefault(sid, node)
+    inside = {t.mem_id for seg in segments.values() for t in seg.css("template[id]")}
     templates = {}
     for node in tree.css("template[id]"):
         tid = node.attributes.get("id") or ""
-        if tid.startswith(("B:", "P:")) and tid not in templates and not _inside_segment(node, body):
+        if tid.startswith(("B:", "P:")) and tid not in templates and node.mem_id not in inside:
             templates[tid] = node
 
     def forget(node) -> None:  # a destroyed subtree's placeholders must not be used

@@ -262,6 +262,7 @@ class DisclosurePanels:
                  else (n for n in node.iter_elements() if n is not node and "aria-controls" in n.attrs))
         for n in found:
             a = n.attributes if hasattr(n, "css") else n.attrs
+            a = {k: v or "" for k, v in a.items()}  # (lexbor gives None for a valueless attribute)
             if a and _attribute_hiding_reason(a) is None:
                 self.observe(a)
 
@@ -544,17 +545,36 @@ def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | N
     return reasons[0]
 
 
-def _fade_in_reason(node: Node, style: str, page_chars) -> str | None:
+def _fade_in_reason(node: Node, style: str, counts) -> str | None:
     """``OPACITY_ZERO_REASON`` when ``node``'s inline ``style`` hides it by ``opacity: 0``
     and it is not a fade-in start state (see ``rules.OPACITY_ZERO_REASON``), else ``None``.
-    ``page_chars()``: characters of the page's text."""
+    ``counts()``: non-whitespace characters below each element (``id(node)`` -> count;
+    the root's is the page's), made once per page."""
     if _cached_style_hides(style) != OPACITY_ZERO_REASON:
         return None
     if ANIMATED_STYLE_RE.search(normalise_css(style)) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(node.attrs):
         return None
-    if len(node.text_content()) >= FADE_IN_MIN_SHARE * page_chars():
+    chars = counts()
+    if chars.get(id(node), 0) >= FADE_IN_MIN_SHARE * chars["page"]:
         return None
     return OPACITY_ZERO_REASON
+
+
+def _visible_char_counts(root: Node) -> dict:
+    """Non-whitespace characters in each element's subtree, by ``id``, and the whole
+    page's under ``"page"`` (one bottom-up pass)."""
+    out: dict = {}
+    for node in root.elements_bottom_up():
+        n = 0
+        for ch in node.children:
+            if ch.tag == TEXT:
+                t = ch.text
+                n += len(t) - sum(map(t.count, (" ", "\n", "\t", "\r", "\xa0", "\f")))
+            else:
+                n += out.get(id(ch), 0)
+        out[id(node)] = n
+    out["page"] = out.get(id(root), 0)
+    return out
 
 
 def _role_reason(attrs: dict[str, str]) -> str | None:
@@ -658,12 +678,12 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     chars = 0  # text of the nodes that stay: the walk visits exactly those
     doomed: set[int] = set()
     emptied: list[Node | None] = []
-    page_text: list[int] = []
+    char_counts: list[dict] = []
 
-    def page_chars() -> int:
-        if not page_text:
-            page_text.append(len(root.text_content()))
-        return page_text[0]
+    def counts() -> dict:
+        if not char_counts:
+            char_counts.append(_visible_char_counts(root))
+        return char_counts[0]
 
     stack = list(reversed(root.children))
     while stack:
@@ -687,7 +707,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             else:
                 reason = _element_reason(node, attrs, walk_selectors, panels)
             if reason is None and attrs and "style" in attrs and "opacity" in attrs["style"]:
-                reason = _fade_in_reason(node, attrs["style"], page_chars)
+                reason = _fade_in_reason(node, attrs["style"], counts)
             if reason is None and tag in ("header", "footer"):
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"
