@@ -327,10 +327,11 @@ class ElementFilter:
     attribute_names: frozenset[str]
     test: Callable[[str, dict[str, str]], bool]
     #: If given, in document order: ``observe(attrs)`` for every element that is kept,
-    #: ``observe_dropped(attrs, lexbor_node)`` for every element left out (its subtree is
+    #: ``observe_dropped(attrs, controls)`` for every element left out, with the attributes
+    #: of its descendants that have ``aria-controls`` (its subtree is
     #: not walked); ``start()`` before each build of the tree (a page may be built twice).
     observe: Callable[[dict[str, str]], None] | None = None
-    observe_dropped: Callable[[dict[str, str], object], None] | None = None
+    observe_dropped: Callable[[dict[str, str], list[dict[str, str]]], None] | None = None
     start: Callable[[], None] | None = None
 
 
@@ -476,7 +477,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
             ):
                 if observe_dropped is not None:
-                    observe_dropped(attrs or {}, child)
+                    observe_dropped(attrs or {}, [  # (lexbor gives None for a valueless attribute)
+                        {k: v or "" for k, v in n.attributes.items()} for n in child.css("[aria-controls]")])
                 if tag == "style":
                     styles.append(child.text(deep=True))
                 if skipped is not None:

@@ -250,20 +250,16 @@ class DisclosurePanels:
         if value:
             self.named.update(value.split())
 
-    def observe_dropped(self, attrs: dict[str, str], node) -> None:
+    def observe_dropped(self, attrs: dict[str, str], controls: list[dict[str, str]]) -> None:
         """Read the controls of an element removed as chrome (a ``<button>``, a
         ``role=tablist``), which the reader still sees, unless it is hidden: its own
-        ``aria-controls`` and those of its descendants not hidden by their own attributes
-        (``node``: a lexbor node or a :class:`Node`)."""
+        ``aria-controls`` and those of ``controls`` (the attributes of its descendants
+        that have one) not hidden by their own attributes."""
         if _attribute_hiding_reason(attrs) is not None:
             return
         self.observe(attrs)
-        found = (node.css("[aria-controls]") if hasattr(node, "css")
-                 else (n for n in node.iter_elements() if n is not node and "aria-controls" in n.attrs))
-        for n in found:
-            a = n.attributes if hasattr(n, "css") else n.attrs
-            a = {k: v or "" for k, v in a.items()}  # (lexbor gives None for a valueless attribute)
-            if a and _attribute_hiding_reason(a) is None:
+        for a in controls:
+            if _attribute_hiding_reason(a) is None:
                 self.observe(a)
 
     def claim(self, ident: str | None) -> bool:
@@ -531,6 +527,8 @@ def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | N
         if name in attrs and (value is None or attrs[name].strip().lower() == value):
             if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
                 continue
+            if panels is None:  # (the usual page: the first reason is the answer)
+                return f"hidden: {reason}"
             reasons.append(f"hidden: {reason}")
     style = attrs.get("style")
     if style:
@@ -713,7 +711,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                     reason = f"page-level {tag}"
         if reason is not None:
             if panels is not None:
-                panels.observe_dropped(attrs or {}, node)  # chrome the reader still sees
+                panels.observe_dropped(attrs or {}, [  # chrome the reader still sees
+                    n.attrs for n in node.iter_elements(include_self=False) if "aria-controls" in n.attrs])
             if log:
                 _log(removed, node, reason)
             # detached after the walk, one pass per parent: removing thousands of siblings
