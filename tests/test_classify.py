@@ -83,6 +83,31 @@ def test_features_on_a_hand_built_dom():
     assert X.shape[0] == 2 and np.isfinite(X).all()
 
 
+def test_page_features_declared_type_and_url_cues():
+    from unclutter.classify.features import PAGE_FEATURES, page_features, unit_feature_names
+
+    col = {n: i for i, n in enumerate(PAGE_FEATURES)}
+    v = page_features("product", "https://shop.example/en/products/blue-kettle-2000?ref=home")
+    assert v[col["page.type=product"]] == 1.0 and v.sum() - v[col["page.log_url_depth"]] == 2.0
+    assert v[col["page.url~product"]] == 1.0
+    assert v[col["page.log_url_depth"]] == pytest.approx(math.log1p(3))
+    # og:type's default "website" is a web page; an unknown declared word is "other"
+    assert page_features("website", None)[col["page.type=webpage"]] == 1.0
+    assert page_features("profile", None)[col["page.type=other"]] == 1.0
+    # path words only (not the host), forum software paths; nothing declared: all zero
+    f = page_features(None, "https://forum.example/viewtopic.php?t=12")
+    assert f[col["page.url~forum"]] == 1.0 and f[: col["page.type=other"] + 1].sum() == 0.0
+    assert not page_features(None, "https://products.example/").any()
+    assert not page_features(None, "http://[::1/broken").any()  # unparsable address: no cues
+    # appended to every unit's row, after the columns older models index
+    g = build_graph(_hand_built(), page_type="forum", url="https://x.example/thread/9")
+    X = unit_matrix(g, 16)
+    names = unit_feature_names(16)
+    assert names[-len(PAGE_FEATURES):] == list(PAGE_FEATURES) and X.shape[1] == len(names)
+    assert (X[:, names.index("page.type=forum")] == 1.0).all()
+    assert (X[:, names.index("page.url~forum")] == 1.0).all()
+
+
 def test_class_features_read_apart_equal_the_joined_class_id_string():
     from unclutter.classify.features import _class_flags, _class_info, class_tokens
     from unclutter.core.dom import Node

@@ -50,9 +50,9 @@ def process(case: dict) -> dict | None:
     if case.get("text") is None:
         return None
     try:
-        body = pruned_body(page_bytes(case), case.get("url"))
+        body, declared = pruned_body(page_bytes(case), case.get("url"))
         heur = select_main_content(body)
-        g = build_graph(body, heur, vocab=_VOCAB)
+        g = build_graph(body, heur, vocab=_VOCAB, page_type=declared, url=case.get("url"))
     except Exception as exc:  # noqa: BLE001 - unreadable pages are skipped, and counted
         info["error"] = f"{type(exc).__name__}: {exc}"[:200]
         return info

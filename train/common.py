@@ -51,14 +51,18 @@ def page_type(case: dict) -> str:
 
 
 def pruned_body(html_bytes: bytes, url: str | None):
-    """Decode, parse and prune as :func:`unclutter.pipeline.run_pipeline` does."""
+    """Decode, parse and prune as :func:`unclutter.pipeline.run_pipeline` does; returns
+    ``(pruned body, declared page type)`` (``Metadata.page_type``, read before pruning as
+    the pipeline reads it)."""
     from unclutter.core.options import Options
+    from unclutter.parse.metadata import extract_metadata
     from unclutter.pipeline import _to_text
     from unclutter.prune.clean import parse_for_pruning, prune
 
     html = _to_text(html_bytes, Options())
     page = parse_for_pruning(html, url)
-    return prune(page).root
+    declared = extract_metadata(page, article_body=False).page_type
+    return prune(page).root, declared
 
 
 _ATTR_RE = re.compile(rb"""\s(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)

@@ -31,7 +31,7 @@ def main() -> None:
     a_all, b_all = [], []
     unlabelled = total = 0
     for case in load_cases("readability-tests"):
-        body = pruned_body(page_bytes(case), case.get("url"))
+        body, _ = pruned_body(page_bytes(case), case.get("url"))
         g = build_graph(body)
         expected = (Path(case["_dir"]) / case["expected_html"]).read_text(encoding="utf-8")
         tp = parse_html(expected, case.get("url"))

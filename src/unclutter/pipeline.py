@@ -134,7 +134,7 @@ def _structured_markdown(body: str) -> str:
     return "\n\n".join(p for p in paragraphs if p) + "\n"
 
 
-def _select(pruned: PruneResult, options: Options, page_type: str | None = None):
+def _select(pruned: PruneResult, options: Options, page_type: str | None = None, url: str | None = None):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
     by the page's declared type (:func:`unclutter.classify.auto_extractor`)."""
@@ -151,7 +151,7 @@ def _select(pruned: PruneResult, options: Options, page_type: str | None = None)
     else:
         from .classify import classify_main_content
 
-        sel = classify_main_content(body, extractor, log=options.explain)
+        sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url)
     if route:
         sel.attempts.insert(0, route)
     return sel
@@ -199,14 +199,14 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     pruned = prune(page, log=log)
     if log:
         trace.append(f"prune: removed {len(pruned.removed)} elements")
-    selection = _select(pruned, options, meta.page_type)
+    selection = _select(pruned, options, meta.page_type, url)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
         page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
         pruned2 = prune(page2, log=log)
-        selection2 = _select(pruned2, options, meta.page_type)
+        selection2 = _select(pruned2, options, meta.page_type, url)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2

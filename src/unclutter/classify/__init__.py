@@ -132,11 +132,14 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reas
     return container
 
 
-def classify_main_content(body: Node, extractor: str, log: bool = True) -> Selection:
+def classify_main_content(body: Node, extractor: str, log: bool = True, page_type: str | None = None,
+                          url: str | None = None) -> Selection:
     """Run extractor ``extractor`` (one of :data:`LEARNED_EXTRACTORS`) on the pruned
     ``body``; see the module docstring. ``gbdt``/``gnn``/``auto`` prepare ``body`` in place
     (the pipeline is done with it) after the heuristic has run on its own copies.
-    ``log=False``: no removal log (``Selection.removed`` stays empty)."""
+    ``log=False``: no removal log (``Selection.removed`` stays empty). ``page_type``
+    (``Metadata.page_type``) and ``url`` (the page's address) feed the page-level features
+    (:func:`.features.page_features`)."""
     t0 = time.perf_counter()
     name = AUTO_EXTRACTOR if extractor == "auto" else extractor
     lines: list[str] = []
@@ -154,7 +157,7 @@ def classify_main_content(body: Node, extractor: str, log: bool = True) -> Selec
         model = registry.get_model(name)
         heuristic = select_main_content(body, log=log)
         # the heuristic has read ``body`` (on its own copies): prepare it in place
-        g = build_graph(body, heuristic, vocab=model.vocab, copy=False)
+        g = build_graph(body, heuristic, vocab=model.vocab, copy=False, page_type=page_type, url=url)
         prob = model.predict_units(g)
         threshold = model.threshold
         keep = prob >= threshold

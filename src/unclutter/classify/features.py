@@ -67,13 +67,18 @@ from .constants import (
     CLASS_TOKEN_RE,
     CTD_E,
     CTD_FLOOR,
+    PAGE_TYPE_ALIASES,
+    PAGE_TYPE_FEATURES,
     PUNCT_RE,
     UNIT_ROOT_TAGS,
     UNIT_TAGS,
+    URL_CUE_WORDS,
+    URL_WORD_SPLIT_RE,
 )
 
 __all__ = ["PageGraph", "build_graph", "element_features", "unit_matrix", "ELEMENT_FEATURES",
-           "unit_feature_names", "class_tokens", "composite_text_density", "density_sum"]
+           "unit_feature_names", "class_tokens", "composite_text_density", "density_sum",
+           "PAGE_FEATURES", "page_features"]
 
 _UNIT_TAGS = BLOCK_TAGS | UNIT_ROOT_TAGS
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -98,6 +103,38 @@ ELEMENT_FEATURES = (
     "own_mean_word_len", "unlikely_chain", "negative_chain", "positive_chain", "log_text_repeats",
     "log_class_repeats",
 )
+
+
+#: Page-level columns (:func:`page_features`), appended to every unit's row.
+PAGE_FEATURES = tuple(f"page.type={t}" for t in PAGE_TYPE_FEATURES) + ("page.type=other",) + tuple(
+    f"page.url~{k}" for k in URL_CUE_WORDS) + ("page.log_url_depth",)
+
+
+def page_features(page_type: str | None, url: str | None) -> np.ndarray:
+    """The page-level columns of :data:`PAGE_FEATURES`, shape ``(len(PAGE_FEATURES),)``:
+    the declared page type one-hot (``Metadata.page_type``, see
+    :data:`~unclutter.classify.constants.PAGE_TYPE_FEATURES`), the URL path cues
+    (:data:`~unclutter.classify.constants.URL_CUE_WORDS`, path and query of ``url``) and
+    ``log1p`` of the number of non-empty path segments."""
+    out = np.zeros(len(PAGE_FEATURES))
+    if page_type:
+        kind = PAGE_TYPE_ALIASES.get(page_type, page_type)
+        j = PAGE_TYPE_FEATURES.index(kind) if kind in PAGE_TYPE_FEATURES else len(PAGE_TYPE_FEATURES)
+        out[j] = 1.0
+    if url:
+        from urllib.parse import urlsplit
+
+        try:
+            parts = urlsplit(url.strip())
+        except ValueError:
+            return out
+        words = set(URL_WORD_SPLIT_RE.split(f"{parts.path}?{parts.query}".lower()))
+        base = len(PAGE_TYPE_FEATURES) + 1
+        for k, (_, cue) in enumerate(URL_CUE_WORDS.items()):
+            if not words.isdisjoint(cue):
+                out[base + k] = 1.0
+        out[-1] = np.log1p(sum(1 for seg in parts.path.split("/") if seg))
+    return out
 
 
 @lru_cache(maxsize=16384)
@@ -196,6 +233,7 @@ class PageGraph:
     units: np.ndarray
     raw: dict[str, np.ndarray]
     masks: list[int] = field(default_factory=list)
+    page: np.ndarray = field(default_factory=lambda: np.zeros(len(PAGE_FEATURES)))
     _cache: dict = field(default_factory=dict)
 
     @property
@@ -265,12 +303,13 @@ def _heuristic_text_ids(selection) -> set[int]:
 
 
 def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None = None,
-                copy: bool = True) -> PageGraph:
+                copy: bool = True, page_type: str | None = None, url: str | None = None) -> PageGraph:
     """Prepare ``pruned_body`` (a clone of it unless ``copy`` is false: then the tree is
     prepared in place, for callers that are done with it), then collect the raw
     per-element arrays in one iterative pre-order walk (see the module docstring).
     ``heuristic``: the heuristic's Selection of the same pruned body, for the ``heur_*``
-    features; ``vocab``: class/id token -> bit for :attr:`PageGraph.masks`."""
+    features; ``vocab``: class/id token -> bit for :attr:`PageGraph.masks`;
+    ``page_type``, ``url``: the page's declared type and address (:func:`page_features`)."""
     body = pruned_body.clone() if copy else pruned_body
     paragraphs = prepare(body, False, [])
     heur = _heuristic_text_ids(heuristic)
@@ -358,7 +397,8 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     nxt[prv[has_prev]] = np.nonzero(has_prev)[0]
     g = PageGraph(body=body, nodes=nodes, parent=par, end=np.asarray(end, dtype=np.int64),
                   depth=np.asarray(depth, dtype=np.float64), prev=prv, next=nxt, owner=own,
-                  units=np.zeros(0, dtype=np.int64), raw={}, masks=masks)
+                  units=np.zeros(0, dtype=np.int64), raw={}, masks=masks,
+                  page=page_features(page_type, url))
     dC_a = np.asarray(dC)
     dLC_a = np.asarray(dLC)
     tags = np.asarray(tagc, dtype=object)
@@ -492,6 +532,7 @@ def unit_feature_names(vocab_size: int) -> list[str]:
     names += [f"tag={t}" for t in UNIT_TAGS] + ["tag=other"]
     names += [f"class~{i}" for i in range(vocab_size)]
     names += ["page.log_chars", "page.log_units", "unit.rel_index"]
+    names += list(PAGE_FEATURES)
     return names
 
 
@@ -538,4 +579,5 @@ def unit_matrix(g: PageGraph, vocab_size: int, rows: np.ndarray | None = None) -
     page[:, 1] = np.log1p(g.units.size)
     page[:, 2] = np.searchsorted(g.units, rows) / n_units
     parts.append(page)
+    parts.append(np.broadcast_to(g.page, (m, g.page.size)))
     return np.hstack(parts)
