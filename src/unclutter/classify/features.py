@@ -48,11 +48,12 @@ import numpy as np
 from ..core.dom import TEXT, Node
 from ..score.features import TextStats, compute_stats
 from ..score.heuristic import (
+    cached_unlikely_words,
     is_unlikely,
     prepare,
     score_paragraphs,
-    unlikely_words,
     value_weight,
+    value_words,
 )
 from ..score.weights import (
     BLOCK_TAGS,
@@ -179,9 +180,11 @@ def _value_info(value: str, vocab: dict[str, int], after_class: bool) -> tuple[i
             b = vocab.get(tok)
             if b is not None:
                 bits |= 1 << b
-    words = (2 if NEGATIVE_RE.search(" " + value if after_class else value) else 0) | (
-        4 if POSITIVE_RE.search(value) else 0)
-    return unlikely_words(value), words, bits
+    found = value_words(value)  # cached, shared with the heuristic (which has read most values)
+    if found & 1 and after_class and value[:3].lower() == "ad-":
+        # "^ad-" is the one anchored alternative: after the joining space only the others count
+        found = (found & 2) | (1 if NEGATIVE_RE.search(" " + value) else 0)
+    return cached_unlikely_words(value), 2 * found, bits
 
 
 def _class_info(cls: str, ident: str, vocab: dict[str, int], cache: dict) -> tuple[int, float, int]:
@@ -536,16 +539,19 @@ def unit_feature_names(vocab_size: int) -> list[str]:
     return names
 
 
+_WORD = (1 << 64) - 1
+
+
 def _mask_bits(masks: list[int], rows: np.ndarray, size: int) -> np.ndarray:
+    """Bits ``0..size-1`` of ``masks[i]`` for each ``i`` of ``rows``, shape ``(len(rows), size)``."""
     if size == 0 or rows.size == 0:
         return np.zeros((rows.size, size))
     words = (size + 63) // 64
-    arr = np.zeros((rows.size, words), dtype=np.uint64)
-    for j, i in enumerate(rows.tolist()):
-        m = masks[i]
-        if m:
-            for w in range(words):
-                arr[j, w] = (m >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
+    sel = [masks[i] for i in rows.tolist()]
+    arr = np.empty((rows.size, words), dtype=np.uint64)
+    for w in range(words):
+        shift = 64 * w
+        arr[:, w] = np.fromiter(((m >> shift) & _WORD for m in sel), dtype=np.uint64, count=rows.size)
     bits = np.unpackbits(arr.view(np.uint8).reshape(rows.size, -1), axis=1, bitorder="little")
     return bits[:, :size].astype(np.float64)
 
@@ -568,9 +574,9 @@ def unit_matrix(g: PageGraph, vocab_size: int, rows: np.ndarray | None = None) -
         has.append(ok.astype(np.float64))
     parts.append(np.column_stack(has) if m else np.zeros((0, 4)))
     onehot = np.zeros((m, len(UNIT_TAGS) + 1))
-    tags = g.raw["tag"][rows]
-    for j, t in enumerate(tags):
-        onehot[j, _TAG_INDEX.get(t, len(UNIT_TAGS))] = 1.0
+    other = len(UNIT_TAGS)
+    tag_col = np.fromiter((_TAG_INDEX.get(t, other) for t in g.raw["tag"][rows].tolist()), dtype=np.intp, count=m)
+    onehot[np.arange(m), tag_col] = 1.0
     parts.append(onehot)
     parts.append(_mask_bits(g.masks, rows, vocab_size))
     n_units = max(g.units.size, 1)

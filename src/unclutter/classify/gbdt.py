@@ -52,19 +52,40 @@ class TreeEnsemble(ModelMeta):
         return self.predict_proba(unit_matrix(g, len(self.meta.get("vocab", []))))
 
     def _compiled(self):
-        """Arrays for :meth:`raw_score`: leaves point to themselves and compare against
-        +inf, so every (row, tree) pair can take ``depth`` steps without a mask."""
+        """Arrays for :meth:`raw_score`, the nodes renumbered tree by tree in breadth-first
+        order so that a node's right child directly follows its left one (the next node is
+        ``first_child[node] + went_right``: one gather fewer per level); leaves are their
+        own first child and compare against +inf, so every (row, tree) pair can take
+        ``depth`` steps without a mask."""
         c = self.meta.get("_compiled")
         if c is None:
-            leaf = self.feature < 0
-            feat = np.where(leaf, 0, self.feature).astype(np.intp)
-            cut = np.where(leaf, np.inf, self.cut)
-            children = np.stack([self.left, self.right], axis=1).astype(np.intp).ravel()
-            depth = np.zeros(self.feature.size, dtype=np.int64)
-            for k in range(self.feature.size):  # parents come before children (pre-order)
-                if not leaf[k]:
-                    depth[self.left[k]] = depth[self.right[k]] = depth[k] + 1
-            c = self.meta["_compiled"] = (feat, cut, children, int(depth.max(initial=0)))
+            leaf = (self.feature < 0).tolist()
+            left, right = self.left.tolist(), self.right.tolist()
+            order: list[int] = []
+            for r in self.roots.tolist():
+                level = [r]
+                order.append(r)
+                while level:
+                    nxt = []
+                    for k in level:
+                        if not leaf[k]:
+                            nxt += (left[k], right[k])
+                    order += nxt
+                    level = nxt
+            order_a = np.asarray(order, dtype=np.intp)
+            new = np.empty(order_a.size, dtype=np.intp)
+            new[order_a] = np.arange(order_a.size)
+            is_leaf = self.feature[order_a] < 0
+            feat = np.where(is_leaf, 0, self.feature[order_a]).astype(np.intp)
+            cut = np.where(is_leaf, np.inf, self.cut[order_a])
+            first = np.where(is_leaf, np.arange(order_a.size), new[self.left[order_a]])
+            # depth of the deepest leaf: levels of the breadth-first order
+            d = [0] * order_a.size
+            for k, (lf, fc) in enumerate(zip(is_leaf.tolist(), first.tolist())):  # parents first
+                if not lf:
+                    d[fc] = d[fc + 1] = d[k] + 1
+            c = self.meta["_compiled"] = (feat, cut, first.astype(np.intp), self.value[order_a],
+                                          new[self.roots], max(d, default=0))
         return c
 
     def raw_score(self, X: np.ndarray) -> np.ndarray:
@@ -73,14 +94,13 @@ class TreeEnsemble(ModelMeta):
         rows, cols = X.shape
         if rows == 0:
             return np.zeros(0)
-        feat, cut, children, depth = self._compiled()
+        feat, cut, first, value, roots, depth = self._compiled()
         flat = X.ravel()
         offset = (np.arange(rows, dtype=np.intp) * cols)[:, None]
-        node = np.broadcast_to(self.roots.astype(np.intp), (rows, self.roots.size)).copy()
+        node = np.broadcast_to(roots, (rows, roots.size)).copy()
         for _ in range(depth):
-            right = flat[offset + feat[node]] > cut[node]
-            node = children[2 * node + right]
-        return self.value[node].sum(axis=1)
+            node = first[node] + (flat[offset + feat[node]] > cut[node])
+        return value[node].sum(axis=1)
 
     def predict_proba(self, X: np.ndarray) -> np.ndarray:
         """``P(content)`` per row, shape ``(rows,)``: the logistic of :meth:`raw_score`."""

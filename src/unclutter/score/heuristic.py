@@ -78,14 +78,23 @@ def link_only_share(node: Node, stats: TextStats) -> float:
 PARAGRAPH_CONTAINERS = frozenset({"div", "section", "article", "main", "body", "center"})
 
 
+@lru_cache(maxsize=16384)
+def value_words(value: str) -> int:
+    """Bit 1: ``value`` (one ``class`` or ``id`` value) matches ``NEGATIVE_RE``; bit 2: it
+    matches ``POSITIVE_RE``. Cached (shared by :func:`value_weight` and the learned
+    extractors' class features)."""
+    return (1 if NEGATIVE_RE.search(value) else 0) | (2 if POSITIVE_RE.search(value) else 0)
+
+
 @lru_cache(maxsize=8192)
 def value_weight(value: str) -> float:
     """±``CLASS_WEIGHT`` for one ``class`` or ``id`` value matching negative / positive
-    words (``NEGATIVE_RE`` / ``POSITIVE_RE``); cached."""
+    words (``NEGATIVE_RE`` / ``POSITIVE_RE``, :func:`value_words`); cached."""
+    bits = value_words(value)
     w = 0.0
-    if NEGATIVE_RE.search(value):
+    if bits & 1:
         w -= CLASS_WEIGHT
-    if POSITIVE_RE.search(value):
+    if bits & 2:
         w += CLASS_WEIGHT
     return w
 
@@ -97,7 +106,8 @@ def unlikely_words(value: str) -> int:
 
 #: Cached: class values repeat across a page and across pages, and so do about 40% of ids
 #: (``main``, ``content``, ``footer``...; AEB: 9,395 ids, 39% seen on an earlier page).
-_cached_unlikely_words = lru_cache(maxsize=16384)(unlikely_words)
+#: Shared with the learned extractors' class features.
+cached_unlikely_words = lru_cache(maxsize=16384)(unlikely_words)
 
 
 @lru_cache(maxsize=8192)
@@ -110,9 +120,9 @@ def is_unlikely(class_id: str) -> bool:
 def is_unlikely_element(cls: str | None, ident: str | None) -> bool:
     """:func:`is_unlikely` of ``f"{cls} {ident}"``, read on the class and the id separately
     (each cached): no alternative of either pattern can match across the joining space."""
-    bits = _cached_unlikely_words(cls) if cls else 0
+    bits = cached_unlikely_words(cls) if cls else 0
     if ident:
-        bits |= _cached_unlikely_words(ident)
+        bits |= cached_unlikely_words(ident)
     return bits == 1
 
 
