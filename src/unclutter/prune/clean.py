@@ -11,7 +11,8 @@ Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
 * hidden elements: inline ``display:none`` / ``visibility:hidden``, the ``hidden``
   attribute, ``aria-hidden="true"``, ``type="hidden"``, and elements matched by a simple
   class/id/tag selector whose rule hides them in the page's own ``<style>`` blocks (rules
-  inside ``@media``/``@supports`` are conditional and ignored); visually hidden elements
+  inside ``@media`` count when the query matches the reference desktop window,
+  ``rules.REFERENCE_MEDIA``: :func:`hiding_rules`); visually hidden elements
   (``VISUALLY_HIDDEN_RES``: zero opacity or font size, clipped, off-screen), except an
   ``opacity: 0`` that is a fade-in start state (``rules.OPACITY_ZERO_REASON``); collapsed
   disclosure panels (named by a kept control's ``aria-controls``: :class:`DisclosurePanels`)
@@ -36,6 +37,7 @@ from ..core.invisible import (
 )
 from ..core.models import Removal
 from ..parse.html import ElementFilter, ParsedPage, parse_html
+from .media import media_query_matches
 from .rules import (
     ANIMATED_STYLE_RE,
     CHROME_CLASS_RE,
@@ -49,6 +51,7 @@ from .rules import (
     INVISIBLE_CHARS_RE,
     NON_CONTENT_ROLES,
     NON_CONTENT_TAGS,
+    LOADING_HIDER,
     OPACITY_ZERO_REASON,
     OVERFLOW_HIDDEN_RE,
     OVERLAY_CLASS_RE,
@@ -113,7 +116,6 @@ _DYNAMIC_PSEUDO_RE = re.compile(
     r":(?:hover|focus|focus-within|focus-visible|active|visited|link|checked|target|"
     r"placeholder-shown|autofill|invalid|valid|disabled|enabled|indeterminate|open)\b|::|:-"
 )
-_PRINT_ONLY_RE = re.compile(r"^@media\s+(?:only\s+)?(?:print|speech)\b(?![^{]*\b(?:screen|all)\b)")
 
 
 def _css_unescape_bytes(m: re.Match) -> bytes:
@@ -130,10 +132,11 @@ def hiding_rules(css: str) -> tuple[str, ...]:
     """Selector texts of the style rules that hide what they match.
 
     A rule hides when its block has ``display: none`` or ``visibility: hidden|collapse``.
-    Top-level rules and rules one level inside ``@media``/``@supports`` count, except
-    ``@media print``/``speech`` (not what a screen reader of the page sees); rules inside
-    a screen-size ``@media`` count too: hidden on some screens is treated as hidden (the
-    safe side for prompt-injection defence). Selectors with dynamic pseudo-classes
+    Top-level rules and rules one level inside ``@supports`` or a matching ``@media``
+    count: the query is evaluated for the reference desktop window
+    (``rules.REFERENCE_MEDIA``, :mod:`.media`), so ``@media print`` and the breakpoints of
+    other screen sizes do not hide (responsive pages hide the variants meant for other
+    screens that way); a query that cannot be read counts as matching. Selectors with dynamic pseudo-classes
     (``:hover``, ``:focus``...) or pseudo-elements are left out: they do not hide the
     element in the page as loaded. Comments are removed and escapes decoded first (as
     :func:`normalise_css` does).
@@ -172,7 +175,7 @@ def hiding_rules(css: str) -> tuple[str, ...]:
         counted = open_at
         if depth > 1:
             continue
-        if depth == 1 and not _in_screen_group(data, open_at):
+        if depth == 1 and not _group_applies(data, open_at):
             continue
         start = max(data.rfind(b"}", 0, open_at), data.rfind(b";", 0, open_at),
                     data.rfind(b"{", 0, open_at)) + 1
@@ -186,9 +189,10 @@ def hiding_rules(css: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _in_screen_group(data: bytes, open_at: int) -> bool:
+def _group_applies(data: bytes, open_at: int) -> bool:
     """Whether the block enclosing the rule that opens at ``open_at`` (of the stylesheet's
-    UTF-8 bytes) is an ``@media`` (not print-only) or ``@supports`` group."""
+    UTF-8 bytes) is an ``@supports`` group or an ``@media`` group whose query matches the
+    reference desktop viewport or cannot be read (:func:`.media.media_query_matches`)."""
     balance = 0
     i = open_at
     while True:
@@ -202,7 +206,11 @@ def _in_screen_group(data: bytes, open_at: int) -> bool:
         else:
             start = max(data.rfind(b"}", 0, i), data.rfind(b";", 0, i)) + 1
             prelude = data[start:i].decode("utf-8", "replace").strip().lower()
-            return prelude.startswith(("@media", "@supports")) and not _PRINT_ONLY_RE.match(prelude)
+            if prelude.startswith("@supports"):
+                return True
+            if prelude.startswith("@media"):
+                return media_query_matches(prelude[len("@media"):]) is not False
+            return False
 
 
 @lru_cache(maxsize=64)
@@ -318,7 +326,8 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
     kept) as for ``parse_html``. Raises what ``parse_html`` raises."""
     return parse_html(html, url, skip_selector=page_hiding_selectors,
                       skip_elements=early_drop_filter(_page_panels(html)),
-                      scripting=scripting, utf8=utf8, report_skipped=report_skipped)
+                      scripting=scripting, utf8=utf8, report_skipped=report_skipped,
+                      spare_wrappers=LOADING_HIDER)
 
 
 def _parse_selector(sel: str) -> HiddenSelector | None:

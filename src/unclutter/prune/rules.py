@@ -46,6 +46,22 @@ HIDDEN_ATTRIBUTE_RULES = (
 #: by find-in-page) does not hide either.
 HIDDEN_UNTIL_FOUND = "until-found"
 
+#: The media a page's ``@media`` rules are evaluated for (``prune.media``): a desktop
+#: browser window of 1280 x 720 CSS px (Playwright's default viewport, with which web
+#: extraction benchmarks render their pages), light colour scheme, a mouse, no reduced
+#: motion, 1 dppx, 8-bit colour. Only hiding rules whose query matches count.
+REFERENCE_MEDIA: dict[str, object] = {
+    "type": "screen", "width": 1280, "height": 720, "resolution": 1.0,
+    "orientation": "landscape", "hover": "hover", "any-hover": "hover", "pointer": "fine",
+    "any-pointer": "fine", "color": 8.0, "color-index": 0.0, "monochrome": 0.0, "grid": 0.0,
+    "scan": "progressive", "update": "fast", "overflow-block": "scroll",
+    "overflow-inline": "scroll", "color-gamut": "srgb", "dynamic-range": "standard",
+    "video-dynamic-range": "standard", "display-mode": "browser", "scripting": "enabled",
+    "prefers-color-scheme": "light", "prefers-reduced-motion": "no-preference",
+    "prefers-reduced-transparency": "no-preference", "prefers-reduced-data": "no-preference",
+    "prefers-contrast": "no-preference", "forced-colors": "none", "inverted-colors": "none",
+}
+
 #: CSS declarations that hide an element (CSS Display Level 3 ``display: none``; CSS 2.1
 #: ``visibility: hidden | collapse``). Matched in inline ``style`` and in ``<style>`` rules.
 HIDING_DECLARATION_RE = re.compile(
@@ -67,6 +83,15 @@ VISUALLY_HIDDEN_RES = (
     (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*(?:\d{4,}|9\d\d)(?:\.\d+)?px"), "positioned off-screen"),
     (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*\d{3,}(?:\.\d+)?(?:em|rem|vw|vh)"), "positioned off-screen"),
 )
+#: A stylesheet rule that hides an element holding at least this share (first value) of
+#: the page's non-whitespace characters, with a link density below the second value, is a
+#: loading state, not hidden text: critical CSS that keeps the page's main content
+#: invisible until the full stylesheet arrives (``main{visibility:hidden}``, undone by a
+#: linked stylesheet we do not fetch: the flash-of-unstyled-content guard). Such an
+#: element stays. A planted block is a small part of the page; a hidden menu is mostly
+#: links.
+LOADING_HIDER = (0.5, 0.5)
+
 #: ``opacity: 0`` alone is also the start state of fade-in effects, which scripts lift once
 #: the page loads or scrolls: an element so styled is kept (not hidden) when its inline
 #: style also animates (``transform``, ``transition``, ``translate``, ``will-change``:
