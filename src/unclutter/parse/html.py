@@ -704,26 +704,29 @@ def _nonspace_chars(text: str) -> int:
     return len(text) - sum(map(text.count, (" ", "\n", "\t", "\r", "\xa0", "\f")))
 
 
-def _wrapper_share(node: Node, root: Node, totals: dict) -> tuple[float, float]:
-    """``(share of the page's non-whitespace characters below node, its link density)``,
-    the page's count cached in ``totals``."""
+def _is_wrapper(node: Node, root: Node, totals: dict, share: float, density: float, least: int) -> bool:
+    """Whether ``node`` holds at least ``share`` of the page's (``root``'s) non-whitespace
+    characters, and at least ``least`` of them, with a link density below ``density``;
+    the page's count is cached in ``totals``."""
+    chars = _nonspace_chars(node.text_content())
+    if chars < least:
+        return False
     if "page" not in totals:
         totals["page"] = _nonspace_chars(root.text_content())
-    chars = _nonspace_chars(node.text_content())
-    if not chars or not totals["page"]:
-        return 0.0, 0.0
+    if chars < share * totals["page"]:
+        return False
     links = sum(_nonspace_chars(a.text_content()) for a in node.iter()
                 if a.tag == "a" and not any(p.tag == "a" for p in a.ancestors() if p is not node))
-    return chars / totals["page"], links / chars
+    return links < density * chars
 
 
 def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement] | None,
-                  root: Node | None = None, spare_wrappers: tuple[float, float] | None = None) -> None:
+                  root: Node | None = None, spare_wrappers: tuple[float, float, int] | None = None) -> None:
     """Detach the copies of the elements lexbor matches with ``selector`` (outermost
     only; ``<html>``, ``<head>``, ``<body>`` never) and report them in ``skipped`` (unless
-    ``None``). ``spare_wrappers = (share, link density)``: an element holding at least
-    ``share`` of the page's non-whitespace characters (``root``'s) with a link density
-    below ``link density`` stays."""
+    ``None``). ``spare_wrappers = (share, link density, least)``: an element holding at
+    least ``share`` of the page's non-whitespace characters (``root``'s), and at least
+    ``least`` of them, with a link density below ``link density`` stays."""
     pairs = []
     for lnode in tree.root.css(selector):
         node = index.get(lnode.mem_id)
@@ -734,10 +737,8 @@ def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[Ski
                  if not any(id(a) in matched for a in node.ancestors())]
     totals: dict = {}
     for node, lnode in outermost:
-        if spare_wrappers is not None and root is not None:
-            share, density = _wrapper_share(node, root, totals)
-            if share >= spare_wrappers[0] and density < spare_wrappers[1]:
-                continue
+        if spare_wrappers is not None and root is not None and _is_wrapper(node, root, totals, *spare_wrappers):
+            continue
         if skipped is not None:
             skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
         node.remove()
@@ -748,7 +749,7 @@ def parse_html(html: str, url: str | None = None, *,
                skip_elements: ElementFilter | None = None,
                scripting: bool = True, utf8: bytes | None = None,
                report_skipped: bool = True,
-               spare_wrappers: tuple[float, float] | None = None) -> ParsedPage:
+               spare_wrappers: tuple[float, float, int] | None = None) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
 
     Args:
@@ -773,10 +774,10 @@ def parse_html(html: str, url: str | None = None, *,
         report_skipped: list what ``skip_selector`` and ``skip_elements`` left out in
             ``ParsedPage.skipped`` (with each element's text: what a removal log needs);
             ``False`` leaves the list empty and saves reading those texts.
-        spare_wrappers: ``(share, link density)``: an element ``skip_selector`` matches
-            is kept when it holds at least ``share`` of the page's non-whitespace
-            characters with a link density below ``link density`` (the prune stage's
-            loading-state rule: ``prune.rules.LOADING_HIDER``).
+        spare_wrappers: ``(share, link density, least)``: an element ``skip_selector``
+            matches is kept when it holds at least ``share`` of the page's non-whitespace
+            characters, and at least ``least`` of them, with a link density below ``link
+            density`` (the prune stage's loading-state rule: ``prune.rules.LOADING_HIDER``).
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.

@@ -84,13 +84,13 @@ VISUALLY_HIDDEN_RES = (
     (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*\d{3,}(?:\.\d+)?(?:em|rem|vw|vh)"), "positioned off-screen"),
 )
 #: A stylesheet rule that hides an element holding at least this share (first value) of
-#: the page's non-whitespace characters, with a link density below the second value, is a
-#: loading state, not hidden text: critical CSS that keeps the page's main content
+#: the page's non-whitespace characters, with a link density below the second value and
+#: at least the third value of non-whitespace characters, is a loading state, not hidden text: critical CSS that keeps the page's main content
 #: invisible until the full stylesheet arrives (``main{visibility:hidden}``, undone by a
 #: linked stylesheet we do not fetch: the flash-of-unstyled-content guard). Such an
 #: element stays. A planted block is a small part of the page; a hidden menu is mostly
 #: links.
-LOADING_HIDER = (0.5, 0.5)
+LOADING_HIDER = (0.5, 0.5, 200)
 
 #: ``opacity: 0`` alone is also the start state of fade-in effects, which scripts lift once
 #: the page loads or scrolls: an element so styled is kept (not hidden) when its inline
