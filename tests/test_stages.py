@@ -857,3 +857,29 @@ def test_critical_css_hiding_the_main_content_is_a_loading_state():
                  f"<div class='drawer'>{links}</div><p>A short visible paragraph.</p></body></html>")
     text = prune(parse_for_pruning(menu_page)).root.text_content()
     assert "Menu entry number 7" not in text and "A short visible paragraph." in text
+
+
+def test_chrome_tags_and_roles_around_the_whole_page_are_wrappers():
+    from unclutter.prune.clean import parse_for_pruning
+
+    story = " ".join(f"Sentence {i} of the story, with enough words to be read as prose." for i in range(12))
+    links = " ".join(f'<a href="/{i}">Section {i}</a>' for i in range(30))
+    html = (f"<html><body><nav class='top'>{links}</nav>"
+            f"<aside class='columns announcement-banner'><main><h1>Title</h1><p>{story}</p></main></aside>"
+            "<aside class='sidebar'><p>Small sidebar note about the newsletter.</p></aside>"
+            "<nav aria-hidden='true'>" + story + "</nav></body></html>")
+    page = parse_for_pruning(html)
+    text = prune(page).root.text_content()
+    # the <aside> opened around the page holds it: kept, as a <div>
+    assert "Sentence 11 of the story" in text and "Title" in text
+    wrapper = next(n for n in page.root.iter() if n.tag == "div" and "announcement-banner" in n.attrs.get("class", ""))
+    assert wrapper.tag == "div"
+    # real chrome goes: the link-list <nav>, the small <aside>; a hidden nav stays hidden
+    assert "Section 3" not in text and "newsletter" not in text
+    assert text.count("Sentence 11 of the story") == 1
+    # a role="tablist" around the tab panels is a wrapper too, and loses its role
+    tabs = (f"<html><body><div role='tablist' id='t'><button role='tab'>Overview</button>"
+            f"<div role='tabpanel'><p>{story}</p></div></div><p>Footer line.</p></body></html>")
+    page = parse_for_pruning(tabs)
+    assert "Sentence 5 of the story" in prune(page).root.text_content()
+    assert "role" not in next(n for n in page.root.iter() if n.attrs.get("id") == "t").attrs

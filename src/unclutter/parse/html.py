@@ -333,6 +333,11 @@ class ElementFilter:
     observe: Callable[[dict[str, str]], None] | None = None
     observe_dropped: Callable[[dict[str, str], list[dict[str, str]]], None] | None = None
     start: Callable[[], None] | None = None
+    #: ``chrome(tag, attrs)``: the dropped element is page chrome by its tag or role (not
+    #: hidden). With ``parse_html(spare_wrappers=...)``, such an element that could hold
+    #: the page (its text passes the wrapper test's size and link density) is built and
+    #: decided once the tree is complete: a wrapper stays, as a ``<div>`` without role.
+    chrome: Callable[[str, dict[str, str]], bool] | None = None
 
 
 @dataclass
@@ -395,7 +400,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              skip_elements: ElementFilter | None = None,
              index: dict[int, Node] | None = None, classes: set[str] | None = None,
              ids: set[str] | None = None, tagged: dict[str, list[Node]] | None = None,
-             streamed: list[str] | None = None) -> Node:
+             streamed: list[str] | None = None,
+             deferred: list | None = None, wrapper: tuple[float, float, int] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
@@ -407,7 +413,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     (``tagged``), the ids of React streaming placeholders ``<template id="B:...">``
     (``streamed``) and, when ``index`` is given, each copied element by lexbor's node
     identity (``mem_id``) and the lower-cased class names and ids present (``classes``,
-    ``ids``).
+    ``ids``). Chrome elements that may be page wrappers (``ElementFilter.chrome``,
+    :func:`_may_wrap` with ``wrapper``) are built and listed in ``deferred``, with their
+    lexbor nodes, for :func:`_decide_wrappers`.
     """
     root = Node(DOCUMENT)
     # (child iterator, the copy its children join, inside <pre> and kin)
@@ -415,8 +423,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     push = stack.append
     ws_free = _WHITESPACE_FREE_PARENTS
     blocks = BLOCK_ELEMENTS
-    observe = observe_dropped = None
+    observe = observe_dropped = chrome = None
     if skip_elements is not None:
+        chrome = skip_elements.chrome if deferred is not None and wrapper is not None else None
         drop_tags = skip_elements.tags
         check_tags = skip_elements.check_tags
         check_names = skip_elements.attribute_names
@@ -471,11 +480,12 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                     for k, v in attrs.items():
                         if v is None or len(v) > MAX_ATTRIBUTE_CHARS:
                             attrs[k] = ""
+            defer = False
             if (
                 tag in drop_tags
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
-            ):
+            ) and not (defer := chrome is not None and chrome(tag, attrs or {}) and _may_wrap(child, wrapper)):
                 if observe_dropped is not None:
                     observe_dropped(attrs or {}, [  # (lexbor gives None for a valueless attribute)
                         {k: v or "" for k, v in n.attributes.items()} for n in child.css("[aria-controls]")])
@@ -487,6 +497,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             node = Node(tag, attrs)
             node.parent = parent
             siblings.append(node)
+            if defer:
+                deferred.append((node, child))
             if observe is not None and attrs:
                 observe(attrs)
             if index is not None:
@@ -720,6 +732,41 @@ def _is_wrapper(node: Node, root: Node, totals: dict, share: float, density: flo
     return links < density * chars
 
 
+def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:
+    """Cheap first look (lexbor's text, scripts inside included) at a chrome element: at
+    least ``wrapper[2]`` non-whitespace characters and link text below ``wrapper[1]`` of them."""
+    if wrapper is None:
+        return False
+    chars = _nonspace_chars(lnode.text(deep=True))
+    if chars < wrapper[2]:
+        return False
+    links = sum(_nonspace_chars(a.text(deep=True)) for a in lnode.css("a"))
+    return links < wrapper[1] * chars
+
+
+def _decide_wrappers(deferred: list, root: Node, wrapper: tuple[float, float, int],
+                     skipped: list[SkippedElement] | None) -> None:
+    """Keep the deferred chrome elements that hold the page (:func:`_is_wrapper`), as
+    ``<div>``s without their role; remove the others (reported in ``skipped``)."""
+    totals: dict = {}
+    for node, lnode in deferred:
+        if not _attached(node, root):
+            continue  # inside a chrome element removed just before
+        if _is_wrapper(node, root, totals, *wrapper):
+            node.tag = "div"
+            node.attrs.pop("role", None)
+            continue
+        if skipped is not None:
+            skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
+        node.remove()
+
+
+def _attached(node: Node, root: Node) -> bool:
+    while node.parent is not None:
+        node = node.parent
+    return node is root
+
+
 def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement] | None,
                   root: Node | None = None, spare_wrappers: tuple[float, float, int] | None = None) -> None:
     """Detach the copies of the elements lexbor matches with ``selector`` (outermost
@@ -775,9 +822,10 @@ def parse_html(html: str, url: str | None = None, *,
             ``ParsedPage.skipped`` (with each element's text: what a removal log needs);
             ``False`` leaves the list empty and saves reading those texts.
         spare_wrappers: ``(share, link density, least)``: an element ``skip_selector``
-            matches is kept when it holds at least ``share`` of the page's non-whitespace
-            characters, and at least ``least`` of them, with a link density below ``link
-            density`` (the prune stage's loading-state rule: ``prune.rules.LOADING_HIDER``).
+            matches, or one ``skip_elements`` drops as chrome (``ElementFilter.chrome``), is
+            kept when it holds at least ``share`` of the page's non-whitespace characters,
+            and at least ``least`` of them, with a link density below ``link density``
+            (the prune stage's page-wrapper rule: ``prune.rules.PAGE_WRAPPER``).
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -816,8 +864,11 @@ def parse_html(html: str, url: str | None = None, *,
         ids: set[str] = set()
         tagged: dict[str, list[Node]] = {}
         streamed: list[str] = []
+        deferred: list = []
         root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
-                        index, classes, ids, tagged, streamed)
+                        index, classes, ids, tagged, streamed, deferred, spare_wrappers)
+        if deferred:
+            _decide_wrappers(deferred, root, spare_wrappers, skipped)
         if selectors:
             if callable(skip_selector):
                 selectors = _applicable(selectors, classes, ids)

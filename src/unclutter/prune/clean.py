@@ -51,14 +51,15 @@ from .rules import (
     INVISIBLE_CHARS_RE,
     NON_CONTENT_ROLES,
     NON_CONTENT_TAGS,
-    LOADING_HIDER,
     OPACITY_ZERO_REASON,
+    PAGE_WRAPPER,
     OVERFLOW_HIDDEN_RE,
     OVERLAY_CLASS_RE,
     OVERLAY_CONTENT_RE,
     OVERLAY_MAX_CHARS,
     SCREEN_READER_CLASSES,
     VISUALLY_HIDDEN_RES,
+    WRAPPER_CHROME_TAGS,
     ZERO_BOX_RE,
 )
 
@@ -284,6 +285,15 @@ def _early_drop_test(tag: str, attrs: dict[str, str], panels: DisclosurePanels |
     return _attribute_hiding_reason(attrs, panels) is not None or _role_reason(attrs) is not None
 
 
+def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
+    """Whether an element EARLY_DROP removes is page chrome by its tag
+    (``rules.WRAPPER_CHROME_TAGS``) or role (``NON_CONTENT_ROLES``) and not hidden: the
+    elements the page-wrapper rule (``rules.PAGE_WRAPPER``) may keep."""
+    if tag not in WRAPPER_CHROME_TAGS and (tag in NON_CONTENT_TAGS or _role_reason(attrs) is None):
+        return False
+    return _attribute_hiding_reason(attrs) is None
+
+
 #: The early-drop rules (``rules.EARLY_DROP_TAGS`` / ``EARLY_DROP_ATTRIBUTES``) for the
 #: parse stage.
 EARLY_DROP = ElementFilter(
@@ -291,6 +301,7 @@ EARLY_DROP = ElementFilter(
     check_tags=frozenset({"script"}),
     attribute_names=EARLY_DROP_ATTRIBUTES,
     test=_early_drop_test,
+    chrome=_is_chrome,
 )
 
 
@@ -308,7 +319,8 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
     return ElementFilter(tags=EARLY_DROP.tags, check_tags=EARLY_DROP.check_tags,
                          attribute_names=EARLY_DROP.attribute_names,
                          test=partial(_early_drop_test, panels=panels), observe=panels.observe,
-                         observe_dropped=panels.observe_dropped, start=panels.start)
+                         observe_dropped=panels.observe_dropped, start=panels.start,
+                         chrome=_is_chrome)
 
 
 def _applies_early_drop(f: ElementFilter | None) -> bool:
@@ -321,13 +333,15 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
     """:func:`unclutter.parse.html.parse_html` with this stage's early drops: the
     non-content and hidden elements of :data:`EARLY_DROP` and those the page's own
     stylesheets hide (:func:`page_hiding_selectors`) are never copied into the tree; they
-    are listed in ``ParsedPage.skipped`` and logged by :func:`prune`. ``scripting`` as for
+    are listed in ``ParsedPage.skipped`` and logged by :func:`prune`, except page wrappers
+    (``rules.PAGE_WRAPPER``: a hidden or chrome element that holds the page stays, chrome
+    as a ``<div>``). ``scripting`` as for
     ``parse_html``; ``utf8`` and ``report_skipped`` (``False`` when no removal log will be
     kept) as for ``parse_html``. Raises what ``parse_html`` raises."""
     return parse_html(html, url, skip_selector=page_hiding_selectors,
                       skip_elements=early_drop_filter(_page_panels(html)),
                       scripting=scripting, utf8=utf8, report_skipped=report_skipped,
-                      spare_wrappers=LOADING_HIDER)
+                      spare_wrappers=PAGE_WRAPPER)
 
 
 def _parse_selector(sel: str) -> HiddenSelector | None:

@@ -83,14 +83,23 @@ VISUALLY_HIDDEN_RES = (
     (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*(?:\d{4,}|9\d\d)(?:\.\d+)?px"), "positioned off-screen"),
     (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*\d{3,}(?:\.\d+)?(?:em|rem|vw|vh)"), "positioned off-screen"),
 )
-#: A stylesheet rule that hides an element holding at least this share (first value) of
-#: the page's non-whitespace characters, with a link density below the second value and
-#: at least the third value of non-whitespace characters, is a loading state, not hidden text: critical CSS that keeps the page's main content
-#: invisible until the full stylesheet arrives (``main{visibility:hidden}``, undone by a
-#: linked stylesheet we do not fetch: the flash-of-unstyled-content guard). Such an
-#: element stays. A planted block is a small part of the page; a hidden menu is mostly
-#: links.
-LOADING_HIDER = (0.5, 0.5, 200)
+#: Page wrappers: an element holding at least ``share`` (first value) of the page's
+#: non-whitespace characters, at least ``least`` (third value) of them, with a link
+#: density below the second value, holds the page; two removal rules spare it:
+#:
+#: * a stylesheet rule that hides it is a loading state, not hidden text: critical CSS
+#:   that keeps the main content invisible until the full stylesheet arrives
+#:   (``main{visibility:hidden}``, undone by a linked stylesheet we do not fetch: the
+#:   flash-of-unstyled-content guard). A planted block is a small part of the page;
+#: * a chrome tag (``WRAPPER_CHROME_TAGS``) or role (``NON_CONTENT_ROLES``) on it is a
+#:   mislabelled wrapper (a ``role="tablist"`` around the tab panels, an ``<aside>`` or a
+#:   ``<nav>`` opened around the whole page): it stays as a ``<div>`` without the role.
+#:
+#: A hidden menu or a real navigation block is mostly links.
+PAGE_WRAPPER = (0.5, 0.5, 200)
+#: Chrome tags that the page-wrapper rule may keep (``NON_CONTENT_TAGS`` for page
+#: structure; the others never hold readable text).
+WRAPPER_CHROME_TAGS = frozenset({"nav", "aside", "menu"})
 
 #: ``opacity: 0`` alone is also the start state of fade-in effects, which scripts lift once
 #: the page loads or scrolls: an element so styled is kept (not hidden) when its inline
