@@ -108,6 +108,33 @@ def test_page_features_declared_type_and_url_cues():
     assert (X[:, names.index("page.url~forum")] == 1.0).all()
 
 
+def test_candidate_features_approximate_the_heuristic_choice_from_its_scores():
+    story = " ".join(f"Sentence {i}, with commas, clauses, and words, tells the story." for i in range(6))
+    html = (f"<html><body><div class='links'><a href='/'>Home</a> <a href='/n'>News</a></div>"
+            f"<div class='wrap'><div class='story'><p>{story}</p><p>{story}</p></div>"
+            f"<div class='more'><p>{story}</p></div><div class='tiny'><p>Share this page.</p></div></div>"
+            "</body></html>")
+    g = build_graph(_body(html))
+    col = {n: i for i, n in enumerate(ELEMENT_FEATURES)}
+    E = element_features(g)
+    cls = [n.attrs.get("class", "") for n in g.nodes]
+    top = int(np.argmax(g.raw["SCORE"]))
+    assert cls[top] == "story"
+    # the top candidate and its sibling scoring above Readability's threshold are inside...
+    for name in ("story", "more"):
+        i = cls.index(name)
+        assert E[i, col["in_candidate"]] == 1.0 and E[i, col["candidate_share"]] == 1.0
+    # ...the link block and a sibling too small to score are not
+    for name in ("links", "tiny"):
+        assert E[cls.index(name), col["in_candidate"]] == 0.0
+    # an ancestor holds the candidate's share of its characters
+    C = g.raw["C"]
+    wrap = cls.index("wrap")
+    expected = (C[cls.index("story")] + C[cls.index("more")]) / C[wrap]
+    assert E[wrap, col["candidate_share"]] == pytest.approx(expected)
+    assert E[0, col["candidate_share"]] == pytest.approx(expected * C[wrap] / C[0])
+
+
 def test_class_features_read_apart_equal_the_joined_class_id_string():
     from unclutter.classify.features import _class_flags, _class_info, class_tokens
     from unclutter.core.dom import Node

@@ -42,7 +42,6 @@ def element_tags(g) -> np.ndarray:
 def process(case: dict) -> dict | None:
     from unclutter.classify.features import build_graph, element_features, unit_matrix
     from unclutter.classify.labels import align_labels
-    from unclutter.score.select import select_main_content
 
     out = CACHE / "pages" / f"{case['_dataset']}__{case['id']}.npz"
     info = {"id": case["id"], "dataset": case["_dataset"], "site": site(case),
@@ -51,8 +50,7 @@ def process(case: dict) -> dict | None:
         return None
     try:
         body, declared = pruned_body(page_bytes(case), case.get("url"))
-        heur = select_main_content(body)
-        g = build_graph(body, heur, vocab=_VOCAB, page_type=declared, url=case.get("url"))
+        g = build_graph(body, vocab=_VOCAB, page_type=declared, url=case.get("url"))
     except Exception as exc:  # noqa: BLE001 - unreadable pages are skipped, and counted
         info["error"] = f"{type(exc).__name__}: {exc}"[:200]
         return info

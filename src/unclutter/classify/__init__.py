@@ -7,7 +7,7 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
 
 1. **features** (:mod:`.features`): one walk over the prepared tree, then
    numpy: per-element text/link/tag counts, TD, CTD, DensitySum, the heuristic's
-   Readability score and selection, class/id vocabulary bits;
+   Readability scores and the candidate they imply, class/id vocabulary bits;
 2. **classify** the *units* (blocks owning text): ``cetd`` (:mod:`.cetd`, no learning),
    ``gbdt`` (:mod:`.gbdt`), ``gnn`` (:mod:`.gnn`), both evaluated in numpy;
 3. **DensitySum recovery** (:mod:`.densitysum`) of dropped blocks inside a content region,
@@ -136,7 +136,7 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
                           url: str | None = None) -> Selection:
     """Run extractor ``extractor`` (one of :data:`LEARNED_EXTRACTORS`) on the pruned
     ``body``; see the module docstring. ``gbdt``/``gnn``/``auto`` prepare ``body`` in place
-    (the pipeline is done with it) after the heuristic has run on its own copies.
+    (the pipeline is done with it); when a model keeps nothing, the heuristic runs on it.
     ``log=False``: no removal log (``Selection.removed`` stays empty). ``page_type``
     (``Metadata.page_type``) and ``url`` (the page's address) feed the page-level features
     (:func:`.features.page_features`)."""
@@ -144,7 +144,6 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
     name = AUTO_EXTRACTOR if extractor == "auto" else extractor
     lines: list[str] = []
     removed: list[Removal] | None = [] if log else None
-    heuristic = None
     if name == "cetd":
         g = build_graph(body)
         keep, t = cetd_keep(g)
@@ -155,9 +154,9 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
             return f"cetd: CTD {g.ctd[j]:.1f} below threshold {t:.1f} or outside the content region"
     else:
         model = registry.get_model(name)
-        heuristic = select_main_content(body, log=log)
-        # the heuristic has read ``body`` (on its own copies): prepare it in place
-        g = build_graph(body, heuristic, vocab=model.vocab, copy=False, page_type=page_type, url=url)
+        # prepared in place: the pipeline is done with ``body`` (the heuristic fallback
+        # below reads the prepared tree)
+        g = build_graph(body, vocab=model.vocab, copy=False, page_type=page_type, url=url)
         prob = model.predict_units(g)
         threshold = model.threshold
         keep = prob >= threshold
@@ -178,7 +177,7 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
             return f"{name}: {p}"
     if not keep.any():
         lines.append(f"{name}: nothing kept; using the heuristic selection")
-        sel = heuristic if heuristic is not None else select_main_content(body, log=log)
+        sel = select_main_content(body, log=log)
         sel.attempts = lines + sel.attempts
         return sel
     root = _rebuild(g, keep, removed, reason)

@@ -112,3 +112,6 @@ URL_CUE_WORDS = {
 }
 #: Separators of the words of a URL's path and query for :data:`URL_CUE_WORDS`.
 URL_WORD_SPLIT_RE = re.compile(r"[/\-_.?=&+;,%]+")
+#: A date in a URL's path (``/2019/11/18/``, ``/2019/11/``, ``-2019-11-18``): dated
+#: addresses are the news and blog convention (``page.url_date``).
+URL_DATE_RE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d[/_-](?:0?[1-9]|1[0-2])(?:[/_-]|$)")

@@ -1,8 +1,10 @@
 """Node features for the learned extractors: one walk over the tree, then numpy.
 
-Input: the pruned ``<body>`` (not mutated: a clone is prepared the way the heuristic
-prepares it, :func:`unclutter.score.heuristic.prepare` without unlikely-stripping) and,
-optionally, the heuristic's :class:`~unclutter.score.select.Selection` of the same page.
+Input: the pruned ``<body>`` (prepared the way the heuristic prepares it,
+:func:`unclutter.score.heuristic.prepare` without unlikely-stripping, in place or on a
+clone). The heuristic's Readability scores are computed on it, and its choice is
+approximated from them (the *candidate*: the top-scoring element and its siblings that
+reach Readability's sibling threshold), so the heuristic extractor itself need not run.
 Output: :class:`PageGraph`, shared by every model (CETD, GBDT, GNN, DensitySum).
 
 The walk is one iterative pre-order pass (element nodes get indices ``0..n-1`` in
@@ -63,6 +65,8 @@ from ..score.weights import (
     LINK_ONLY_LEAF_SHARE,
     NEGATIVE_RE,
     POSITIVE_RE,
+    SIBLING_MIN_SCORE,
+    SIBLING_SCORE_SHARE,
 )
 from .constants import (
     CLASS_TOKEN_RE,
@@ -74,6 +78,7 @@ from .constants import (
     UNIT_ROOT_TAGS,
     UNIT_TAGS,
     URL_CUE_WORDS,
+    URL_DATE_RE,
     URL_WORD_SPLIT_RE,
 )
 
@@ -100,7 +105,7 @@ ELEMENT_FEATURES = (
     "link_tag_density", "log_td", "log_ctd", "log_density_sum", "log_commas", "log_punct",
     "commas_per_100", "punct_per_word", "log_own_words", "log_words", "depth", "rel_depth",
     "rel_position", "page_share", "log_score", "rel_score", "class_weight", "log_p", "log_li",
-    "log_media", "log_headings", "log_form", "log_children", "heur_share", "heur_own_share",
+    "log_media", "log_headings", "log_form", "log_children", "candidate_share", "in_candidate",
     "own_mean_word_len", "unlikely_chain", "negative_chain", "positive_chain", "log_text_repeats",
     "log_class_repeats",
 )
@@ -108,15 +113,16 @@ ELEMENT_FEATURES = (
 
 #: Page-level columns (:func:`page_features`), appended to every unit's row.
 PAGE_FEATURES = tuple(f"page.type={t}" for t in PAGE_TYPE_FEATURES) + ("page.type=other",) + tuple(
-    f"page.url~{k}" for k in URL_CUE_WORDS) + ("page.log_url_depth",)
+    f"page.url~{k}" for k in URL_CUE_WORDS) + ("page.log_url_depth", "page.url_date")
 
 
 def page_features(page_type: str | None, url: str | None) -> np.ndarray:
     """The page-level columns of :data:`PAGE_FEATURES`, shape ``(len(PAGE_FEATURES),)``:
     the declared page type one-hot (``Metadata.page_type``, see
     :data:`~unclutter.classify.constants.PAGE_TYPE_FEATURES`), the URL path cues
-    (:data:`~unclutter.classify.constants.URL_CUE_WORDS`, path and query of ``url``) and
-    ``log1p`` of the number of non-empty path segments."""
+    (:data:`~unclutter.classify.constants.URL_CUE_WORDS`, path and query of ``url``),
+    ``log1p`` of the number of non-empty path segments and whether the path holds a date
+    (:data:`~unclutter.classify.constants.URL_DATE_RE`)."""
     out = np.zeros(len(PAGE_FEATURES))
     if page_type:
         kind = PAGE_TYPE_ALIASES.get(page_type, page_type)
@@ -134,7 +140,8 @@ def page_features(page_type: str | None, url: str | None) -> np.ndarray:
         for k, (_, cue) in enumerate(URL_CUE_WORDS.items()):
             if not words.isdisjoint(cue):
                 out[base + k] = 1.0
-        out[-1] = np.log1p(sum(1 for seg in parts.path.split("/") if seg))
+        out[-2] = np.log1p(sum(1 for seg in parts.path.split("/") if seg))
+        out[-1] = 1.0 if URL_DATE_RE.search(parts.path) else 0.0
     return out
 
 
@@ -297,25 +304,15 @@ def density_sum(ctd: np.ndarray, parent: np.ndarray) -> np.ndarray:
     return np.where(has_child, ds, ctd)
 
 
-def _heuristic_text_ids(selection) -> set[int]:
-    # Node.clone() shares attribute dicts with the original (documented in core.dom), so
-    # a text node of the heuristic's copy and ours share ``attrs`` identity.
-    if selection is None:
-        return set()
-    return {id(t.attrs) for t in selection.root.iter() if t.tag == TEXT}
-
-
-def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None = None,
+def build_graph(pruned_body: Node, vocab: dict[str, int] | None = None,
                 copy: bool = True, page_type: str | None = None, url: str | None = None) -> PageGraph:
     """Prepare ``pruned_body`` (a clone of it unless ``copy`` is false: then the tree is
     prepared in place, for callers that are done with it), then collect the raw
     per-element arrays in one iterative pre-order walk (see the module docstring).
-    ``heuristic``: the heuristic's Selection of the same pruned body, for the ``heur_*``
-    features; ``vocab``: class/id token -> bit for :attr:`PageGraph.masks`;
+    ``vocab``: class/id token -> bit for :attr:`PageGraph.masks`;
     ``page_type``, ``url``: the page's declared type and address (:func:`page_features`)."""
     body = pruned_body.clone() if copy else pruned_body
     paragraphs = prepare(body, False, [])
-    heur = _heuristic_text_ids(heuristic)
     vocab = vocab or {}
 
     nodes: list[Node] = []
@@ -358,7 +355,7 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
                 amask |= bits
                 key = (tag, cls)
                 class_count[key] = class_count.get(key, 0) + 1
-        c = lc = hc = 0.0
+        c = lc = 0.0
         cm = pu = w = 0
         kids = 0
         push((EXIT, i))
@@ -377,15 +374,13 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
                 if "," in s or "\uff0c" in s or "\u3001" in s or "\u060c" in s:
                     cm += len(COMMA_RE.findall(s))
                 pu += len(PUNCT_RE.findall(s))
-                if heur and id(ch.attrs) in heur:
-                    hc += nch
                 own_hash[ctx] = hash((own_hash[ctx], s))
             else:
                 kids += 1
                 push((ch, i, d + 1, ctx, linkw, amask, aflags))
-        rows.append((p, d, ctx, tag, is_link, key, cw, amask, aflags, kids, c, lc, cm, pu, w, hc, inlink))
+        rows.append((p, d, ctx, tag, is_link, key, cw, amask, aflags, kids, c, lc, cm, pu, w, inlink))
     (parent, depth, owner, tagc, is_link, class_key, cweight, masks, flags, n_children,
-     dC, dLC, dCM, dPU, dW, dH, in_link) = (list(col) for col in zip(*rows))
+     dC, dLC, dCM, dPU, dW, in_link) = (list(col) for col in zip(*rows))
     n = len(nodes)
     par = np.asarray(parent, dtype=np.int64)
     own = np.asarray(owner, dtype=np.int64)
@@ -413,7 +408,6 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     raw["CM"] = g.subtree_sum(np.asarray(dCM, dtype=np.float64))
     raw["PU"] = g.subtree_sum(np.asarray(dPU, dtype=np.float64))
     raw["W"] = g.subtree_sum(np.asarray(dW, dtype=np.float64))
-    raw["H"] = g.subtree_sum(np.asarray(dH))
     groups = np.fromiter((_TAG_GROUPS.get(t, 0) for t in tagc), dtype=np.int64, count=n)
     for bit, name in enumerate(_GROUP_NAMES):
         raw[name] = g.subtree_sum(((groups >> bit) & 1).astype(np.float64))
@@ -421,7 +415,6 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     raw["OLC"] = np.bincount(own, weights=dLC_a, minlength=n)
     raw["OW"] = np.bincount(own, weights=np.asarray(dW, dtype=np.float64), minlength=n)
     raw["OCM"] = np.bincount(own, weights=np.asarray(dCM, dtype=np.float64), minlength=n)
-    raw["OH"] = np.bincount(own, weights=np.asarray(dH), minlength=n)
     raw["START"] = np.concatenate(([0.0], np.cumsum(dC_a)))[:n]
     # the heuristic's Readability scores (its own counts: compute_stats counts link text
     # only below an <a> inside the subtree, unlike LC above, which follows text into blocks
@@ -430,6 +423,7 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
     stats = _text_stats(g, keys, tagc, np.asarray(is_link, dtype=bool), np.asarray(in_link, dtype=bool))
     scores = score_paragraphs(paragraphs, stats, True).score
     raw["SCORE"] = np.fromiter((scores.get(k, 0.0) for k in keys), dtype=np.float64, count=n)
+    raw["CAND_SHARE"], raw["IN_CAND"] = _candidate(g, raw["SCORE"])
     raw["CW"] = np.asarray(cweight)
     raw["KIDS"] = np.asarray(n_children, dtype=np.float64)
     raw["tag"] = tags
@@ -448,6 +442,33 @@ def build_graph(pruned_body: Node, heuristic=None, vocab: dict[str, int] | None 
         rep[g.units] = counts[inverse] - 1
     raw["TEXTREP"] = rep
     return g
+
+
+def _candidate(g: PageGraph, score: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The heuristic's choice approximated from its scores: the top-scoring element and
+    its siblings scoring at least ``max(SIBLING_MIN_SCORE, SIBLING_SCORE_SHARE * top)``
+    (Readability.js's sibling rule, without its bonus and paragraph cases). Returns, per
+    element, the share of its characters inside that candidate and whether it lies inside
+    (float arrays of shape ``(n,)``); zeros when nothing scored."""
+    n = g.n
+    if n == 0 or not (score > 0).any():
+        return np.zeros(n), np.zeros(n)
+    top = int(np.argmax(score))
+    marked = np.zeros(n, dtype=bool)
+    marked[top] = True
+    p = g.parent[top]
+    if p >= 0:
+        sib = np.nonzero(g.parent == p)[0]
+        marked[sib[score[sib] >= max(SIBLING_MIN_SCORE, SIBLING_SCORE_SHARE * score[top])]] = True
+    roots = np.nonzero(marked)[0]  # siblings: disjoint subtrees
+    depth = np.zeros(n + 1)
+    np.add.at(depth, roots, 1.0)
+    np.add.at(depth, g.end[roots], -1.0)
+    inside = np.cumsum(depth)[:n] > 0
+    C = g.raw["C"]
+    covered = g.subtree_sum(np.where(marked, C, 0.0))
+    share = np.where(inside, 1.0, covered / np.maximum(C, 1.0))
+    return share, inside.astype(np.float64)
 
 
 def _text_stats(g: PageGraph, keys: list[int], tags: list[str], is_link: np.ndarray,
@@ -517,7 +538,7 @@ def element_features(g: PageGraph) -> np.ndarray:
         np.log1p(r["OW"]), np.log1p(r["W"]), g.depth, g.depth / maxd,
         r["START"] / Cb, C / Cb, np.sign(sc) * np.log1p(np.abs(sc)), sc / smax, r["CW"] / 25.0,
         np.log1p(r["NP"]), np.log1p(r["NLI"]), np.log1p(r["NMEDIA"]), np.log1p(r["NH"]),
-        np.log1p(r["NFORM"]), np.log1p(r["KIDS"]), r["H"] / Cs, r["OH"] / OCs,
+        np.log1p(r["NFORM"]), np.log1p(r["KIDS"]), r["CAND_SHARE"], r["IN_CAND"],
         (OC - r["OW"]) / np.maximum(r["OW"], 1.0), r["UNLIKELY"], r["NEG"], r["POS"],
         np.log1p(r["TEXTREP"]), np.log1p(r["CLASSREP"]),
     ]
