@@ -264,6 +264,14 @@ def test_auto_routes_articles_to_the_heuristic_and_other_pages_to_the_gbdt():
         "<html>", '<html><head><script type="application/ld+json">{"@type": "Product"}</script></head>', 1)
     trace = unclutter.extract(product, extractor="auto").trace
     assert "select: auto: page type product -> gbdt" in trace
+    # a dated address (the news and blog convention) goes to the heuristic, whatever is declared
+    trace = unclutter.extract(SMALL_PAGE, url="https://example.org/2019/11/18/otters/", extractor="auto").trace
+    assert "select: auto: page type not declared, dated address -> heuristic" in trace
+    from unclutter.classify import auto_extractor
+
+    assert auto_extractor("product", "https://shop.example/2024-05-01-kettle") == "heuristic"
+    assert auto_extractor("product", "https://shop.example/kettle-2024") == "gbdt"
+    assert auto_extractor(None, "http://[::1/broken") == "gbdt"
 
 
 def test_unknown_extractor_is_a_usage_error():

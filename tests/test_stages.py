@@ -883,3 +883,18 @@ def test_chrome_tags_and_roles_around_the_whole_page_are_wrappers():
     page = parse_for_pruning(tabs)
     assert "Sentence 5 of the story" in prune(page).root.text_content()
     assert "role" not in next(n for n in page.root.iter() if n.attrs.get("id") == "t").attrs
+
+
+def test_a_split_article_body_wins_over_one_dense_block_inside_it():
+    # page-builder layout: each paragraph three wrappers deep, so the article column only
+    # gets a ninth of each paragraph's score; a small block of comma-dense lines tops it
+    para = "This block of the guide explains one more step, with details, examples, and advice, in plain words."
+    blocks = "".join(f"<div class='el'><div class='wrap'><div class='inner'><p>{para} Step {i}.</p></div></div></div>"
+                     for i in range(10))
+    dense = ("<div class='acc'><p>One, dense, answer, with, many, commas, in, it.</p>"
+             "<p>Two, dense, answers, with, commas, again, here, too.</p></div>")
+    html = f"<html><body><div class='col'>{blocks}{dense}</div><div class='foot'><a href='/'>Home</a></div></body></html>"
+    sel = select_main_content(prune(parse_html(html)).root)
+    text = sel.root.text_content()
+    assert sel.top.attrs.get("class") == "col"
+    assert "Step 0" in text and "Step 9" in text and "Two, dense, answers" in text

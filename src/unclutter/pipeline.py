@@ -137,15 +137,16 @@ def _structured_markdown(body: str) -> str:
 def _select(pruned: PruneResult, options: Options, page_type: str | None = None, url: str | None = None):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
-    by the page's declared type (:func:`unclutter.classify.auto_extractor`)."""
+    by the page's declared type and address (:func:`unclutter.classify.auto_extractor`)."""
     body = pruned.root
     extractor = options.extractor
     route = None
     if extractor == "auto":
         from .classify import auto_extractor
 
-        extractor = auto_extractor(page_type)
-        route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
+        extractor = auto_extractor(page_type, url)
+        dated = ", dated address" if extractor != auto_extractor(page_type) else ""
+        route = f"auto: page type {page_type or 'not declared'}{dated} -> {extractor}"
     if extractor == "heuristic":
         sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
     else:

@@ -62,6 +62,8 @@ from .weights import (
     SHARE_MAX_CHARS,
     SHARE_RE,
     SIBLING_MAX_LINK_DENSITY,
+    SPLIT_BODY_CHARS_RATIO,
+    SPLIT_BODY_SCORE_SHARE,
     SIBLING_MIN_SCORE,
     SIBLING_PARAGRAPH_CHARS,
     SIBLING_SAME_CLASS_BONUS,
@@ -134,7 +136,7 @@ def _describe(node: Node) -> str:
     return f"<{node.tag}{' ' + repr(cid[:40]) if cid else ''}>"
 
 
-def _pick_top(body: Node, scores: Scores) -> Node:
+def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
     if not scores.score:
         return body
     ranked = sorted(scores.score.items(), key=lambda kv: kv[1], reverse=True)[:TOP_CANDIDATES]
@@ -163,7 +165,8 @@ def _pick_top(body: Node, scores: Scores) -> Node:
             continue
         if ps < threshold:
             break
-        if ps > last:
+        if ps > last or (ps >= SPLIT_BODY_SCORE_SHARE * top_score
+                         and stats.chars.get(id(parent), 0) >= SPLIT_BODY_CHARS_RATIO * stats.chars.get(id(top), 0)):
             top = parent
             break
         last = ps
@@ -425,7 +428,7 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal] | None,
     paragraphs = prepare(body, attempt.strip_unlikely, removed, page_chars, undo)
     stats = compute_stats(body)
     scores = score_paragraphs(paragraphs, stats, attempt.weight_classes)
-    top = _pick_top(body, scores)
+    top = _pick_top(body, scores, stats)
     kept = _merge_siblings(top, body, scores, stats)
     container = Node("div")
     if top is body:

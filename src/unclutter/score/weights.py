@@ -132,6 +132,12 @@ FRAGMENT_TAGS = frozenset({"li", "ul", "ol", "dl", "dd", "dt", "tr", "td", "th",
 #: Climbing from the top candidate stops at a parent scoring below this share of the last
 #: score (Readability.js: scoreThreshold = lastScore / 3).
 PARENT_CLIMB_MIN_SHARE = 1.0 / 3.0
+#: Climbing also takes an ancestor that scores at least ``SPLIT_BODY_SCORE_SHARE`` of the
+#: top candidate while holding ``SPLIT_BODY_CHARS_RATIO`` times its characters: an article
+#: body split into many page-builder blocks (Elementor, Divi...), whose paragraphs sit too
+#: deep for their scores to add up in it, with one small dense block on top.
+SPLIT_BODY_SCORE_SHARE = 0.75
+SPLIT_BODY_CHARS_RATIO = 5.0
 
 #: Siblings of the top candidate are merged when their score exceeds this share of the
 #: top score, or ``SIBLING_MIN_SCORE``, whichever is larger (Readability.js: 0.2 and 10).
