@@ -587,12 +587,10 @@ def unit_matrix(g: PageGraph, vocab_size: int, rows: np.ndarray | None = None) -
     par = g.parent[rows]
     gpar = np.where(par >= 0, g.parent[np.maximum(par, 0)], -1)
     has = []
+    padded = np.vstack([E, np.zeros((1, E.shape[1]))])  # row -1: a missing neighbour's zeros
     for idx in (par, gpar, g.prev[rows], g.next[rows]):
-        ok = idx >= 0
-        block = E[np.maximum(idx, 0)]
-        block = np.where(ok[:, None], block, 0.0)
-        parts.append(block)
-        has.append(ok.astype(np.float64))
+        parts.append(padded[idx])
+        has.append((idx >= 0).astype(np.float64))
     parts.append(np.column_stack(has) if m else np.zeros((0, 4)))
     onehot = np.zeros((m, len(UNIT_TAGS) + 1))
     other = len(UNIT_TAGS)

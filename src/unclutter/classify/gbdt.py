@@ -98,9 +98,14 @@ class TreeEnsemble(ModelMeta):
         flat = X.ravel()
         offset = (np.arange(rows, dtype=np.intp) * cols)[:, None]
         node = np.broadcast_to(roots, (rows, roots.size)).copy()
+        take = np.take  # (faster than fancy indexing for flat gathers)
         for _ in range(depth):
-            node = first[node] + (flat[offset + feat[node]] > cut[node])
-        return value[node].sum(axis=1)
+            at = take(feat, node)
+            at += offset
+            right = take(flat, at) > take(cut, node)
+            node = take(first, node)
+            node += right
+        return take(value, node).sum(axis=1)
 
     def predict_proba(self, X: np.ndarray) -> np.ndarray:
         """``P(content)`` per row, shape ``(rows,)``: the logistic of :meth:`raw_score`."""
