@@ -50,10 +50,10 @@ import numpy as np
 from ..core.dom import TEXT, Node
 from ..score.features import TextStats, compute_stats
 from ..score.heuristic import (
-    cached_unlikely_words,
     is_unlikely,
     prepare,
     score_paragraphs,
+    unlikely_words,
     value_weight,
     value_words,
 )
@@ -82,9 +82,19 @@ from .constants import (
     URL_WORD_SPLIT_RE,
 )
 
-__all__ = ["PageGraph", "build_graph", "element_features", "unit_matrix", "ELEMENT_FEATURES",
-           "unit_feature_names", "class_tokens", "composite_text_density", "density_sum",
-           "PAGE_FEATURES", "page_features"]
+__all__ = [
+    "ELEMENT_FEATURES",
+    "PAGE_FEATURES",
+    "PageGraph",
+    "build_graph",
+    "class_tokens",
+    "composite_text_density",
+    "density_sum",
+    "element_features",
+    "page_features",
+    "unit_feature_names",
+    "unit_matrix",
+]
 
 _UNIT_TAGS = BLOCK_TAGS | UNIT_ROOT_TAGS
 _HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
@@ -175,23 +185,37 @@ def _class_info_cache(vocab: dict[str, int]) -> dict:
     return cache
 
 
+@lru_cache(maxsize=32768)
+def _token_info(token: str, first: bool) -> tuple[int, int, tuple[str, ...]]:
+    """One whitespace-separated token of a class/id value: ``(UNLIKELY_RE / MAYBE_CANDIDATE_RE
+    bits as in heuristic.unlikely_words, 1 for NEGATIVE_RE | 2 for POSITIVE_RE, its
+    class_tokens)``. ``first``: the token starts the joined class/id string, the only place
+    where ``NEGATIVE_RE``'s ``^``-anchored alternative can match (elsewhere the token is
+    searched after a space, which no alternative can match or span). Cached: tokens repeat
+    across pages far more than whole values (``col-md-6``, ``elementor-element``)."""
+    words = value_words(token)
+    if words & 1 and not first and token[:3].lower() == "ad-":
+        words = (words & 2) | (1 if NEGATIVE_RE.search(" " + token) else 0)
+    return unlikely_words(token), words, class_tokens(token)
+
+
 def _value_info(value: str, vocab: dict[str, int], after_class: bool) -> tuple[int, int, int]:
     """One attribute value's part of :func:`_class_info`: ``(UNLIKELY_RE / MAYBE_CANDIDATE_RE
     bits as in heuristic.unlikely_words, 2 for NEGATIVE_RE | 4 for POSITIVE_RE, vocabulary
-    bits)``. ``after_class``: the value is an id that follows a class in the joined string
-    (then ``NEGATIVE_RE``'s ``^``-anchored alternative cannot match in it: it is searched
-    after a space, which no alternative can match or span)."""
-    bits = 0
-    if vocab:
-        for tok in class_tokens(value):
-            b = vocab.get(tok)
-            if b is not None:
-                bits |= 1 << b
-    found = value_words(value)  # cached, shared with the heuristic (which has read most values)
-    if found & 1 and after_class and value[:3].lower() == "ad-":
-        # "^ad-" is the one anchored alternative: after the joining space only the others count
-        found = (found & 2) | (1 if NEGATIVE_RE.search(" " + value) else 0)
-    return cached_unlikely_words(value), 2 * found, bits
+    bits)``, the union over its whitespace-separated tokens (:func:`_token_info`: no word
+    pattern matches across whitespace). ``after_class``: the value is an id that follows a
+    class in the joined string (no token of it starts that string)."""
+    u = w = bits = 0
+    for k, tok in enumerate(value.split()):
+        tu, tw, toks = _token_info(tok, k == 0 and not after_class)
+        u |= tu
+        w |= tw
+        if vocab:
+            for t in toks:
+                b = vocab.get(t)
+                if b is not None:
+                    bits |= 1 << b
+    return u, 2 * w, bits
 
 
 def _class_info(cls: str, ident: str, vocab: dict[str, int], cache: dict) -> tuple[int, float, int]:
