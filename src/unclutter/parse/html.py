@@ -401,7 +401,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              index: dict[int, Node] | None = None, classes: set[str] | None = None,
              ids: set[str] | None = None, tagged: dict[str, list[Node]] | None = None,
              streamed: list[str] | None = None,
-             deferred: list | None = None, wrapper: tuple[float, float, int] | None = None) -> Node:
+             deferred: list | None = None, wrapper: tuple[float, float, int] | None = None,
+             sizes: list[int] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
@@ -415,7 +416,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     identity (``mem_id``) and the lower-cased class names and ids present (``classes``,
     ``ids``). Chrome elements that may be page wrappers (``ElementFilter.chrome``,
     :func:`_may_wrap` with ``wrapper``) are built and listed in ``deferred``, with their
-    lexbor nodes, for :func:`_decide_wrappers`.
+    lexbor nodes, for :func:`_decide_wrappers`; ``sizes`` receives the characters of all
+    text nodes built (the page's size for the wrapper test).
     """
     root = Node(DOCUMENT)
     # (child iterator, the copy its children join, inside <pre> and kin)
@@ -424,6 +426,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     ws_free = _WHITESPACE_FREE_PARENTS
     blocks = BLOCK_ELEMENTS
     observe = observe_dropped = chrome = None
+    open_deferred = 0  # deferred chrome elements open on the stack: nested ones are not deferred
+    deferred_ids: set[int] = set()
+    text_chars = 0
     if skip_elements is not None:
         chrome = skip_elements.chrome if deferred is not None and wrapper is not None else None
         drop_tags = skip_elements.tags
@@ -454,6 +459,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                             continue
                     elif ptag in blocks:
                         continue
+                text_chars += len(text)
                 if siblings and siblings[-1].tag == TEXT:
                     siblings[-1].text += text  # merge adjacent text (comments removed)
                 else:
@@ -485,7 +491,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 tag in drop_tags
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
-            ) and not (defer := chrome is not None and chrome(tag, attrs or {}) and _may_wrap(child, wrapper)):
+            ) and not (defer := chrome is not None and not open_deferred and chrome(tag, attrs or {})
+                       and _may_wrap(child, wrapper)):
                 if observe_dropped is not None:
                     observe_dropped(attrs or {}, [  # (lexbor gives None for a valueless attribute)
                         {k: v or "" for k, v in n.attributes.items()} for n in child.css("[aria-controls]")])
@@ -499,6 +506,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             siblings.append(node)
             if defer:
                 deferred.append((node, child))
+                deferred_ids.add(id(node))
             if observe is not None and attrs:
                 observe(attrs)
             if index is not None:
@@ -520,9 +528,15 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 data_scripts.append(node)
             if tag not in OPAQUE_TAGS and tag not in VOID_ELEMENTS:
                 push((child.iter(include_text=True), node, pre or tag in _PRESERVE_WHITESPACE))
+                if defer:
+                    open_deferred += 1
                 break
         else:
             stack.pop()
+            if open_deferred and id(parent) in deferred_ids:
+                open_deferred -= 1
+    if sizes is not None:
+        sizes.append(text_chars)
     return root
 
 
@@ -712,47 +726,59 @@ def _combined_selector(tree, selectors: list[str]) -> str:
         return ", ".join(s for s in selectors if _selector_ok(s))
 
 
-def _nonspace_chars(text: str) -> int:
-    return len(text) - sum(map(text.count, (" ", "\n", "\t", "\r", "\xa0", "\f")))
+#: Elements whose text is code or data, never a page wrapper's.
+_CODE_TAGS = frozenset({"script", "style", "template", "noscript", "textarea", "title"})
 
 
-def _is_wrapper(node: Node, root: Node, totals: dict, share: float, density: float, least: int) -> bool:
-    """Whether ``node`` holds at least ``share`` of the page's (``root``'s) non-whitespace
-    characters, and at least ``least`` of them, with a link density below ``density``;
-    the page's count is cached in ``totals``."""
-    chars = _nonspace_chars(node.text_content())
-    if chars < least:
+def _text_counts(node: Node) -> tuple[int, int]:
+    """``(characters of the text nodes below node, those inside <a> elements)``, one pass."""
+    chars = links = 0
+    stack = [(node, False)]
+    while stack:
+        n, in_link = stack.pop()
+        if n.tag == TEXT:
+            chars += len(n.text)
+            if in_link:
+                links += len(n.text)
+        elif n.children:
+            inside = in_link or n.tag == "a"
+            stack.extend((c, inside) for c in n.children)
+    return chars, links
+
+
+def _is_wrapper(node: Node, page_chars: int, share: float, density: float, least: int,
+                lnode=None) -> bool:
+    """Whether ``node`` holds at least ``share`` of the page's ``page_chars`` characters
+    (of its built text nodes) and at least ``least``, with a link density below
+    ``density``. ``lnode``: its lexbor node, whose text (a superset: scripts inside
+    included) rules out small elements in C first."""
+    if lnode is not None and len(lnode.text(deep=True)) < least:
         return False
-    if "page" not in totals:
-        totals["page"] = _nonspace_chars(root.text_content())
-    if chars < share * totals["page"]:
-        return False
-    links = sum(_nonspace_chars(a.text_content()) for a in node.iter()
-                if a.tag == "a" and not any(p.tag == "a" for p in a.ancestors() if p is not node))
-    return links < density * chars
+    chars, links = _text_counts(node)
+    return chars >= least and chars >= share * page_chars and links < density * chars
 
 
 def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:
     """Cheap first look (lexbor's text, scripts inside included) at a chrome element: at
-    least ``wrapper[2]`` non-whitespace characters and link text below ``wrapper[1]`` of them."""
+    least ``wrapper[2]`` characters, link text below ``wrapper[1]`` of them. Only elements
+    passing it are built, then decided by :func:`_is_wrapper`."""
     if wrapper is None:
         return False
-    chars = _nonspace_chars(lnode.text(deep=True))
-    if chars < wrapper[2]:
+    text = lnode.text(deep=True)
+    if len(text) < wrapper[2]:
         return False
-    links = sum(_nonspace_chars(a.text(deep=True)) for a in lnode.css("a"))
-    return links < wrapper[1] * chars
+    links = sum(len(a.text(deep=True)) for a in lnode.css("a"))
+    return links < wrapper[1] * len(text)
 
 
-def _decide_wrappers(deferred: list, root: Node, wrapper: tuple[float, float, int],
+def _decide_wrappers(deferred: list, root: Node, page_chars: int, wrapper: tuple[float, float, int],
                      skipped: list[SkippedElement] | None) -> None:
     """Keep the deferred chrome elements that hold the page (:func:`_is_wrapper`), as
     ``<div>``s without their role; remove the others (reported in ``skipped``)."""
-    totals: dict = {}
     for node, lnode in deferred:
         if not _attached(node, root):
             continue  # inside a chrome element removed just before
-        if _is_wrapper(node, root, totals, *wrapper):
+        if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
             node.tag = "div"
             node.attrs.pop("role", None)
             continue
@@ -768,12 +794,12 @@ def _attached(node: Node, root: Node) -> bool:
 
 
 def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement] | None,
-                  root: Node | None = None, spare_wrappers: tuple[float, float, int] | None = None) -> None:
+                  page_chars: int = 0, spare_wrappers: tuple[float, float, int] | None = None) -> None:
     """Detach the copies of the elements lexbor matches with ``selector`` (outermost
     only; ``<html>``, ``<head>``, ``<body>`` never) and report them in ``skipped`` (unless
     ``None``). ``spare_wrappers = (share, link density, least)``: an element holding at
-    least ``share`` of the page's non-whitespace characters (``root``'s), and at least
-    ``least`` of them, with a link density below ``link density`` stays."""
+    least ``share`` of the page's ``page_chars`` characters, and at least ``least``, with a
+    link density below ``link density`` stays (:func:`_is_wrapper`)."""
     pairs = []
     for lnode in tree.root.css(selector):
         node = index.get(lnode.mem_id)
@@ -782,9 +808,9 @@ def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[Ski
     matched = {id(node) for node, _ in pairs}
     outermost = [(node, lnode) for node, lnode in pairs
                  if not any(id(a) in matched for a in node.ancestors())]
-    totals: dict = {}
     for node, lnode in outermost:
-        if spare_wrappers is not None and root is not None and _is_wrapper(node, root, totals, *spare_wrappers):
+        if (spare_wrappers is not None and node.tag not in _CODE_TAGS
+                and _is_wrapper(node, page_chars, *spare_wrappers, lnode=lnode)):
             continue
         if skipped is not None:
             skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
@@ -865,16 +891,17 @@ def parse_html(html: str, url: str | None = None, *,
         tagged: dict[str, list[Node]] = {}
         streamed: list[str] = []
         deferred: list = []
+        sizes: list[int] = []
         root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
-                        index, classes, ids, tagged, streamed, deferred, spare_wrappers)
+                        index, classes, ids, tagged, streamed, deferred, spare_wrappers, sizes)
         if deferred:
-            _decide_wrappers(deferred, root, spare_wrappers, skipped)
+            _decide_wrappers(deferred, root, sizes[0], spare_wrappers, skipped)
         if selectors:
             if callable(skip_selector):
                 selectors = _applicable(selectors, classes, ids)
             combined = _combined_selector(tree, selectors) if selectors else ""
             if combined:
-                _drop_matched(tree, combined, index, skipped, root, spare_wrappers)
+                _drop_matched(tree, combined, index, skipped, sizes[0], spare_wrappers)
         return root, styles, data_scripts, skipped, tagged, streamed
 
     root, styles, data_scripts, skipped, tagged, streamed = build()

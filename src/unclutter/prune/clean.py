@@ -59,6 +59,7 @@ from .rules import (
     OVERLAY_MAX_CHARS,
     SCREEN_READER_CLASSES,
     VISUALLY_HIDDEN_RES,
+    WRAPPER_CHROME_ROLES,
     WRAPPER_CHROME_TAGS,
     ZERO_BOX_RE,
 )
@@ -286,11 +287,13 @@ def _early_drop_test(tag: str, attrs: dict[str, str], panels: DisclosurePanels |
 
 
 def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
-    """Whether an element EARLY_DROP removes is page chrome by its tag
-    (``rules.WRAPPER_CHROME_TAGS``) or role (``NON_CONTENT_ROLES``) and not hidden: the
+    """Whether an element EARLY_DROP removes is chrome of the kinds seen wrapping a page
+    (``rules.WRAPPER_CHROME_TAGS``, ``rules.WRAPPER_CHROME_ROLES``) and not hidden: the
     elements the page-wrapper rule (``rules.PAGE_WRAPPER``) may keep."""
-    if tag not in WRAPPER_CHROME_TAGS and (tag in NON_CONTENT_TAGS or _role_reason(attrs) is None):
-        return False
+    if tag not in WRAPPER_CHROME_TAGS:
+        role = attrs.get("role")
+        if not role or tag in NON_CONTENT_TAGS or role.strip().lower() not in WRAPPER_CHROME_ROLES:
+            return False
     return _attribute_hiding_reason(attrs) is None
 
 

@@ -156,10 +156,16 @@ def _feature(tokens: list[str]) -> bool:
     raise _Unreadable(" ".join(tokens))
 
 
+#: Parentheses nested deeper than this make a query unreadable (no real query comes
+#: close; a hostile one must not exhaust the recursion limit).
+_MAX_NESTING = 16
+
+
 class _Parser:
     def __init__(self, tokens: list[str]) -> None:
         self.t = tokens
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> str | None:
         return self.t[self.i] if self.i < len(self.t) else None
@@ -191,7 +197,11 @@ class _Parser:
         if self.take() != "(":
             raise _Unreadable("expected (")
         if self.peek() in ("(", "not"):
+            self.depth += 1
+            if self.depth > _MAX_NESTING:
+                raise _Unreadable("nesting")
             value = self.condition()
+            self.depth -= 1
             if self.take() != ")":
                 raise _Unreadable("expected )")
             return value

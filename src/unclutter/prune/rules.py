@@ -84,22 +84,26 @@ VISUALLY_HIDDEN_RES = (
     (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*\d{3,}(?:\.\d+)?(?:em|rem|vw|vh)"), "positioned off-screen"),
 )
 #: Page wrappers: an element holding at least ``share`` (first value) of the page's
-#: non-whitespace characters, at least ``least`` (third value) of them, with a link
+#: text characters, at least ``least`` (third value) of them, with a link
 #: density below the second value, holds the page; two removal rules spare it:
 #:
 #: * a stylesheet rule that hides it is a loading state, not hidden text: critical CSS
 #:   that keeps the main content invisible until the full stylesheet arrives
 #:   (``main{visibility:hidden}``, undone by a linked stylesheet we do not fetch: the
 #:   flash-of-unstyled-content guard). A planted block is a small part of the page;
-#: * a chrome tag (``WRAPPER_CHROME_TAGS``) or role (``NON_CONTENT_ROLES``) on it is a
-#:   mislabelled wrapper (a ``role="tablist"`` around the tab panels, an ``<aside>`` or a
-#:   ``<nav>`` opened around the whole page): it stays as a ``<div>`` without the role.
+#: * a chrome tag (``WRAPPER_CHROME_TAGS``) or role (``WRAPPER_CHROME_ROLES``) on it is a
+#:   mislabelled wrapper (a ``role="tablist"`` around the tab panels, an ``<aside>`` opened
+#:   around the whole page): it stays as a ``<div>`` without the role. Navigation, banners,
+#:   dialogs and other chrome are not candidates: on pages whose visible text is small a
+#:   mobile menu or a consent dialog can hold half of it.
 #:
 #: A hidden menu or a real navigation block is mostly links.
 PAGE_WRAPPER = (0.5, 0.5, 200)
-#: Chrome tags that the page-wrapper rule may keep (``NON_CONTENT_TAGS`` for page
-#: structure; the others never hold readable text).
-WRAPPER_CHROME_TAGS = frozenset({"nav", "aside", "menu"})
+#: Chrome tags and roles that the page-wrapper rule may keep: those seen around whole pages
+#: or articles in the shared datasets (wcxb-dev: an ``<aside class="columns">`` holding the
+#: page, ``role="tablist"`` accordions holding every panel).
+WRAPPER_CHROME_TAGS = frozenset({"aside"})
+WRAPPER_CHROME_ROLES = frozenset({"tablist", "complementary"})
 
 #: ``opacity: 0`` alone is also the start state of fade-in effects, which scripts lift once
 #: the page loads or scrolls: an element so styled is kept (not hidden) when its inline
