@@ -898,3 +898,23 @@ def test_a_split_article_body_wins_over_one_dense_block_inside_it():
     text = sel.root.text_content()
     assert sel.top.attrs.get("class") == "col"
     assert "Step 0" in text and "Step 9" in text and "Two, dense, answers" in text
+
+
+def test_wrapper_and_media_rules_stay_linear_on_hostile_nesting():
+    import time
+
+    from unclutter.prune.clean import hiding_rules, parse_for_pruning
+    from unclutter.prune.media import media_query_matches
+
+    # 2,000 nested <aside>s each with text: only the outermost is a wrapper candidate
+    words = "with enough text to count as prose here, " * 6
+    deep = "".join(f"<aside>Block {i} of words, {words}\n" for i in range(2000))
+    t = time.perf_counter()
+    page = parse_for_pruning(f"<html><body>{deep}</body></html>")
+    text = prune(page).root.text_content()
+    assert time.perf_counter() - t < 20  # quadratic text reads took minutes
+    assert "Block 0 of words" in text and "Block 1 of words" not in text
+    # a query nested past the limit is unreadable (its rules keep hiding), not a crash
+    q = "(" * 5000 + "min-width: 1px" + ")" * 5000
+    assert media_query_matches(q) is None
+    assert hiding_rules("@media " + q + " { .x { display: none } }") == (".x",)
