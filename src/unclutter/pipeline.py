@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import codecs
 import gc
+from urllib.parse import urlsplit
 import re
 
 from .core.errors import InputTooLargeError, NoContentError, UsageError
@@ -304,9 +305,19 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         raise UsageError(f"bad option: {exc}") from None
     if url == "":
         url = None  # no URL, as often stored in datasets
-    if url is not None and not (isinstance(url, str) and _ABSOLUTE_URL_RE.match(url)):
+    if url is not None and not (isinstance(url, str) and _ABSOLUTE_URL_RE.match(url) and _splits(url)):
         raise UsageError(f"url must be an absolute http(s) URL or None, got {url!r}"[:300])
     return run_pipeline(html, url, opts)
+
+
+def _splits(url: str) -> bool:
+    """Whether ``urllib`` can take ``url`` apart (a broken IPv6 host such as
+    ``http://[::1`` cannot)."""
+    try:
+        urlsplit(url)
+    except ValueError:
+        return False
+    return True
 
 
 def extract_url(url: str, policy=None, **options) -> Article:

@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Callable
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -758,6 +758,31 @@ def _is_wrapper(node: Node, page_chars: int, share: float, density: float, least
     return chars >= least and chars >= share * page_chars and links < density * chars
 
 
+def _is_main_landmark(n: Node) -> bool:
+    return n.tag == "main" or n.attrs.get("role", "").strip().lower() == "main"
+
+
+def _holds_main_landmark(node: Node) -> bool:
+    """Whether ``node`` is or holds the page's main content landmark (``<main>``,
+    ``role=main``, or an ``<h1>``) and no ``<main>``/``role=main`` lies outside it: a
+    loading state hides the page's own main content; hidden text next to a visible
+    ``<main>`` is planted, however long."""
+    if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)):
+        return False
+    top = node
+    while top.parent is not None:
+        top = top.parent
+    stack = [top]
+    while stack:
+        n = stack.pop()
+        if n is node or n.tag == TEXT:
+            continue
+        if _is_main_landmark(n):
+            return False
+        stack.extend(n.children)
+    return True
+
+
 def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:
     """Cheap first look (lexbor's text, scripts inside included) at a chrome element: at
     least ``wrapper[2]`` characters, link text below ``wrapper[1]`` of them. Only elements
@@ -806,11 +831,31 @@ def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[Ski
         if node is not None and node.tag not in _NEVER_SKIPPED:
             pairs.append((node, lnode))
     matched = {id(node) for node, _ in pairs}
-    outermost = [(node, lnode) for node, lnode in pairs
-                 if not any(id(a) in matched for a in node.ancestors())]
+    covered: dict[int, bool] = {}  # element -> it or an ancestor is matched (memo: linear overall)
+
+    def under_match(node: Node) -> bool:
+        path = []
+        a = node.parent
+        found = False
+        while a is not None:
+            k = id(a)
+            if k in matched:
+                found = True
+                break
+            if k in covered:
+                found = covered[k]
+                break
+            path.append(k)
+            a = a.parent
+        for k in path:
+            covered[k] = found
+        return found
+
+    outermost = [(node, lnode) for node, lnode in pairs if not under_match(node)]
     for node, lnode in outermost:
         if (spare_wrappers is not None and node.tag not in _CODE_TAGS
-                and _is_wrapper(node, page_chars, *spare_wrappers, lnode=lnode)):
+                and _is_wrapper(node, page_chars, *spare_wrappers, lnode=lnode)
+                and _holds_main_landmark(node)):
             continue
         if skipped is not None:
             skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
@@ -919,8 +964,10 @@ def parse_html(html: str, url: str | None = None, *,
             if n.tag == "base" and n.get("href").strip():
                 href = n.get("href").strip()
                 try:
-                    page.base_url = urljoin(url, href) if url else href
+                    base = urljoin(url, href) if url else href
+                    urlsplit(base)  # a broken authority ("http://[::1") would fail later
+                    page.base_url = base
                 except ValueError:
-                    pass
+                    pass  # an unusable <base href> is ignored
                 break
     return page

@@ -112,6 +112,7 @@ _HIDING_LITERAL_RES = (
     re.compile(rb"visibility\s*:\s*(?:hidden|collapse)\b"),
 )
 _DECLARATION_START = frozenset(b";{ \t\r\n\f")
+_BRACE_RE = re.compile(rb"[{}]")
 _CSS_COMMENT_BYTES_RE = re.compile(rb"/\*.*?\*/", re.DOTALL)
 _CSS_ESCAPE_BYTES_RE = re.compile(rb"\\([0-9a-fA-F]{1,6})\s?|\\(.)")
 _DYNAMIC_PSEUDO_RE = re.compile(
@@ -165,6 +166,7 @@ def hiding_rules(css: str) -> tuple[str, ...]:
     last_open = -1
     depth = 0  # brace depth at ``counted``
     counted = 0
+    parents: dict[int, int] | None = None  # "{" position -> its enclosing "{" (built once, if needed)
     # Visit only the hiding declarations; find each one's rule; brace depth is counted in
     # C and incrementally (matches come in order).
     for pos in positions:
@@ -177,8 +179,11 @@ def hiding_rules(css: str) -> tuple[str, ...]:
         counted = open_at
         if depth > 1:
             continue
-        if depth == 1 and not _group_applies(data, open_at):
-            continue
+        if depth == 1:
+            if parents is None:
+                parents = _enclosing_braces(data)
+            if not _group_applies(data, parents.get(open_at, -1)):
+                continue
         start = max(data.rfind(b"}", 0, open_at), data.rfind(b";", 0, open_at),
                     data.rfind(b"{", 0, open_at)) + 1
         prelude = data[start:open_at].decode("utf-8", "replace").strip()
@@ -191,28 +196,35 @@ def hiding_rules(css: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _group_applies(data: bytes, open_at: int) -> bool:
-    """Whether the block enclosing the rule that opens at ``open_at`` (of the stylesheet's
-    UTF-8 bytes) is an ``@supports`` group or an ``@media`` group whose query matches the
-    reference desktop viewport or cannot be read (:func:`.media.media_query_matches`)."""
-    balance = 0
-    i = open_at
-    while True:
-        i = max(data.rfind(b"{", 0, i), data.rfind(b"}", 0, i))
-        if i < 0:
-            return False
-        if data[i] == 0x7D:  # "}"
-            balance += 1
-        elif balance:
-            balance -= 1
-        else:
-            start = max(data.rfind(b"}", 0, i), data.rfind(b";", 0, i)) + 1
-            prelude = data[start:i].decode("utf-8", "replace").strip().lower()
-            if prelude.startswith("@supports"):
-                return True
-            if prelude.startswith("@media"):
-                return media_query_matches(prelude[len("@media"):]) is not False
-            return False
+def _enclosing_braces(data: bytes) -> dict[int, int]:
+    """Position of every ``{`` of a stylesheet's bytes -> position of the ``{`` of the block
+    enclosing it (-1 at top level); one pass (a stray ``}`` closes nothing)."""
+    parents: dict[int, int] = {}
+    stack: list[int] = []
+    for m in _BRACE_RE.finditer(data):
+        i = m.start()
+        if data[i] == 0x7B:  # "{"
+            parents[i] = stack[-1] if stack else -1
+            stack.append(i)
+        elif stack:
+            stack.pop()
+    return parents
+
+
+def _group_applies(data: bytes, group_open: int) -> bool:
+    """Whether the block whose ``{`` is at ``group_open`` (of the stylesheet's UTF-8 bytes)
+    is an ``@supports`` group or an ``@media`` group whose query matches the reference
+    desktop viewport or cannot be read (:func:`.media.media_query_matches`)."""
+    if group_open < 0:
+        return False
+    start = max(data.rfind(b"}", 0, group_open), data.rfind(b";", 0, group_open),
+                data.rfind(b"{", 0, group_open)) + 1
+    prelude = data[start:group_open].decode("utf-8", "replace").strip().lower()
+    if prelude.startswith("@supports"):
+        return True
+    if prelude.startswith("@media"):
+        return media_query_matches(prelude[len("@media"):]) is not False
+    return False
 
 
 @lru_cache(maxsize=64)

@@ -346,9 +346,13 @@ class _Renderer:
         self.base_url = base_url or None
         self.origin = ""  # "scheme://host[:port]" of an http(s) base URL
         if self.base_url:
-            parts = urlsplit(self.base_url)
-            if parts.scheme in ("http", "https") and parts.netloc:
-                self.origin = f"{parts.scheme}://{parts.netloc}"
+            try:
+                parts = urlsplit(self.base_url)
+            except ValueError:  # unusable (the parse stage ignores such a <base href>)
+                self.base_url = None
+            else:
+                if parts.scheme in ("http", "https") and parts.netloc:
+                    self.origin = f"{parts.scheme}://{parts.netloc}"
         self.url_cache: dict[str, str | None] = {}
         self.include_links = include_links
         self.include_images = include_images
