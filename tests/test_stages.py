@@ -956,3 +956,14 @@ def test_many_rules_in_one_group_and_deep_hidden_matches_stay_linear():
     deep = "<div>" * 4000 + '<span class="h">x</span>' * 20000 + "</div>" * 4000
     unclutter.extract(f"<style>.h{{display:none}}</style>{body}{deep}", url="https://e.com/y")
     assert time.perf_counter() - t < 10  # each took 6-13 s when quadratic
+
+
+def test_hiding_rules_inside_layers_containers_and_nested_groups_hide():
+    from unclutter.prune.clean import hiding_rules
+
+    css = ("@layer utilities { .hidden { display: none } } "
+           "@supports (display: grid) { @media (min-width: 1px) { .a { display: none } } "
+           "@media print { .p { display: none } } } "
+           "@container (min-width: 1px) { .c { display: none } } .top { display: none }")
+    # Tailwind v4 puts .hidden in a cascade layer; nested groups count when all apply
+    assert hiding_rules(css) == (".hidden", ".a", ".c", ".top")

@@ -113,6 +113,8 @@ _HIDING_LITERAL_RES = (
 )
 _DECLARATION_START = frozenset(b";{ \t\r\n\f")
 _BRACE_RE = re.compile(rb"[{}]")
+#: Hiding rules nested deeper than this many conditional groups are not read.
+MAX_GROUP_NESTING = 4
 _CSS_COMMENT_BYTES_RE = re.compile(rb"/\*.*?\*/", re.DOTALL)
 _CSS_ESCAPE_BYTES_RE = re.compile(rb"\\([0-9a-fA-F]{1,6})\s?|\\(.)")
 _DYNAMIC_PSEUDO_RE = re.compile(
@@ -135,8 +137,8 @@ def hiding_rules(css: str) -> tuple[str, ...]:
     """Selector texts of the style rules that hide what they match.
 
     A rule hides when its block has ``display: none`` or ``visibility: hidden|collapse``.
-    Top-level rules and rules one level inside ``@supports`` or a matching ``@media``
-    count: the query is evaluated for the reference desktop window
+    Top-level rules and rules inside (up to ``MAX_GROUP_NESTING`` levels of) ``@supports``,
+    ``@layer``, ``@container`` or matching ``@media`` groups count: the query is evaluated for the reference desktop window
     (``rules.REFERENCE_MEDIA``, :mod:`.media`), so ``@media print`` and the breakpoints of
     other screen sizes do not hide (responsive pages hide the variants meant for other
     screens that way); a query that cannot be read counts as matching. Selectors with dynamic pseudo-classes
@@ -177,12 +179,17 @@ def hiding_rules(css: str) -> tuple[str, ...]:
         last_open = open_at
         depth += data.count(b"{", counted, open_at) - data.count(b"}", counted, open_at)
         counted = open_at
-        if depth > 1:
+        if depth > MAX_GROUP_NESTING:
             continue
-        if depth == 1:
+        if depth >= 1:
             if parents is None:
                 parents = _enclosing_braces(data)
-            if not _group_applies(data, parents.get(open_at, -1)):
+            group = parents.get(open_at, -1)
+            applies = group >= 0
+            while group >= 0 and applies:  # every enclosing block must be a group that applies
+                applies = _group_applies(data, group)
+                group = parents.get(group, -1)
+            if not applies:
                 continue
         start = max(data.rfind(b"}", 0, open_at), data.rfind(b";", 0, open_at),
                     data.rfind(b"{", 0, open_at)) + 1
@@ -213,14 +220,16 @@ def _enclosing_braces(data: bytes) -> dict[int, int]:
 
 def _group_applies(data: bytes, group_open: int) -> bool:
     """Whether the block whose ``{`` is at ``group_open`` (of the stylesheet's UTF-8 bytes)
-    is an ``@supports`` group or an ``@media`` group whose query matches the reference
-    desktop viewport or cannot be read (:func:`.media.media_query_matches`)."""
+    is an ``@supports``, ``@layer`` (cascade layers: Tailwind's utilities) or ``@container``
+    group (container sizes are unknown: counted, the safe side) or an ``@media`` group
+    whose query matches the reference desktop viewport or cannot be read
+    (:func:`.media.media_query_matches`)."""
     if group_open < 0:
         return False
     start = max(data.rfind(b"}", 0, group_open), data.rfind(b";", 0, group_open),
                 data.rfind(b"{", 0, group_open)) + 1
     prelude = data[start:group_open].decode("utf-8", "replace").strip().lower()
-    if prelude.startswith("@supports"):
+    if prelude.startswith(("@supports", "@layer", "@container")):
         return True
     if prelude.startswith("@media"):
         return media_query_matches(prelude[len("@media"):]) is not False

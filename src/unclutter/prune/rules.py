@@ -87,10 +87,12 @@ VISUALLY_HIDDEN_RES = (
 #: text characters, at least ``least`` (third value) of them, with a link
 #: density below the second value, holds the page; two removal rules spare it:
 #:
-#: * a stylesheet rule that hides it is a loading state, not hidden text: critical CSS
-#:   that keeps the main content invisible until the full stylesheet arrives
-#:   (``main{visibility:hidden}``, undone by a linked stylesheet we do not fetch: the
-#:   flash-of-unstyled-content guard). A planted block is a small part of the page;
+#: * a stylesheet rule that hides it is a loading state, not hidden text, when it is or
+#:   holds the page's main landmark (``<main>``, ``role=main`` or the ``<h1>``) and no
+#:   ``<main>`` is visible elsewhere: critical CSS that keeps the main content invisible
+#:   until the full stylesheet arrives (``main{visibility:hidden}``, undone by a linked
+#:   stylesheet we do not fetch: the flash-of-unstyled-content guard). Hidden text next
+#:   to a visible article stays hidden however long it is;
 #: * a chrome tag (``WRAPPER_CHROME_TAGS``) or role (``WRAPPER_CHROME_ROLES``) on it is a
 #:   mislabelled wrapper (a ``role="tablist"`` around the tab panels, an ``<aside>`` opened
 #:   around the whole page): it stays as a ``<div>`` without the role. Navigation, banners,
