@@ -34,9 +34,8 @@ from ..score.features import collapsed_len
 from ..score.select import Selection, select_main_content
 from . import registry
 from .cetd import cetd_keep
-from .constants import URL_DATE_RE
 from .densitysum import recover
-from .features import PageGraph, build_graph
+from .features import PageGraph, build_graph, dated_address
 
 __all__ = ["classify_main_content", "AUTO_EXTRACTOR", "AUTO_HEURISTIC_PAGE_TYPES", "auto_extractor",
            "LEARNED_EXTRACTORS", "predict_units"]
@@ -57,17 +56,8 @@ def auto_extractor(page_type: str | None, url: str | None = None) -> str:
     wcxb-dev pages so addressed but not declared articles: 10 of 11 are articles, where the
     heuristic scored 0.979 against the GBDT's 0.940), else :data:`AUTO_EXTRACTOR` (products,
     forums, listings, pages that declare no type...)."""
-    if page_type in AUTO_HEURISTIC_PAGE_TYPES:
+    if page_type in AUTO_HEURISTIC_PAGE_TYPES or dated_address(url):
         return "heuristic"
-    if url:
-        from urllib.parse import urlsplit
-
-        try:
-            path = urlsplit(url.strip()).path
-        except ValueError:
-            path = ""
-        if URL_DATE_RE.search(path):
-            return "heuristic"
     return AUTO_EXTRACTOR
 
 #: Extractors served by this package.

@@ -89,6 +89,7 @@ __all__ = [
     "build_graph",
     "class_tokens",
     "composite_text_density",
+    "dated_address",
     "density_sum",
     "element_features",
     "page_features",
@@ -151,8 +152,21 @@ def page_features(page_type: str | None, url: str | None) -> np.ndarray:
             if not words.isdisjoint(cue):
                 out[base + k] = 1.0
         out[-2] = np.log1p(sum(1 for seg in parts.path.split("/") if seg))
-        out[-1] = 1.0 if URL_DATE_RE.search(parts.path) else 0.0
+        out[-1] = 1.0 if dated_address(url) else 0.0
     return out
+
+
+def dated_address(url: str | None) -> bool:
+    """Whether ``url``'s path holds a date (:data:`~unclutter.classify.constants.URL_DATE_RE`,
+    ``/2019/11/18/...``); ``False`` for no URL or one ``urllib`` cannot take apart."""
+    if not url:
+        return False
+    from urllib.parse import urlsplit
+
+    try:
+        return URL_DATE_RE.search(urlsplit(url.strip()).path) is not None
+    except ValueError:
+        return False
 
 
 @lru_cache(maxsize=16384)
