@@ -825,6 +825,9 @@ def test_media_queries_are_evaluated_for_a_desktop_window():
         "(max-width: 50vw)": False, "print, (min-width: 1px)": True, "not print": True,
         "((min-width: 100px) or (max-width: 10px))": True, "(not (hover: hover))": False,
         "(foo: bar)": None, "screen and (width: 1280px) junk": None, "": True,
+        # only ASCII digits and CSS whitespace; no "or" after a media type (MQ4 grammar)
+        "(min-width: \uff16\uff10\uff10px)": None, "(min-width:\xa0600px)": None,
+        "screen and (min-width: 1px) or (max-width: 1px)": None,
     }
     for query, expected in cases.items():
         assert media_query_matches(query) is expected, query

@@ -30,8 +30,11 @@ from .rules import REFERENCE_MEDIA
 
 __all__ = ["media_query_matches"]
 
-_TOKEN_RE = re.compile(r"\s*(>=|<=|[<>=(),:/]|[^\s<>=(),:/]+)")
-_NUMBER_RE = re.compile(r"^([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)([a-z%]*)$")
+#: CSS whitespace (CSS Syntax 3: space, tab, line feed, carriage return, form feed; not
+#: U+00A0) and ASCII digits only, as browsers read queries.
+_TOKEN_RE = re.compile(r"[ \t\n\r\f]*(>=|<=|[<>=(),:/]|[^ \t\n\r\f<>=(),:/]+)")
+_NUMBER_RE = re.compile(r"^([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)([a-z%]*)$")
+_CSS_SPACE_RE = re.compile(r"[ \t\n\r\f]+")
 
 #: CSS absolute length units in px (CSS Values 4, section 6.2) and the font-relative ones
 #: at the initial font size of 16 px.
@@ -177,8 +180,9 @@ class _Parser:
         self.i += 1
         return tok
 
-    def condition(self) -> bool:
-        """``<in-parens> [(and|or) <in-parens>]*`` or ``not <in-parens>``."""
+    def condition(self, allow_or: bool = True) -> bool:
+        """``<in-parens> [(and|or) <in-parens>]*`` or ``not <in-parens>`` (after a media
+        type only ``and``: ``allow_or=False``)."""
         if self.peek() == "not":
             self.take()
             return not self.in_parens()
@@ -186,6 +190,8 @@ class _Parser:
         joiner = None
         while self.peek() in ("and", "or"):
             op = self.take()
+            if op == "or" and not allow_or:
+                raise _Unreadable("or after a media type")
             if joiner is not None and op != joiner:
                 raise _Unreadable("mixed and/or")
             joiner = op
@@ -233,7 +239,7 @@ def _query(tokens: list[str]) -> bool:
         result = media_type in ("all", REFERENCE_MEDIA["type"])
         if p.peek() == "and":
             p.take()
-            result = p.condition() and result
+            result = p.condition(allow_or=False) and result
     else:
         negate = False
         result = p.condition()
@@ -247,11 +253,11 @@ def media_query_matches(prelude: str) -> bool | None:
     """Whether the media query list ``prelude`` (the text after ``@media``, any case)
     matches :data:`~.rules.REFERENCE_MEDIA`; ``None`` when it cannot be read (see the
     module docstring). An empty list matches (Media Queries 4, section 2.1)."""
-    text = prelude.strip().lower()
+    text = prelude.strip(" \t\n\r\f").lower()
     if not text:
         return True
     tokens = [t for t in _TOKEN_RE.findall(text)]
-    if "".join(tokens) != re.sub(r"\s+", "", text):
+    if "".join(tokens) != _CSS_SPACE_RE.sub("", text):
         return None
     queries: list[list[str]] = [[]]
     depth = 0
