@@ -796,13 +796,12 @@ def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:
     return links < wrapper[1] * len(text)
 
 
-def _decide_wrappers(deferred: list, root: Node, page_chars: int, wrapper: tuple[float, float, int],
+def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float, int],
                      skipped: list[SkippedElement] | None) -> None:
-    """Keep the deferred chrome elements that hold the page (:func:`_is_wrapper`), as
-    ``<div>``s without their role; remove the others (reported in ``skipped``)."""
+    """Keep the deferred chrome elements (disjoint: only outermost ones are deferred) that
+    hold the page (:func:`_is_wrapper`), as ``<div>``s without their role; remove the
+    others (reported in ``skipped``)."""
     for node, lnode in deferred:
-        if not _attached(node, root):
-            continue  # inside a chrome element removed just before
         if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
             node.tag = "div"
             node.attrs.pop("role", None)
@@ -810,12 +809,6 @@ def _decide_wrappers(deferred: list, root: Node, page_chars: int, wrapper: tuple
         if skipped is not None:
             skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
         node.remove()
-
-
-def _attached(node: Node, root: Node) -> bool:
-    while node.parent is not None:
-        node = node.parent
-    return node is root
 
 
 def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement] | None,
@@ -940,7 +933,7 @@ def parse_html(html: str, url: str | None = None, *,
         root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
                         index, classes, ids, tagged, streamed, deferred, spare_wrappers, sizes)
         if deferred:
-            _decide_wrappers(deferred, root, sizes[0], spare_wrappers, skipped)
+            _decide_wrappers(deferred, sizes[0], spare_wrappers, skipped)
         if selectors:
             if callable(skip_selector):
                 selectors = _applicable(selectors, classes, ids)

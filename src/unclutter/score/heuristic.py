@@ -106,8 +106,7 @@ def unlikely_words(value: str) -> int:
 
 #: Cached: class values repeat across a page and across pages, and so do about 40% of ids
 #: (``main``, ``content``, ``footer``...; AEB: 9,395 ids, 39% seen on an earlier page).
-#: Shared with the learned extractors' class features.
-cached_unlikely_words = lru_cache(maxsize=16384)(unlikely_words)
+_cached_unlikely_words = lru_cache(maxsize=16384)(unlikely_words)
 
 
 @lru_cache(maxsize=8192)
@@ -120,9 +119,9 @@ def is_unlikely(class_id: str) -> bool:
 def is_unlikely_element(cls: str | None, ident: str | None) -> bool:
     """:func:`is_unlikely` of ``f"{cls} {ident}"``, read on the class and the id separately
     (each cached): no alternative of either pattern can match across the joining space."""
-    bits = cached_unlikely_words(cls) if cls else 0
+    bits = _cached_unlikely_words(cls) if cls else 0
     if ident:
-        bits |= cached_unlikely_words(ident)
+        bits |= _cached_unlikely_words(ident)
     return bits == 1
 
 
