@@ -903,6 +903,23 @@ def test_a_split_article_body_wins_over_one_dense_block_inside_it():
     assert "Step 0" in text and "Step 9" in text and "Two, dense, answers" in text
 
 
+def test_a_split_article_body_wins_over_a_dense_block_under_weak_wrappers():
+    # the dense block sits four wrappers below the column (an accordion widget): the climb
+    # from it stops at the first wrapper scoring under a third of it, the column is reached
+    # by the scan of all ancestors (wcxb-dev 0353: Elementor article, FAQ accordion on top)
+    para = "This block of the guide explains one more step, with details, examples, and advice, in plain words."
+    blocks = "".join(f"<div class='el'><div class='wrap'><div class='inner'><p>{para} Step {i}.</p></div></div></div>"
+                     for i in range(20))
+    dense = ("<div class='w1'><div class='w2'><div class='w3'><h3>Question?</h3><div class='acc'>"
+             "<p>One, dense, answer, with, many, commas, in, it, and, more, commas, here.</p>"
+             "<p>Two, dense, answers, with, commas, again, here, too, and, more, commas.</p></div></div></div></div>")
+    html = f"<html><body><div class='col'>{dense}{blocks}</div><div class='foot'><a href='/'>Home</a></div></body></html>"
+    sel = select_main_content(prune(parse_html(html)).root)
+    text = sel.root.text_content()
+    assert sel.top.attrs.get("class") == "col"
+    assert "Step 0" in text and "Step 19" in text and "Two, dense, answers" in text
+
+
 def test_wrapper_and_media_rules_stay_linear_on_hostile_nesting():
     import time
 

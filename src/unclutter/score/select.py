@@ -171,6 +171,17 @@ def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
             break
         last = ps
         parent = parent.parent
+    # A split body further up: the climb above stops at the first weak parent, but the
+    # blocks of a page-builder article can sit several weak wrappers below their column.
+    top_chars = stats.chars.get(id(top), 0)
+    anc = top.parent
+    while anc is not None and anc is not body and anc.tag not in ("#document", "html"):
+        ps = scores.get(anc)
+        if ps is not None and ps >= SPLIT_BODY_SCORE_SHARE * top_score and stats.chars.get(
+                id(anc), 0) >= SPLIT_BODY_CHARS_RATIO * top_chars:
+            top = anc
+            break
+        anc = anc.parent
     # A lone child adds nothing: use its parent; a list, list item or table part is a
     # fragment of the article: use its container.
     while top is not body and top.parent is not None and top.parent is not body:
