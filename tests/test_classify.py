@@ -251,7 +251,7 @@ def test_extractors_run_on_the_pipeline(extractor):
     assert any(line.startswith("select: ") for line in article.trace)
 
 
-def test_auto_routes_articles_to_the_heuristic_and_other_pages_to_the_gbdt():
+def test_auto_routes_product_and_forum_pages_to_the_gbdt_and_other_pages_to_the_heuristic():
     declared = SMALL_PAGE.replace("<html>", '<html><head><meta property="og:type" content="article"></head>', 1)
     assert declared != SMALL_PAGE
     routes = {}
@@ -259,19 +259,39 @@ def test_auto_routes_articles_to_the_heuristic_and_other_pages_to_the_gbdt():
         trace = unclutter.extract(page, url="https://example.org/", extractor="auto", explain=True).trace
         routes[name] = [line for line in trace if "auto:" in line]
     assert routes["article"] == ["select: auto: page type article -> heuristic"]
-    assert routes["none"] == ["select: auto: page type not declared -> gbdt"]
+    assert routes["none"] == ["select: auto: page type not declared -> heuristic"]
     product = SMALL_PAGE.replace(
         "<html>", '<html><head><script type="application/ld+json">{"@type": "Product"}</script></head>', 1)
     trace = unclutter.extract(product, extractor="auto").trace
     assert "select: auto: page type product -> gbdt" in trace
-    # a dated address (the news and blog convention) goes to the heuristic, whatever is declared
-    trace = unclutter.extract(SMALL_PAGE, url="https://example.org/2019/11/18/otters/", extractor="auto").trace
-    assert "select: auto: page type not declared, dated address -> heuristic" in trace
+    # auto is the default; a thread declared by microdata under og:type's default "website"
+    forum = SMALL_PAGE.replace("<html>", '<html><head><meta property="og:type" content="website"></head>', 1).replace(
+        "<body>", '<body><div itemscope itemtype="https://schema.org/DiscussionForumPosting">', 1)
+    assert forum.count("DiscussionForumPosting") == 1
+    article = unclutter.extract(forum)
+    assert article.page_type == "forum" and article.extractor == "auto"
+    assert "select: auto: page type forum -> gbdt" in article.trace
     from unclutter.classify import auto_extractor
 
-    assert auto_extractor("product", "https://shop.example/2024-05-01-kettle") == "heuristic"
-    assert auto_extractor("product", "https://shop.example/kettle-2024") == "gbdt"
-    assert auto_extractor(None, "http://[::1/broken") == "gbdt"
+    assert [auto_extractor(t) for t in ("product", "forum", "article", "webpage", None)] == [
+        "gbdt", "gbdt", "heuristic", "heuristic", "heuristic"]
+
+
+def test_microdata_declares_the_page_type_after_json_ld_and_before_og_type():
+    from unclutter.parse.html import parse_html
+    from unclutter.parse.metadata import extract_metadata
+
+    def kind(head, body):
+        return extract_metadata(parse_html(f"<html><head>{head}</head><body>{body}</body></html>")).page_type
+
+    item = '<div itemscope itemtype="http://schema.org/Product"><p>Kettle</p></div>'
+    ld = '<script type="application/ld+json">{"@type": "%s"}</script>'
+    assert kind('<meta property="og:type" content="website">', item) == "product"
+    assert kind(ld % "WebPage", item) == "product"  # a generic WebPage names nothing specific
+    assert kind(ld % "NewsArticle", item) == "article"  # JSON-LD's specific kind wins
+    assert kind("", '<div itemtype="https://schema.org/Thing https://schema.org/Question">Q?</div>') == "forum"
+    assert kind('<meta property="og:type" content="website">', '<div itemtype="https://schema.org/Person">A</div>') == "website"
+    assert kind("", '<div itemtype="">x</div>') is None
 
 
 def test_unknown_extractor_is_a_usage_error():

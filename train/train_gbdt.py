@@ -9,8 +9,8 @@
    within :data:`CV_TOLERANCE` of the best is chosen. Training weight of a unit: ``log1p(own characters)``.
 2. Extraction-level CV of the chosen setting through the real pipeline
    (:mod:`train.cv_eval`): AEB F1 per page type, with and without DensitySum recovery, and
-   of ``--extractor auto`` (the heuristic on pages declared articles, the fold model on
-   the others).
+   of ``--extractor auto`` (the fold model on pages declaring a product or a forum thread, the
+   heuristic on the others).
 3. Final model on all pages, exported to ``src/unclutter/classify/models/gbdt.npz``
    (:func:`unclutter.classify.gbdt.export_lightgbm`), a fixture for the numpy-vs-LightGBM
    test, and ``train/results/gbdt.json`` with every figure.
@@ -142,7 +142,8 @@ def main() -> None:
                                 "auto": score(texts_auto, cases), "pages_per_s": len(texts_on) / secs}
     print("CV gbdt:", fmt(results["cv_extraction"]["gbdt"]))
     print("CV gbdt without DensitySum recovery:", fmt(results["cv_extraction"]["gbdt-no-densitysum"]))
-    print("CV auto (heuristic on articles, fold GBDT elsewhere):", fmt(results["cv_extraction"]["auto"]))
+    print("CV auto (fold GBDT on declared product and forum pages, heuristic elsewhere):",
+          fmt(results["cv_extraction"]["auto"]))
     recovery = results["cv_extraction"]["gbdt"]["all"] >= results["cv_extraction"]["gbdt-no-densitysum"]["all"]
 
     final = fit(params, X, y, w)

@@ -267,10 +267,10 @@ def _render_all(article, fmt: str, explain: bool) -> str:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
               help="Write to FILE (atomically) instead of stdout.")
 @click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin.")
-@click.option("--extractor", default="heuristic", show_default=True,
-              help="Main-content extractor: heuristic (Readability-style), cetd (text density), "
-                   "gbdt (boosted trees), gnn (graph network), auto (heuristic on articles, "
-                   "gbdt on other pages).")
+@click.option("--extractor", default="auto", show_default=True,
+              help="Main-content extractor: auto (gbdt on pages that declare a product or a "
+                   "forum thread, heuristic on the others), heuristic (Readability-style), "
+                   "cetd (text density), gbdt (boosted trees), gnn (graph network).")
 @click.option("--no-links", is_flag=True, help="Keep link text only, drop link targets.")
 @click.option("--no-images", is_flag=True, help="Drop images.")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")

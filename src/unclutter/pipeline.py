@@ -36,7 +36,7 @@ import re
 
 from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
-from .core.options import Options
+from .core.options import Options, auto_extractor
 from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, structured_article_body
@@ -138,16 +138,13 @@ def _structured_markdown(body: str) -> str:
 def _select(pruned: PruneResult, options: Options, page_type: str | None = None, url: str | None = None):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
-    by the page's declared type and address (:func:`unclutter.classify.auto_extractor`)."""
+    by the page's declared type (:func:`unclutter.core.options.auto_extractor`)."""
     body = pruned.root
     extractor = options.extractor
     route = None
     if extractor == "auto":
-        from .classify import auto_extractor
-
-        extractor = auto_extractor(page_type, url)
-        dated = ", dated address" if extractor != auto_extractor(page_type) else ""
-        route = f"auto: page type {page_type or 'not declared'}{dated} -> {extractor}"
+        extractor = auto_extractor(page_type)
+        route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
     if extractor == "heuristic":
         sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
     else:

@@ -18,8 +18,9 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
    own text and their inline elements (links, images, emphasis); everything else goes
    (logged in ``Selection.removed``).
 
-``auto`` routes by the page's declared type and its address (:func:`auto_extractor`): the
-heuristic for articles and dated addresses, :data:`AUTO_EXTRACTOR` for every other page.
+``auto`` routes by the page's declared type (:func:`auto_extractor`, defined with the
+options so that the heuristic path never imports this package): :data:`AUTO_EXTRACTOR` for
+product and forum pages, the heuristic for every other page.
 """
 
 from __future__ import annotations
@@ -30,35 +31,19 @@ import numpy as np
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
+from ..core.options import AUTO_LEARNED_EXTRACTOR, AUTO_LEARNED_PAGE_TYPES, auto_extractor
 from ..score.features import collapsed_len
 from ..score.select import Selection, select_main_content
 from . import registry
 from .cetd import cetd_keep
 from .densitysum import recover
-from .features import PageGraph, build_graph, dated_address
+from .features import PageGraph, build_graph
 
-__all__ = ["classify_main_content", "AUTO_EXTRACTOR", "AUTO_HEURISTIC_PAGE_TYPES", "auto_extractor",
+__all__ = ["classify_main_content", "AUTO_EXTRACTOR", "AUTO_LEARNED_PAGE_TYPES", "auto_extractor",
            "LEARNED_EXTRACTORS", "predict_units"]
 
-#: What ``--extractor auto`` runs on pages that are not articles (the best learned
-#: extractor by cross-validation: ``MODEL_CARD.md``).
-AUTO_EXTRACTOR = "gbdt"
-#: Page types (``Metadata.page_type``) that ``auto`` gives to the heuristic: the learned
-#: models beat it on every wcxb-dev page type, articles included, but score lower on
-#: AEB's news articles (out of sample), where the heuristic is the best extractor here.
-AUTO_HEURISTIC_PAGE_TYPES = frozenset({"article"})
-
-
-def auto_extractor(page_type: str | None, url: str | None = None) -> str:
-    """The extractor ``auto`` runs on a page of this declared type and address:
-    ``"heuristic"`` for :data:`AUTO_HEURISTIC_PAGE_TYPES` and for dated addresses
-    (``/2019/11/18/...``: :data:`~.constants.URL_DATE_RE`, the news and blog convention;
-    wcxb-dev pages so addressed but not declared articles: 10 of 11 are articles, where the
-    heuristic scored 0.979 against the GBDT's 0.940), else :data:`AUTO_EXTRACTOR` (products,
-    forums, listings, pages that declare no type...)."""
-    if page_type in AUTO_HEURISTIC_PAGE_TYPES or dated_address(url):
-        return "heuristic"
-    return AUTO_EXTRACTOR
+#: What ``--extractor auto`` runs on the pages it does not give to the heuristic.
+AUTO_EXTRACTOR = AUTO_LEARNED_EXTRACTOR
 
 #: Extractors served by this package.
 LEARNED_EXTRACTORS = ("cetd", "gbdt", "gnn", "auto")

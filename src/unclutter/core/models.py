@@ -124,7 +124,7 @@ class Article:
     tokenizer: str
     content_source: str = "dom"
     page_type: str | None = None  # Metadata.page_type: "article", "product", "forum"...
-    extractor: str = "heuristic"
+    extractor: str = "auto"
     removed: list[Removal] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)
     #: page summary (only when asked for: ``Options.summary``); see :mod:`unclutter.summarize`

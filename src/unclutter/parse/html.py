@@ -360,6 +360,10 @@ class ParsedPage:
         style_selectors_applied: ``skip_selector`` was a function of the page's
             ``<style>`` texts and every selector it gave that lexbor accepts was applied.
         skip_elements: the :class:`ElementFilter` the tree was built with, if any.
+        microdata_types: the ``itemtype`` values of the document's elements (schema.org
+            microdata, https://html.spec.whatwg.org/#microdata), in document order, at most
+            :data:`MAX_MICRODATA_TYPES`; read by lexbor before the tree is built, hidden
+            elements included (a page-level declaration, like JSON-LD).
     """
 
     root: Node
@@ -372,6 +376,7 @@ class ParsedPage:
     tagged: dict[str, list[Node]] = field(default_factory=dict)
     style_selectors_applied: bool = False
     skip_elements: ElementFilter | None = None
+    microdata_types: list[str] = field(default_factory=list)
 
     @property
     def html_node(self) -> Node | None:
@@ -386,6 +391,23 @@ class ParsedPage:
     def body(self) -> Node | None:
         h = _child(self.root, "html")
         return _child(h, "body") if h is not None else None
+
+
+#: At most this many ``itemtype`` values are kept in ``ParsedPage.microdata_types``.
+MAX_MICRODATA_TYPES = 64
+
+
+def _microdata_types(tree) -> list[str]:
+    """The first :data:`MAX_MICRODATA_TYPES` ``itemtype`` attribute values (each cut to
+    ``MAX_ATTRIBUTE_CHARS`` characters) of a lexbor document."""
+    out: list[str] = []
+    for n in tree.css("[itemtype]"):
+        v = n.attributes.get("itemtype")
+        if v:
+            out.append(v[:MAX_ATTRIBUTE_CHARS])
+            if len(out) >= MAX_MICRODATA_TYPES:
+                break
+    return out
 
 
 def _child(node: Node, tag: str) -> Node | None:
@@ -950,7 +972,8 @@ def parse_html(html: str, url: str | None = None, *,
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped or [], tagged=tagged,
                       style_selectors_applied=callable(skip_selector),
-                      skip_elements=skip_elements)
+                      skip_elements=skip_elements,
+                      microdata_types=_microdata_types(tree) if "itemtype" in html else [])
     head = page.head
     if head is not None:
         for n in head.iter_elements():

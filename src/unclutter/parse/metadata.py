@@ -1052,6 +1052,27 @@ def _long_strings(data: Any, min_chars: int) -> list[tuple[Any, str]]:
     return out
 
 
+def _microdata_kind(page: ParsedPage, res: _Result) -> bool:
+    """Offer the page kind named by the page's microdata ``itemtype`` values
+    (``ParsedPage.microdata_types``: schema.org URLs, several space-separated), looked up
+    in :data:`PAGE_KINDS` order except ``webpage``; whether one was found. Consulted after
+    JSON-LD's specific kinds and before its ``WebPage`` and og:type (a shop page's
+    ``itemtype=".../Product"`` under og:type's default ``website``)."""
+    if not page.microdata_types:
+        return False
+    types = set()
+    for value in page.microdata_types:
+        for url in value.split()[:8]:
+            name = url.rstrip("/").rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+            if name:
+                types.add(name)
+    for kind, names in PAGE_KINDS:
+        if kind != "webpage" and not types.isdisjoint(names):
+            res.offer("page_type", kind, "microdata[itemtype]")
+            return True
+    return False
+
+
 def _ld_types(obj: dict) -> list[str]:
     """``@type`` as a list of bare names ("http://schema.org/NewsArticle" ->
     "NewsArticle"; "schema:BlogPosting" -> "BlogPosting")."""
@@ -1635,8 +1656,11 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
     types = {t for obj in ld.objects for t in _ld_types(obj)}
     for kind, names in PAGE_KINDS:
         if not types.isdisjoint(names):
-            res.offer("page_type", kind, "json-ld")
+            if kind != "webpage" or not _microdata_kind(page, res):
+                res.offer("page_type", kind, "json-ld")
             break
+    else:
+        _microdata_kind(page, res)
     og_type = scan.meta.get("og:type")
     if og_type is not None:
         word = og_type[0].strip().lower().split(".", 1)[0].split(":")[-1]

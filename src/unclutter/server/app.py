@@ -83,7 +83,7 @@ class ReadOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     format: Format | None = Field(None, description="Output format; overrides the Accept header.")
-    extractor: str | None = Field(None, description="Main-content extractor (default `heuristic`).")
+    extractor: str | None = Field(None, description="Main-content extractor: auto (default), heuristic, cetd, gbdt or gnn.")
     include_links: bool = Field(True, description="Keep links as `[text](url)`; false keeps the text only.")
     include_images: bool = Field(True, description="Keep images as `![alt](url)`.")
     explain: bool = Field(False, description="JSON only: add `removed` and `trace` (what was cut and why).")
