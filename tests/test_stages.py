@@ -920,6 +920,21 @@ def test_a_split_article_body_wins_over_a_dense_block_under_weak_wrappers():
     assert "Step 0" in text and "Step 19" in text and "Two, dense, answers" in text
 
 
+def test_a_thread_keeps_every_post_not_only_the_longest():
+    def post(i, words):
+        body = " ".join(f"Reply {i} sentence {k} about the best first telescope, with advice." for k in range(words))
+        return (f"<div class='answer js-answer'><div class='post-layout'><div class='votecell'>{i}</div>"
+                f"<div class='postcell'><div class='s-prose'><p>{body}</p><p>{body}</p></div></div></div></div>")
+    posts = post(0, 30) + post(1, 3) + post(2, 2) + post(3, 4)
+    html = (f"<html><body><nav><a href='/'>Forums</a> <a href='/new'>New posts</a></nav><div class='thread'>{posts}</div>"
+            "<aside class='sidebar'><p>Members online: 42. Staff online: 3.</p></aside></body></html>")
+    sel = select_main_content(prune(parse_html(html)).root)
+    text = sel.root.text_content()
+    for i in range(4):
+        assert f"Reply {i} sentence 1 " in text
+    assert "Members online" not in text
+
+
 def test_wrapper_and_media_rules_stay_linear_on_hostile_nesting():
     import time
 

@@ -10,7 +10,8 @@ Steps (Readability.js ``_grabArticle``/``_prepArticle``; constants in
 2. take the best candidate; when at least ``MIN_ALTERNATIVE_ANCESTORS`` of the
    ``TOP_CANDIDATES`` best score within ``ALTERNATIVE_CANDIDATE_SHARE`` of it and share an
    ancestor, promote that ancestor (split articles); climb while the parent scores higher;
-3. merge siblings that look like the same article: scored siblings above
+3. a thread (the top candidate, or an ancestor, is one of several sibling posts:
+   ``POST_CLASS_RE``) keeps its posts; otherwise merge siblings that look like the same article: scored siblings above
    ``max(SIBLING_MIN_SCORE, SIBLING_SCORE_SHARE * top)`` (same class gets a bonus),
    paragraphs that read as prose, and headings/figures/lists/tables lying between merged
    blocks (a lede before the main block, a section heading between two parts);
@@ -57,6 +58,11 @@ from .weights import (
     MIN_ALTERNATIVE_ANCESTORS,
     MIN_ARTICLE_CHARS,
     PARENT_CLIMB_MIN_SHARE,
+    POST_CLASS_RE,
+    POST_MAX_LEVELS,
+    POST_MAX_LINK_DENSITY,
+    POST_MIN_CHARS,
+    POST_MIN_SIMILAR,
     RETRY_PAGE_SHARE,
     SECTION_CONTENT_TAGS,
     SHARE_MAX_CHARS,
@@ -194,6 +200,34 @@ def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
     return top
 
 
+def _repeated_posts(top: Node, body: Node, stats: TextStats) -> list[Node] | None:
+    """The posts of a thread holding ``top`` (see ``POST_CLASS_RE`` in
+    :mod:`unclutter.score.weights`), in document order, or ``None``: the nearest of ``top``
+    and its ancestors (at most ``POST_MAX_LEVELS`` up, below ``body``) whose class names a
+    post and which has at least ``POST_MIN_SIMILAR`` such siblings holding prose."""
+    a = top
+    for _ in range(POST_MAX_LEVELS):
+        p = a.parent
+        if p is None or a is body or p is body:
+            return None
+        cls = a.attrs.get("class", "")
+        if cls and _post_class(cls):
+            tag = a.tag
+            similar = [s for s in p.children if s is not a and s.tag == tag and _post_class(s.attrs.get("class", ""))
+                       and stats.chars.get(id(s), 0) >= POST_MIN_CHARS
+                       and stats.link_density(s) <= POST_MAX_LINK_DENSITY]
+            if len(similar) >= POST_MIN_SIMILAR:
+                keep = {id(s) for s in similar} | {id(a)}
+                return [s for s in p.children if id(s) in keep]
+        a = p
+    return None
+
+
+@lru_cache(maxsize=8192)
+def _post_class(class_value: str) -> bool:
+    return bool(class_value) and POST_CLASS_RE.search(class_value) is not None
+
+
 def _merge_siblings(top: Node, body: Node, scores: Scores, stats: TextStats) -> list[Node]:
     if top is body or top.parent is None:
         return [top]
@@ -316,14 +350,15 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
 
 
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
-           removed: list[Removal] | None, top: Node, undo: UndoLog | None = None) -> None:
+           removed: list[Removal] | None, top: Node, undo: UndoLog | None = None,
+           posts: frozenset[int] = frozenset()) -> None:
     teasers = _teasers(container, stats, attempt)
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
         if node.tag == TEXT:
             continue
-        if node is top:  # the winning candidate itself is never cleaned away
+        if node is top or id(node) in posts:  # the winning candidate (or a thread's posts) stays
             stack.extend(reversed(node.children))
             continue
         k = id(node)
@@ -440,7 +475,12 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal] | None,
     stats = compute_stats(body)
     scores = score_paragraphs(paragraphs, stats, attempt.weight_classes)
     top = _pick_top(body, scores, stats)
-    kept = _merge_siblings(top, body, scores, stats)
+    posts = _repeated_posts(top, body, stats)
+    if posts is not None:
+        top, kept = posts[0], posts
+    else:
+        kept = _merge_siblings(top, body, scores, stats)
+    protected = frozenset(map(id, posts)) if posts else frozenset()
     container = Node("div")
     if top is body:
         if undo is not None:
@@ -453,7 +493,7 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal] | None,
                 undo.record(c.parent)
             c.remove()
             container.append(c)
-    _clean(container, scores, stats, attempt, removed, top, undo)
+    _clean(container, scores, stats, attempt, removed, top, undo, protected)
     chars = collapsed_len(container.text_content())
     return Selection(root=container, top=top, chars=chars)
 

@@ -139,6 +139,24 @@ PARENT_CLIMB_MIN_SHARE = 1.0 / 3.0
 SPLIT_BODY_SCORE_SHARE = 0.75
 SPLIT_BODY_CHARS_RATIO = 5.0
 
+# --- Threads: repeated posts (forum, Q&A and comment pages) ---------------------------
+
+#: A thread is many posts, and the top candidate is one of them (the longest). When the top
+#: candidate, or one of its ancestors at most ``POST_MAX_LEVELS`` above it, has a class
+#: naming a post (``POST_CLASS_RE``) and at least ``POST_MIN_SIMILAR`` element siblings of
+#: the same tag whose class names a post too, each holding at least ``POST_MIN_CHARS``
+#: characters at a link density of at most ``POST_MAX_LINK_DENSITY``, those posts are the
+#: main content instead of the one. The words are the post classes of common forum and
+#: comment software: phpBB ``post``, vBulletin ``postcontainer``, XenForo ``message``,
+#: Invision ``ipsComment``/``cPost``, Discourse ``topic-post``, Stack Exchange ``answer``,
+#: WordPress ``comment``/``entry``; a page builder's repeated layout sections carry none.
+#: (wcxb-dev forum pages 0.702 -> 0.752; AEB and readability-tests unchanged.)
+POST_CLASS_RE = re.compile(r"post|message|comment|reply|answer|entry|topic|thread", re.I)
+POST_MAX_LEVELS = 5
+POST_MIN_SIMILAR = 2
+POST_MIN_CHARS = 40
+POST_MAX_LINK_DENSITY = 0.5
+
 #: Siblings of the top candidate are merged when their score exceeds this share of the
 #: top score, or ``SIBLING_MIN_SCORE``, whichever is larger (Readability.js: 0.2 and 10).
 SIBLING_SCORE_SHARE = 0.2
