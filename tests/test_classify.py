@@ -277,6 +277,27 @@ def test_auto_routes_product_and_forum_pages_to_the_gbdt_and_other_pages_to_the_
         "gbdt", "gbdt", "heuristic", "heuristic", "heuristic"]
 
 
+def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_known_as_an_article():
+    from unclutter.core.options import AUTO_MIN_SELECTION_SHARE
+
+    intro = "<div class='intro'><p>" + "Our shop sells kettles, mugs, teapots, and cups, made by hand, in small batches. " * 4 + "</p></div>"
+    items = "".join(f"<li>Stoneware mug number {i} in blue</li>" for i in range(120))
+    page = f"<html><body>{intro}<ul class='grid'>{items}</ul></body></html>"
+    trace = [line for line in unclutter.extract(page).trace if "auto:" in line]
+    assert len(trace) == 1 and trace[0].endswith("-> gbdt"), trace
+    kept, total = map(int, trace[0].split("kept ")[1].split(" chars")[0].split(" of "))
+    assert kept < AUTO_MIN_SELECTION_SHARE * total
+    # a byline or a publication date says article: the heuristic's selection stands
+    for head in ('<meta name="author" content="Ann Potter">',
+                 '<meta property="article:published_time" content="2024-05-01T10:00:00Z">'):
+        dated = page.replace("<html>", f"<html><head>{head}</head>", 1)
+        trace = [line for line in unclutter.extract(dated).trace if "auto:" in line]
+        assert trace == ["select: auto: page type not declared -> heuristic"], trace
+    # so does a selection holding most of the page
+    trace = [line for line in unclutter.extract(SMALL_PAGE).trace if "auto:" in line]
+    assert trace == ["select: auto: page type not declared -> heuristic"]
+
+
 def test_microdata_declares_the_page_type_after_json_ld_and_before_og_type():
     from unclutter.parse.html import parse_html
     from unclutter.parse.metadata import extract_metadata

@@ -36,12 +36,19 @@ import re
 
 from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
-from .core.options import Options, auto_extractor
+from .core.options import (
+    AUTO_LEARNED_EXTRACTOR,
+    AUTO_MIN_SELECTION_SHARE,
+    Options,
+    auto_extractor,
+    auto_may_fall_back,
+)
 from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, structured_article_body
 from .prune.clean import PruneResult, parse_for_pruning, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
+from .score.features import collapsed_len
 from .score.select import select_main_content
 from .structure.toc import build_toc
 from .structure.tokens import TOKENIZER_NAME, count_tokens
@@ -135,19 +142,32 @@ def _structured_markdown(body: str) -> str:
     return "\n\n".join(p for p in paragraphs if p) + "\n"
 
 
-def _select(pruned: PruneResult, options: Options, page_type: str | None = None, url: str | None = None):
+def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
-    by the page's declared type (:func:`unclutter.core.options.auto_extractor`)."""
+    by the page's declared type (:func:`unclutter.core.options.auto_extractor`), and on a
+    page not known to be an article replaces a heuristic selection holding less than
+    :data:`~unclutter.core.options.AUTO_MIN_SELECTION_SHARE` of the page's text by the
+    learned extractor's."""
     body = pruned.root
     extractor = options.extractor
+    page_type = meta.page_type
     route = None
+    spare = None
     if extractor == "auto":
         extractor = auto_extractor(page_type)
         route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
+        if auto_may_fall_back(page_type, meta.date_published, meta.byline):
+            spare = body.clone()  # the heuristic works in place
     if extractor == "heuristic":
         sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
-    else:
+        if spare is not None:
+            page_chars = collapsed_len(spare.text_content())
+            if sel.chars < AUTO_MIN_SELECTION_SHARE * page_chars:
+                route += (f"; no article metadata and the heuristic kept {sel.chars} of {page_chars} chars"
+                          f" -> {AUTO_LEARNED_EXTRACTOR}")
+                extractor, body = AUTO_LEARNED_EXTRACTOR, spare
+    if extractor != "heuristic":
         from .classify import classify_main_content
 
         sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url)
@@ -198,14 +218,14 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     pruned = prune(page, log=log)
     if log:
         trace.append(f"prune: removed {len(pruned.removed)} elements")
-    selection = _select(pruned, options, meta.page_type, url)
+    selection = _select(pruned, options, meta, url)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
         page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
         pruned2 = prune(page2, log=log)
-        selection2 = _select(pruned2, options, meta.page_type, url)
+        selection2 = _select(pruned2, options, meta, url)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2
