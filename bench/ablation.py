@@ -33,7 +33,7 @@ VARIANTS = (
     ("GBDT without DensitySum recovery", "unclutter-gbdt-no-densitysum", True),
     ("GNN", "unclutter-gnn", True),
     ("GNN without DensitySum weights", "unclutter-gnn-no-densitysum", True),
-    ("auto (heuristic on articles, GBDT on other pages)", "unclutter-auto", True),
+    ("auto (GBDT on declared products/forums and weak heuristic selections, else heuristic)", "unclutter-auto", True),
     ("default (`unclutter`)", "unclutter", None),
     ("trafilatura 2.3.1", "trafilatura", False),
 )
@@ -67,7 +67,9 @@ def _f(v) -> str:
     return "–" if v is None else f"{v:.3f}"
 
 
-def render(report: dict, default_is_learned: bool) -> str:
+def render(report: dict, default: str) -> str:
+    """The Markdown table of ``report`` (bench/run.py's JSON); ``default``: the default
+    extractor's name (``Options().extractor``): its row gets that extractor's CV columns."""
     datasets = list(report["datasets"])
     head = ["variant"] + [f"{d} F1" for d in datasets]
     wcxb = report["datasets"].get("wcxb-dev")
@@ -76,8 +78,10 @@ def render(report: dict, default_is_learned: bool) -> str:
     head += ["pages/s (" + datasets[0] + ")", "peak RSS MB", "CV wcxb F1", "CV forum", "CV product"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for label, name, learned in VARIANTS:
+        cv_name = name
         if learned is None:
-            learned = default_is_learned
+            learned = default != "heuristic"
+            cv_name = f"unclutter-{default}"
         row = [label]
         for d in datasets:
             r = report["datasets"][d]["extractors"].get(name, {})
@@ -93,7 +97,7 @@ def render(report: dict, default_is_learned: bool) -> str:
         row.append("–" if pps is None else f"{pps:.1f}")
         rss = first.get("peak_rss_mb")
         row.append("–" if rss is None else f"{rss:.0f}")
-        cv = _cv(name) or {}
+        cv = _cv(cv_name) or {}
         row += [_f(cv.get("all")), _f(cv.get("forum")), _f(cv.get("product"))]
         lines.append("| " + " | ".join(row) + " |")
     lines.append("")
@@ -108,17 +112,20 @@ def main() -> int:
     ap.add_argument("--limit", type=int)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--out", default=str(REPO / "bench" / "results" / "ablation.json"))
+    ap.add_argument("--render-only", action="store_true",
+                    help="re-render the table from the existing --out JSON, without a run")
     args = ap.parse_args()
     cmd = [sys.executable, str(REPO / "bench" / "run.py"), "--datasets", args.datasets,
            "--extractors", ",".join(name for _, name, _ in VARIANTS), "--out", args.out,
            "--jobs", str(args.jobs)]
     if args.limit:
         cmd += ["--limit", str(args.limit)]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    if not args.render_only:
+        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     report = json.loads(Path(args.out).read_text())
     from unclutter.core.options import Options
 
-    table = render(report, Options().extractor != "heuristic")
+    table = render(report, Options().extractor)
     Path(args.out).with_suffix(".md").write_text(table, encoding="utf-8")
     print(table)
     return 0
