@@ -270,3 +270,21 @@ def test_serve_without_the_server_extra(args, code):
     out = (proc.stdout + proc.stderr).decode()
     assert proc.returncode == code, out
     assert "pip install 'unclutter[server]'" in out and "Traceback" not in out
+
+
+def test_captions_are_kept_unless_dropped_on_purpose(tmp_path):
+    page = tmp_path / "figure.html"
+    story = " ".join(f"The survey found fact {k} about the rock pools, with details." for k in range(10))
+    page.write_text(f"<html><body><article><h1>Rock pools</h1><p>{story}</p><figure><img src='/pool.jpg' alt='A pool'>"
+                    f"<figcaption>Rock pools stay exposed for two hours.</figcaption></figure><p>{story}</p></article>"
+                    "</body></html>", encoding="utf-8")
+    kept = run(str(page), "-f", "text")
+    dropped = run(str(page), "-f", "text", "--no-captions")
+    assert kept.returncode == 0 and dropped.returncode == 0
+    assert b"exposed for two hours" in kept.stdout
+    assert b"exposed for two hours" not in dropped.stdout and b"fact 9 about" in dropped.stdout
+    import unclutter
+
+    html = page.read_text(encoding="utf-8")
+    assert "exposed for two hours" not in unclutter.extract(html, include_captions=False).markdown
+    assert "*Rock pools stay exposed for two hours.*" in unclutter.extract(html).markdown

@@ -146,6 +146,12 @@ def test_options_links_images_and_explain(client, origin) -> None:
     assert "](http" not in md and "![" not in md and "the other page" in md
     d = client.post("/read", json={"url": url, "explain": True}).json()
     assert d["removed"] and d["trace"]
+    figure = ("<html><body><article><p>" + "A long enough paragraph of the story, with words and commas. " * 8
+              + "</p><figure><img src='/a.jpg' alt='x'><figcaption>The caption line.</figcaption></figure>"
+              + "</article></body></html>")
+    kept = client.post("/read?format=text", json={"html": figure}).text
+    dropped = client.post("/read?format=text", json={"html": figure, "include_captions": False}).text
+    assert "The caption line." in kept and "The caption line." not in dropped and "of the story" in dropped
 
 
 def test_unknown_extractor_is_a_usage_error(client, origin) -> None:

@@ -235,6 +235,7 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     body_md = to_markdown(
         selection.root, page.base_url, title=title,
         include_links=options.include_links, include_images=options.include_images,
+        include_captions=options.include_captions,
     )
     text = markdown_to_text(body_md)
     content_source = "dom"
@@ -302,7 +303,7 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         url: the page's absolute URL; relative links and images resolve against it (and
             against ``<base href>``).
         **options: fields of :class:`~unclutter.core.options.Options`
-            (``extractor``, ``include_links``, ``include_images``,
+            (``extractor``, ``include_links``, ``include_images``, ``include_captions``,
             ``structured_data_fallback``, ``http_charset``, ``max_input_bytes``, and the
             ``summary*`` / ``strict`` options of :mod:`unclutter.summarize`).
 

@@ -342,6 +342,7 @@ class _Renderer:
         title: str | None,
         include_links: bool,
         include_images: bool,
+        include_captions: bool = True,
     ) -> None:
         self.base_url = base_url or None
         self.origin = ""  # "scheme://host[:port]" of an http(s) base URL
@@ -356,6 +357,7 @@ class _Renderer:
         self.url_cache: dict[str, str | None] = {}
         self.include_links = include_links
         self.include_images = include_images
+        self.include_captions = include_captions
         self.title_key = _title_key(title) if title else None
         self.first_heading_seen = False
         self.h1_seen = False
@@ -990,7 +992,7 @@ class _Renderer:
                 if node.children:
                     extend(reversed(node.children))
                 continue
-            if role == _SKIP or role == _NOTHING:
+            if role == _SKIP or role == _NOTHING or (role == _FIGCAPTION and not self.include_captions):
                 continue
             if role == _EMPH:
                 marker = EMPHASIS_MARKERS[tag]
@@ -1159,6 +1161,7 @@ def to_markdown(
     title: str | None = None,
     include_links: bool = True,
     include_images: bool = True,
+    include_captions: bool = True,
 ) -> str:
     """Write the subtree under ``root`` as GitHub Flavored Markdown.
 
@@ -1173,6 +1176,7 @@ def to_markdown(
             every ``<h1>`` is written as ``##``: the caller prepends ``# title``.
         include_links: write links as ``[text](url)``; ``False`` keeps only their text.
         include_images: write images as ``![alt](url)``; ``False`` drops them.
+        include_captions: write ``<figcaption>`` text (in italics); ``False`` drops it.
 
     Returns:
         Markdown text ending with one newline, or ``""`` when the subtree has no content.
@@ -1182,4 +1186,4 @@ def to_markdown(
     Never raises on any tree shape; runs in time linear in the subtree size (tables are
     scanned once more to tell data from layout).
     """
-    return _Renderer(base_url, title, include_links, include_images).run(root)
+    return _Renderer(base_url, title, include_links, include_images, include_captions).run(root)
