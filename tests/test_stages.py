@@ -888,17 +888,24 @@ def test_chrome_tags_and_roles_around_the_whole_page_are_wrappers():
     assert "role" not in next(n for n in page.root.iter() if n.attrs.get("id") == "t").attrs
 
 
-def test_a_split_article_body_wins_over_one_dense_block_inside_it():
-    # page-builder layout: each paragraph three wrappers deep, so the article column only
-    # gets a ninth of each paragraph's score; a small block of comma-dense lines tops it
+def _split_body_selection(n_blocks: int, dense: str, dense_first: bool):
+    """A page-builder article: ``n_blocks`` paragraphs, each three wrappers deep inside
+    ``div.col`` (the column gets a ninth of each paragraph's score), with ``dense`` before
+    or after them; the heuristic's selection and its text."""
     para = "This block of the guide explains one more step, with details, examples, and advice, in plain words."
     blocks = "".join(f"<div class='el'><div class='wrap'><div class='inner'><p>{para} Step {i}.</p></div></div></div>"
-                     for i in range(10))
+                     for i in range(n_blocks))
+    inner = dense + blocks if dense_first else blocks + dense
+    html = f"<html><body><div class='col'>{inner}</div><div class='foot'><a href='/'>Home</a></div></body></html>"
+    sel = select_main_content(prune(parse_html(html)).root)
+    return sel, sel.root.text_content()
+
+
+def test_a_split_article_body_wins_over_one_dense_block_inside_it():
+    # a small block of comma-dense lines tops the column's score
     dense = ("<div class='acc'><p>One, dense, answer, with, many, commas, in, it.</p>"
              "<p>Two, dense, answers, with, commas, again, here, too.</p></div>")
-    html = f"<html><body><div class='col'>{blocks}{dense}</div><div class='foot'><a href='/'>Home</a></div></body></html>"
-    sel = select_main_content(prune(parse_html(html)).root)
-    text = sel.root.text_content()
+    sel, text = _split_body_selection(10, dense, dense_first=False)
     assert sel.top.attrs.get("class") == "col"
     assert "Step 0" in text and "Step 9" in text and "Two, dense, answers" in text
 
@@ -907,15 +914,10 @@ def test_a_split_article_body_wins_over_a_dense_block_under_weak_wrappers():
     # the dense block sits four wrappers below the column (an accordion widget): the climb
     # from it stops at the first wrapper scoring under a third of it, the column is reached
     # by the scan of all ancestors (wcxb-dev 0353: Elementor article, FAQ accordion on top)
-    para = "This block of the guide explains one more step, with details, examples, and advice, in plain words."
-    blocks = "".join(f"<div class='el'><div class='wrap'><div class='inner'><p>{para} Step {i}.</p></div></div></div>"
-                     for i in range(20))
     dense = ("<div class='w1'><div class='w2'><div class='w3'><h3>Question?</h3><div class='acc'>"
              "<p>One, dense, answer, with, many, commas, in, it, and, more, commas, here.</p>"
              "<p>Two, dense, answers, with, commas, again, here, too, and, more, commas.</p></div></div></div></div>")
-    html = f"<html><body><div class='col'>{dense}{blocks}</div><div class='foot'><a href='/'>Home</a></div></body></html>"
-    sel = select_main_content(prune(parse_html(html)).root)
-    text = sel.root.text_content()
+    sel, text = _split_body_selection(20, dense, dense_first=True)
     assert sel.top.attrs.get("class") == "col"
     assert "Step 0" in text and "Step 19" in text and "Two, dense, answers" in text
 
