@@ -313,6 +313,25 @@ def test_microdata_declares_the_page_type_after_json_ld_and_before_og_type():
     assert kind("", '<div itemtype="https://schema.org/Thing https://schema.org/Question">Q?</div>') == "forum"
     assert kind('<meta property="og:type" content="website">', '<div itemtype="https://schema.org/Person">A</div>') == "website"
     assert kind("", '<div itemtype="">x</div>') is None
+    # nested items describe a part of the page: a reviewed product, an FAQ's question
+    review = ('<div itemscope itemtype="https://schema.org/Review"><div itemprop="itemReviewed" itemscope '
+              'itemtype="https://schema.org/Product">Kettle</div></div>')
+    faq = '<div itemscope itemprop="mainEntity" itemtype="https://schema.org/Question">Why?</div>'
+    article = '<meta property="og:type" content="article">'
+    assert kind(article, review) == "article" and kind(article, faq) == "article"
+    assert kind("", '<div ITEMSCOPE ITEMTYPE="https://schema.org/Product">Kettle</div>') == "product"
+
+
+def test_auto_keeps_a_page_too_large_for_the_learned_model_on_the_heuristic():
+    from unclutter.core.options import AUTO_MAX_LEARNED_ELEMENTS
+
+    items = "".join(f"<li>item {i}</li>" for i in range(AUTO_MAX_LEARNED_ELEMENTS))
+    page = ('<html><head><script type="application/ld+json">{"@type": "Product"}</script></head><body><p>'
+            + "A kettle, made of steel, with a wooden handle. " * 6 + f"</p><ul>{items}</ul></body></html>")
+    trace = [line for line in unclutter.extract(page).trace if "auto:" in line]
+    assert trace == [f"select: auto: page type product -> gbdt (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"]
+    small = page.replace(items, "<li>item 0</li>")
+    assert [line for line in unclutter.extract(small).trace if "auto:" in line] == ["select: auto: page type product -> gbdt"]
 
 
 def test_unknown_extractor_is_a_usage_error():

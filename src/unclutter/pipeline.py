@@ -9,9 +9,11 @@
       Article ◀─8 measure (tokens, words)─ TOC ◀─7 toc─ Markdown ◀─6 reconstruct─┘
          └─9 summarize (only with ``Options.summary``; unclutter.summarize)
 
-Stage 5 is the heuristic (:mod:`unclutter.score.select`) by default, or a learned extractor
-(:mod:`unclutter.classify`: ``cetd``, ``gbdt``, ``gnn``, ``auto``) chosen by
-``Options.extractor``; both return the same ``Selection``.
+Stage 5 is the heuristic (:mod:`unclutter.score.select`) or a learned extractor
+(:mod:`unclutter.classify`: ``cetd``, ``gbdt``, ``gnn``) chosen by ``Options.extractor``; both
+return the same ``Selection``. The default, ``auto``, picks per page (:func:`_select`): the
+GBDT on declared products and forum threads and on pages not known as articles where the
+heuristic keeps under half of the text, the heuristic on every other page.
 
 Each stage is a function with a typed input and output in its own module; this module only
 calls them in order, records what each decided (``Article.trace``; and ``Article.removed``,
@@ -34,10 +36,12 @@ import gc
 from urllib.parse import urlsplit
 import re
 
+from .core.dom import Node
 from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
 from .core.options import (
     AUTO_LEARNED_EXTRACTOR,
+    AUTO_MAX_LEARNED_ELEMENTS,
     AUTO_MIN_SELECTION_SHARE,
     Options,
     auto_extractor,
@@ -157,7 +161,11 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     if extractor == "auto":
         extractor = auto_extractor(page_type)
         route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
-        if auto_may_fall_back(page_type, meta.date_published, meta.byline):
+        if extractor != "heuristic" and _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
+            extractor = "heuristic"
+            route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
+        elif auto_may_fall_back(page_type, meta.date_published, meta.byline) and not _more_elements_than(
+                body, AUTO_MAX_LEARNED_ELEMENTS):
             spare = body.clone()  # the heuristic works in place
     if extractor == "heuristic":
         sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
@@ -174,6 +182,16 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     if route:
         sel.attempts.insert(0, route)
     return sel
+
+
+def _more_elements_than(root: Node, limit: int) -> bool:
+    """Whether ``root``'s subtree holds more than ``limit`` elements (stops counting there)."""
+    n = 0
+    for _ in root.iter_elements():
+        n += 1
+        if n > limit:
+            return True
+    return False
 
 
 def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:

@@ -20,7 +20,8 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
 
 ``auto`` routes by the page's declared type (:func:`auto_extractor`, defined with the
 options so that the heuristic path never imports this package): :data:`AUTO_EXTRACTOR` for
-product and forum pages, the heuristic for every other page.
+product and forum pages, and for pages not known as articles where the heuristic keeps under
+half of the text (``unclutter.pipeline._select``), the heuristic for every other page.
 """
 
 from __future__ import annotations
