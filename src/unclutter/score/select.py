@@ -171,8 +171,7 @@ def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
             continue
         if ps < threshold:
             break
-        if ps > last or (ps >= SPLIT_BODY_SCORE_SHARE * top_score
-                         and stats.chars.get(id(parent), 0) >= SPLIT_BODY_CHARS_RATIO * stats.chars.get(id(top), 0)):
+        if ps > last:
             top = parent
             break
         last = ps
