@@ -133,8 +133,8 @@ FRAGMENT_TAGS = frozenset({"li", "ul", "ol", "dl", "dd", "dt", "tr", "td", "th",
 #: score (Readability.js: scoreThreshold = lastScore / 3).
 PARENT_CLIMB_MIN_SHARE = 1.0 / 3.0
 #: After the climb, the nearest ancestor (any, not only along the climb) scoring at least
-#: ``SPLIT_BODY_SCORE_SHARE`` of the
-#: top candidate while holding ``SPLIT_BODY_CHARS_RATIO`` times its characters: an article
+#: ``SPLIT_BODY_SCORE_SHARE`` of the top candidate while holding ``SPLIT_BODY_CHARS_RATIO``
+#: times its characters is taken instead: an article
 #: body split into many page-builder blocks (Elementor, Divi...), whose paragraphs sit too
 #: deep for their scores to add up in it, with one small dense block on top.
 SPLIT_BODY_SCORE_SHARE = 0.75
