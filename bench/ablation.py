@@ -33,7 +33,9 @@ VARIANTS = (
     ("GBDT without DensitySum recovery", "unclutter-gbdt-no-densitysum", True),
     ("GNN", "unclutter-gnn", True),
     ("GNN without DensitySum weights", "unclutter-gnn-no-densitysum", True),
-    ("auto (GBDT on declared products/forums and weak heuristic selections, else heuristic)", "unclutter-auto", True),
+    ("auto without refinement (GBDT on declared products/forums and weak heuristic selections, else heuristic)",
+     "unclutter-auto-no-refine", True),
+    ("auto (the same, the heuristic's selections refined by the learned clean-up)", "unclutter-auto", True),
     ("default (`unclutter`)", "unclutter", None),
     ("trafilatura 2.3.1", "trafilatura", False),
 )
@@ -42,7 +44,8 @@ VARIANTS = (
 CV_SOURCES = {
     "unclutter-gbdt": ("gbdt.json", ("cv_extraction", "gbdt")),
     "unclutter-gbdt-no-densitysum": ("gbdt.json", ("cv_extraction", "gbdt-no-densitysum")),
-    "unclutter-auto": ("gbdt.json", ("cv_extraction", "auto")),
+    "unclutter-auto-no-refine": ("refine.json", ("cv_extraction", "auto-no-refine")),
+    "unclutter-auto": ("refine.json", ("cv_extraction", "auto")),
     "unclutter-gnn": ("gnn.json", ("gnn", "cv_extraction")),
     "unclutter-gnn-no-densitysum": ("gnn.json", ("gnn-no-densitysum", "cv_extraction")),
 }

@@ -93,7 +93,8 @@ MAX_RESTARTS = 25
 VERSIONED_PACKAGES = {
     "unclutter": "unclutter",
     **{f"unclutter-{v}": "unclutter" for v in ("heuristic", "cetd", "gbdt", "gnn", "auto",
-                                               "gbdt-no-densitysum", "gnn-no-densitysum")},
+                                               "gbdt-no-densitysum", "gnn-no-densitysum",
+                                               "auto-no-refine")},
     "trafilatura": "trafilatura",
     "trafilatura-defaults": "trafilatura",
     "readability-lxml": "readability-lxml",
@@ -256,6 +257,7 @@ UNCLUTTER_VARIANTS: dict[str, tuple[str, dict | None]] = {
     **{f"unclutter-{name}": (name, None) for name in ("heuristic", "cetd", "gbdt", "gnn", "auto")},
     "unclutter-gbdt-no-densitysum": ("gbdt", {"recovery": False}),
     "unclutter-gnn-no-densitysum": ("gnn", {"files": {"gnn": "gnn-no-densitysum.npz"}}),
+    "unclutter-auto-no-refine": ("auto", {"refine": False}),
 }
 
 LOADERS: dict[str, Callable[[], Callable[[bytes, str | None], tuple[str, dict | None]]]] = {

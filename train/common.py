@@ -65,6 +65,24 @@ def pruned_body(html_bytes: bytes, url: str | None):
     return prune(page).root, declared
 
 
+def heuristic_selection(html_bytes: bytes, url: str | None):
+    """``(root, declared page type)``: the heuristic's selection of the page as
+    :func:`unclutter.pipeline.run_pipeline` makes it before ``auto`` refines it (decode,
+    parse, prune, :func:`unclutter.score.select.select_main_content`)."""
+    from unclutter.core.options import Options
+    from unclutter.parse.metadata import extract_metadata
+    from unclutter.pipeline import _to_text
+    from unclutter.prune.clean import parse_for_pruning, prune
+    from unclutter.score.select import select_main_content
+
+    html = _to_text(html_bytes, Options())
+    page = parse_for_pruning(html, url)
+    declared = extract_metadata(page, article_body=False).page_type
+    pruned = prune(page)
+    sel = select_main_content(pruned.root, in_place=True, log=False, body_chars=pruned.chars)
+    return sel.root, declared
+
+
 _ATTR_RE = re.compile(rb"""\s(?:class|id)\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 
 

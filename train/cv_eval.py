@@ -21,18 +21,28 @@ def wcxb_cases() -> dict[str, dict]:
 
 
 def extract_texts(ids: list[str], cases: dict[str, dict], extractor: str, model=None,
-                  variant: dict | None = None) -> tuple[dict[str, str], float]:
+                  variant: dict | None = None, model_name: str | None = None,
+                  others: dict | None = None) -> tuple[dict[str, str], float]:
+    """Texts of ``ids`` extracted with ``extractor``, ``model`` standing in for the model
+    ``model_name`` (default: the extractor's own; ``"refine"`` for auto's refinement) and
+    ``others`` (model name -> model) for further ones, and the seconds spent in
+    :func:`unclutter.extract`."""
+    from contextlib import ExitStack
+
     import unclutter
     from unclutter.classify import AUTO_EXTRACTOR, registry
     from unclutter.core.errors import UnclutterError
 
     # ``auto`` runs the heuristic or AUTO_EXTRACTOR: the fold model stands in for the latter
-    model_name = AUTO_EXTRACTOR if extractor == "auto" else extractor
+    model_name = model_name or (AUTO_EXTRACTOR if extractor == "auto" else extractor)
 
     texts: dict[str, str] = {}
     old = dict(registry.VARIANT)
     registry.VARIANT.update(variant or {})
     t = 0.0
+    stack = ExitStack()
+    for name, other in (others or {}).items():
+        stack.enter_context(registry.override(name, other))
     try:
         for i in ids:
             c = cases[i]
@@ -48,6 +58,7 @@ def extract_texts(ids: list[str], cases: dict[str, dict], extractor: str, model=
                 texts[i] = ""
             t += time.perf_counter() - t0
     finally:
+        stack.close()
         registry.VARIANT.clear()
         registry.VARIANT.update(old)
     return texts, t

@@ -9,8 +9,9 @@
    within :data:`CV_TOLERANCE` of the best is chosen. Training weight of a unit: ``log1p(own characters)``.
 2. Extraction-level CV of the chosen setting through the real pipeline
    (:mod:`train.cv_eval`): AEB F1 per page type, with and without DensitySum recovery, and
-   of ``--extractor auto`` (the fold model on pages declaring a product or a forum thread, the
-   heuristic on the others).
+   of ``--extractor auto`` without its refinement step (the fold model where ``auto`` routes
+   to the GBDT, the heuristic on the others; ``auto`` with refinement is cross-validated by
+   ``train/train_refine.py``, which needs both fold models).
 3. Final model on all pages, exported to ``src/unclutter/classify/models/gbdt.npz``
    (:func:`unclutter.classify.gbdt.export_lightgbm`), a fixture for the numpy-vs-LightGBM
    test, and ``train/results/gbdt.json`` with every figure.
@@ -132,18 +133,18 @@ def main() -> None:
         m = export(fit(params, X[tr], y[tr], w[tr]), vocab, names, thr, True, {})
         t_on, s = extract_texts(pages_by_fold[f], cases, "gbdt", m)
         t_off, _ = extract_texts(pages_by_fold[f], cases, "gbdt", m, {"recovery": False})
-        t_auto, _ = extract_texts(pages_by_fold[f], cases, "auto", m)
+        t_auto, _ = extract_texts(pages_by_fold[f], cases, "auto", m, {"refine": False})
         texts_on.update(t_on)
         texts_off.update(t_off)
         texts_auto.update(t_auto)
         secs += s
         print(f"fold {f}: {len(pages_by_fold[f])} pages", flush=True)
     results["cv_extraction"] = {"gbdt": score(texts_on, cases), "gbdt-no-densitysum": score(texts_off, cases),
-                                "auto": score(texts_auto, cases), "pages_per_s": len(texts_on) / secs}
+                                "auto-no-refine": score(texts_auto, cases), "pages_per_s": len(texts_on) / secs}
     print("CV gbdt:", fmt(results["cv_extraction"]["gbdt"]))
     print("CV gbdt without DensitySum recovery:", fmt(results["cv_extraction"]["gbdt-no-densitysum"]))
-    print("CV auto (fold GBDT on declared product and forum pages, heuristic elsewhere):",
-          fmt(results["cv_extraction"]["auto"]))
+    print("CV auto without refinement (fold GBDT where auto routes to it, heuristic elsewhere):",
+          fmt(results["cv_extraction"]["auto-no-refine"]))
     recovery = results["cv_extraction"]["gbdt"]["all"] >= results["cv_extraction"]["gbdt-no-densitysum"]["all"]
 
     final = fit(params, X, y, w)

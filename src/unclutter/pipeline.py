@@ -179,9 +179,30 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
         from .classify import classify_main_content
 
         sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url)
+    elif route is not None:
+        _refine(sel, options, page_type, url)
     if route:
         sel.attempts.insert(0, route)
     return sel
+
+
+def _refine(sel, options: Options, page_type: str | None, url: str | None) -> None:
+    """``auto``, after the heuristic: drop the boilerplate blocks inside its selection
+    (:mod:`unclutter.classify.refine`), in place on ``sel``. Skipped for a selection of
+    more than :data:`~unclutter.core.options.AUTO_MAX_LEARNED_ELEMENTS` elements (memory,
+    as for the learned extractors)."""
+    from .classify import registry
+    from .classify.refine import REFINE_MODEL, refine_selection
+
+    if not registry.VARIANT.get("refine", True) or _more_elements_than(sel.root, AUTO_MAX_LEARNED_ELEMENTS):
+        return
+    root, lines, removed = refine_selection(sel.root, registry.get_model(REFINE_MODEL), page_type, url,
+                                            log=options.explain)
+    if root is not sel.root:
+        sel.root = root
+        sel.chars = collapsed_len(root.text_content())
+        sel.removed.extend(removed)
+    sel.attempts.extend(lines)
 
 
 def _more_elements_than(root: Node, limit: int) -> bool:

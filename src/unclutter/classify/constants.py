@@ -64,6 +64,14 @@ CETD_UNIT_SHARE = 1.0
 #: each model file, which is chosen by cross-validation, see ``MODEL_CARD.md``).
 DEFAULT_THRESHOLD = 0.5
 
+# --- Refinement of the heuristic's selection (:mod:`.refine`) ----------------------------
+
+#: Refinement leaves the heuristic's selection whole when the blocks the classifier keeps
+#: hold less than this share of the selection's own characters: disagreeing with the
+#: heuristic about most of the region is a selection question, not a clean-up one. Chosen
+#: by cross-validation on wcxb-dev (``train/train_refine.py``, ``train/results/refine.json``).
+REFINE_MIN_KEPT_SHARE = 0.5
+
 # --- DensitySum recovery ---------------------------------------------------------------
 
 #: A dropped unit is recovered when its P(content) is at least this...

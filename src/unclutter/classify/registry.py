@@ -1,6 +1,6 @@
 """The shipped model files and how they are found, loaded (once) and overridden.
 
-Models live next to this module in ``models/`` (``gbdt.npz``, ``gnn.npz``; see
+Models live next to this module in ``models/`` (``gbdt.npz``, ``gnn.npz``, ``refine.npz``; see
 ``models/MODEL_CARD.md``). Loading needs numpy only. :func:`override` swaps a model in for
 the duration of a ``with`` block: cross-validation evaluates fold models through the real
 pipeline with it, and tests use it for fixtures.
@@ -18,13 +18,16 @@ __all__ = ["MODEL_DIR", "MODEL_FILES", "get_model", "override", "VARIANT"]
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
 #: Model file of each learned extractor.
-MODEL_FILES = {"gbdt": "gbdt.npz", "gnn": "gnn.npz"}
+MODEL_FILES = {"gbdt": "gbdt.npz", "gnn": "gnn.npz",
+               # not an extractor: the classifier refining the heuristic's selection (:mod:`.refine`)
+               "refine": "refine.npz"}
 
 #: Switches for ablation runs (``bench/ablation.py``); the defaults are what ships.
 #: ``recovery``: run DensitySum recovery after classification (when the model asks for it);
 #: ``files``: extractor name -> another model file in ``models/`` (e.g. the GNN trained
-#: without DensitySum weights, ``gnn-no-densitysum.npz``).
-VARIANT: dict[str, Any] = {"recovery": True, "files": {}}
+#: without DensitySum weights, ``gnn-no-densitysum.npz``); ``refine``: let ``auto`` refine
+#: the heuristic's selection (:mod:`.refine`).
+VARIANT: dict[str, Any] = {"recovery": True, "files": {}, "refine": True}
 
 _lock = threading.Lock()
 _loaded: dict[str, Any] = {}
@@ -37,7 +40,7 @@ def _load(name: str, file: str) -> Any:
         from ..core.errors import UsageError
 
         raise UsageError(f"extractor {name!r}: model file {path.name} is not installed")
-    if name == "gbdt":
+    if name in ("gbdt", "refine"):
         from .gbdt import TreeEnsemble
 
         return TreeEnsemble.load(path)
@@ -47,7 +50,9 @@ def _load(name: str, file: str) -> Any:
 
 
 def get_model(name: str) -> Any:
-    """The model of extractor ``name`` (``"gbdt"`` or ``"gnn"``), loaded on first use."""
+    """The model of extractor ``name`` (``"gbdt"`` or ``"gnn"``), or the refinement
+    classifier (``"refine"``), loaded on first use. Raises UsageError when its file is not
+    installed."""
     if name in _overrides:
         return _overrides[name]
     file = VARIANT.get("files", {}).get(name) or MODEL_FILES[name]

@@ -1,0 +1,154 @@
+"""auto's refinement of the heuristic's selection (unclutter.classify.refine): its rules
+with stub classifiers whose decisions are known, and the shipped model on a page whose
+article container holds the usual clutter."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import unclutter
+from unclutter.classify import refine as refine_mod
+from unclutter.classify import registry
+from unclutter.classify.gbdt import TreeEnsemble
+
+LOREM = ("The committee met on Tuesday to discuss the budget for the coming year, and members "
+         "agreed that the library would keep its opening hours while the pool closes in winter. ")
+
+
+#: A paragraph the heuristic keeps, which the stubs below reject.
+EXTRA = ("<p>The council also published the minutes of the previous meeting online, where residents "
+         "can read every motion and every vote, along with the written questions from the public.</p>")
+
+
+def _article(inner: str) -> str:
+    return f"""<html><head><title>Budget</title></head><body>
+<nav><a href="/">Home</a> <a href="/news">News</a> <a href="/sport">Sport</a></nav>
+<article><h1>Budget agreed</h1>
+<p>{LOREM * 2}</p>
+<p>Second paragraph. {LOREM * 2}</p>
+{inner}
+<p>Last paragraph. {LOREM * 2}</p>
+</article>
+<footer><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></footer></body></html>"""
+
+
+class Stub:
+    """A refinement model whose P(content) is 0 for units whose text contains one of
+    ``drop`` and 1 otherwise (or ``p`` for every unit)."""
+
+    vocab: dict = {}
+    threshold = 0.5
+
+    def __init__(self, drop=(), p=None):
+        self.drop, self.p = drop, p
+
+    def predict_units(self, g):
+        if self.p is not None:
+            return np.full(g.units.size, self.p)
+        return np.asarray([0.0 if any(d in g.unit_text(i) for d in self.drop) else 1.0
+                           for i in g.units.tolist()])
+
+
+def _auto(html: str, model, **opts) -> unclutter.Article:
+    with registry.override("refine", model):
+        return unclutter.extract(html, url="https://example.org/budget", **opts)
+
+
+def test_stub_drops_the_blocks_it_rejects_and_logs_them():
+    html = _article(EXTRA)
+    a = _auto(html, Stub(drop=("minutes",)), explain=True)
+    assert "minutes" not in a.text
+    assert "Second paragraph." in a.text and "Last paragraph." in a.text
+    assert any(line.startswith("select: refine: dropped 1/") for line in a.trace)
+    assert any(r.stage == "classify" and "refine: P(content) 0.00" in r.reason for r in a.removed)
+    # the heuristic alone keeps it: the refinement did the work
+    assert "minutes" in unclutter.extract(html, extractor="heuristic").text
+
+
+def test_variant_switch_turns_refinement_off():
+    html = _article(EXTRA)
+    old = dict(registry.VARIANT)
+    registry.VARIANT["refine"] = False
+    try:
+        a = _auto(html, Stub(drop=("minutes",)))
+    finally:
+        registry.VARIANT.clear()
+        registry.VARIANT.update(old)
+    assert "minutes" in a.text
+
+
+def test_heuristic_extractor_is_never_refined():
+    html = _article(EXTRA)
+    a = _auto(html, Stub(drop=("minutes",)), extractor="heuristic")
+    assert "minutes" in a.text
+
+
+def test_figcaptions_are_kept_whatever_the_model_says():
+    html = _article('<figure><img src="/p.jpg" alt="Hall"><figcaption>The town hall at dusk, photographed '
+                    'from the square.</figcaption></figure>')
+    a = _auto(html, Stub(drop=("town hall",)))
+    assert "The town hall at dusk" in a.text
+    a = _auto(html, Stub(drop=("town hall",)), include_captions=False)
+    assert "The town hall at dusk" not in a.text
+
+
+def test_table_rows_stay_whole():
+    rows = "".join(f"<tr><td>Player {k}</td><td>{50 + k}</td><td>{70 + k}%</td></tr>" for k in range(4))
+    html = _article(f"<table><tr><th>Name</th><th>Plays</th><th>Share</th></tr>{rows}</table>")
+    # the stub rejects the short numeric cells; their rows hold kept cells, so they stay
+    a = _auto(html, Stub(drop=("5", "7")))
+    for k in range(4):
+        assert f"Player {k}\t{50 + k}\t{70 + k}%" in a.text
+
+
+def test_heading_left_without_its_blocks_goes_but_an_old_orphan_stays():
+    html = _article('<h2>Gallery</h2><figure><img src="/g.jpg" alt=""></figure><h2>Details</h2>'
+                    f'<p>{LOREM}</p><h2>Related stories</h2><ul><li><a href="/a">Pool closes for the '
+                    'winter season</a></li><li><a href="/b">Library keeps its hours next year</a></li></ul>')
+    a = _auto(html, Stub(drop=("Pool closes", "Library keeps")))
+    assert "Related stories" not in a.text and "Pool closes" not in a.text
+    assert "Gallery" in a.text and "Details" in a.text
+
+
+def test_selection_stands_when_refinement_would_gut_it():
+    html = _article(EXTRA)
+    # the stub rejects the three long paragraphs: what would stay is far under
+    # REFINE_MIN_KEPT_SHARE of the selection's text, so the selection stays whole
+    assert refine_mod.REFINE_MIN_KEPT_SHARE >= 0.2
+    a = _auto(html, Stub(drop=("committee",)), explain=True)
+    assert "Second paragraph." in a.text and "minutes" in a.text
+    assert any("selection kept whole" in line for line in a.trace)
+    # and one that keeps nothing is never applied either
+    a = _auto(html, Stub(p=0.1))
+    assert "Second paragraph." in a.text
+
+
+def test_shipped_model_loads_with_its_metadata():
+    m = registry.get_model("refine")
+    assert isinstance(m, TreeEnsemble)
+    assert m.meta["kind"] == "refine"
+    assert 0.0 < m.threshold < 1.0
+    assert len(m.vocab) > 0 and len(m.meta["features"]) > 50
+
+
+# Real pages (AEB: never trained on) whose article container holds clutter the heuristic
+# keeps: a "Filed Under" tag line and a comments link (CBS Detroit), a list of linked
+# teasers (cleveland.com). The shipped model drops them and nothing of the ground truth.
+@pytest.mark.parametrize("prefix,clutter", [
+    ("c467d5", ["Filed Under:Eastern Equine Encephalitis"]),
+    ("35b158", ["Fans really want The Doobie Brothers in the Rock Hall",
+                "25 worst Rock and Roll Hall of Fame Inductees ever"]),
+])
+def test_shipped_model_removes_clutter_inside_real_articles(prefix, clutter):
+    from conftest import case_html, find_case
+    from unclutter.measure.evaluate import page_counts
+
+    case = find_case("aeb", prefix)
+    html = case_html("aeb", case)
+    default = unclutter.extract(html, url=case["url"])
+    heuristic = unclutter.extract(html, url=case["url"], extractor="heuristic")
+    for line in clutter:
+        assert line in heuristic.text and line not in default.text
+    d, h = page_counts(case["text"], default.text), page_counts(case["text"], heuristic.text)
+    assert d.recall == pytest.approx(h.recall) and d.precision > h.precision + 0.1
