@@ -271,6 +271,29 @@ def test_select_merges_split_siblings_and_lede():
     assert "Buy now" not in text
 
 
+def test_select_merges_unscored_same_class_sections_of_a_split_article():
+    # a page builder splits the article into same-class sections around figures; each
+    # section's paragraphs sit seven wrappers down, beyond the five ancestor levels that
+    # receive paragraph scores, so only the winning section is scored (AEB
+    # quantamagazine.org: the heuristic kept the middle third of the article)
+    def section(inner: str) -> str:
+        return "<div class='builder-content'>" + "<div>" * 6 + inner + "</div>" * 6 + "</div>"
+
+    def prose(name: str, n: int) -> str:
+        return "".join(f"<p>{name} paragraph {k}, with commas, clauses, and enough prose to be read as "
+                       f"article text by any scorer, in plain words.</p>" for k in range(n))
+
+    teasers = "".join(f"<p><a href='/t{k}'>Another story headline number {k} for the reader</a> short "
+                      "teaser.</p>" for k in range(6))
+    html = ("<html><body><div class='post'>" + section(prose("Opening", 5)) + "<figure><img src='/a.jpg'></figure>"
+            + section(prose("Middle", 9)) + "<figure><img src='/b.jpg'></figure>" + section(prose("Closing", 5))
+            + section(teasers) + "</div></body></html>")
+    text = _select(html).root.text_content()
+    assert "Opening paragraph 0" in text and "Middle paragraph 8" in text and "Closing paragraph 4" in text
+    # an unscored same-class block of linked teasers is not a section of the article
+    assert "Another story headline" not in text
+
+
 def test_select_relaxes_when_first_attempt_finds_too_little():
     # the only article text sits in a container whose class looks like a comment box, and
     # it holds under half of the page (the rest is a link list), so attempt 1 strips it

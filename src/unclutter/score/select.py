@@ -73,6 +73,8 @@ from .weights import (
     SIBLING_MIN_SCORE,
     SIBLING_PARAGRAPH_CHARS,
     SIBLING_SAME_CLASS_BONUS,
+    SIBLING_SAME_CLASS_CHARS,
+    SIBLING_SAME_CLASS_MAX_LINK_DENSITY,
     SIBLING_SCORE_SHARE,
     TEASER_MAX_CHARS,
     TEASER_MAX_SHARE,
@@ -239,10 +241,14 @@ def _merge_siblings(top: Node, body: Node, scores: Scores, stats: TextStats) -> 
         if sib is top:
             keep[i] = True
             continue
-        bonus = top_score * SIBLING_SAME_CLASS_BONUS if top_class and sib.attrs.get("class", "") == top_class else 0.0
+        same_class = bool(top_class) and sib.attrs.get("class", "") == top_class
+        bonus = top_score * SIBLING_SAME_CLASS_BONUS if same_class else 0.0
         s = scores.get(sib)
         if s is not None and s + bonus >= threshold:
             keep[i] = True
+        elif s is None and same_class and stats.chars.get(id(sib), 0) >= SIBLING_SAME_CLASS_CHARS and (
+                stats.link_density(sib) < SIBLING_SAME_CLASS_MAX_LINK_DENSITY):
+            keep[i] = True  # an unscored section of the same article (its paragraphs sit deeper)
         elif sib.tag == "p":
             chars = stats.chars.get(id(sib), 0)
             ld = stats.link_density(sib)

@@ -164,6 +164,14 @@ SIBLING_SCORE_SHARE = 0.2
 SIBLING_MIN_SCORE = 10.0
 #: Bonus share of the top score for a sibling with the same class attribute.
 SIBLING_SAME_CLASS_BONUS = 0.2
+#: A sibling with the top candidate's class but no score of its own (its paragraphs sit
+#: more than two levels down, so Readability's score propagation never reached it) is kept
+#: when it holds at least this many characters at a link density under
+#: ``SIBLING_SAME_CLASS_MAX_LINK_DENSITY``: an article a page builder split into same-class
+#: sections around figures and pull quotes (prose, few links; a same-class list of teasers
+#: has a linked headline per item).
+SIBLING_SAME_CLASS_CHARS = 500
+SIBLING_SAME_CLASS_MAX_LINK_DENSITY = 0.1
 #: A paragraph sibling is merged when it is longer than this with link density below
 #: ``SIBLING_MAX_LINK_DENSITY``, or shorter but link-free and ends a sentence.
 SIBLING_PARAGRAPH_CHARS = 80
