@@ -294,6 +294,26 @@ def test_select_merges_unscored_same_class_sections_of_a_split_article():
     assert "Another story headline" not in text
 
 
+def test_embedded_social_posts_quoted_by_the_article_stay():
+    # the embed code's <blockquote> holds the quoted post; its wrapper's "social" class made
+    # it an unlikely candidate and a share widget (AEB nj.com: five quoted tweets lost)
+    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
+                    "the reader of this article.</p>" for k in range(6))
+    tweet = ('<div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en">Yes this is '
+             'real and the state spent half a million dollars on it <a href="https://t.co/x">t.co/x</a></p>'
+             '&mdash; A Reader (@reader) <a href="https://twitter.com/reader/status/1">November 18, 2019</a>'
+             '</blockquote></div>')
+    insta = ('<div class="social-embed"><blockquote class="instagram-media"><a href="https://instagram.com/p/1">'
+             'View this post on Instagram</a><p><a href="https://instagram.com/p/1">A post shared by Shop '
+             '(@shop)</a></p></blockquote></div>')
+    html = f"<html><body><article>{prose}{tweet}{prose}{insta}</article></body></html>"
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Yes this is real and the state spent half a million dollars" in text
+    assert "A Reader (@reader)" in text
+    # an embed whose only text is its links quotes nothing
+    assert "View this post on Instagram" not in text
+
+
 def test_select_relaxes_when_first_attempt_finds_too_little():
     # the only article text sits in a container whose class looks like a comment box, and
     # it holds under half of the page (the rest is a link list), so attempt 1 strips it

@@ -47,6 +47,7 @@ from .weights import (
     SCORABLE_TAGS,
     SCORE_PROPAGATION_LEVELS,
     TAG_BASE_SCORE,
+    EMBEDDED_POST_RE,
     UNLIKELY_EXEMPT_TAGS,
     UNLIKELY_MAX_PAGE_SHARE,
     UNLIKELY_RE,
@@ -116,6 +117,14 @@ def is_unlikely(class_id: str) -> bool:
     return bool(UNLIKELY_RE.search(class_id)) and not MAYBE_CANDIDATE_RE.search(class_id)
 
 
+def holds_embedded_post(node: Node) -> bool:
+    """Whether ``node`` is or holds a social network's embedded post (``EMBEDDED_POST_RE``)."""
+    for el in node.iter_elements():
+        if el.tag == "blockquote" and EMBEDDED_POST_RE.search(el.attrs.get("class", "")):
+            return True
+    return False
+
+
 def is_unlikely_element(cls: str | None, ident: str | None) -> bool:
     """:func:`is_unlikely` of ``f"{cls} {ident}"``, read on the class and the id separately
     (each cached): no alternative of either pattern can match across the joining space."""
@@ -177,6 +186,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal] | None,
                 and node.tag not in UNLIKELY_EXEMPT_TAGS
                 and is_unlikely_element(attrs.get("class"), attrs.get("id"))
                 and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
+                and not holds_embedded_post(node)
                 and len(raw := node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * (
                     page_chars if page_chars is not None
                     else (page_chars := len(body.text_content())))

@@ -42,6 +42,9 @@ from .weights import (
     BYLINE_MAX_CHARS,
     BYLINE_RE,
     CLASS_WEIGHT,
+    EMBEDDED_POST_MAX_CHARS,
+    EMBEDDED_POST_MAX_LINK_DENSITY,
+    EMBEDDED_POST_RE,
     CLEAN_KEEP_COMMAS,
     CLEAN_MAX_LINK_DENSITY,
     CLEAN_MAX_LINK_DENSITY_POSITIVE,
@@ -354,10 +357,24 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
     return set(found)
 
 
+def _embedded_posts(container: Node) -> set[int]:
+    """ids of the embedded social posts inside ``container`` (``<blockquote>`` whose class
+    matches ``EMBEDDED_POST_RE``) and of their ancestors below ``container``."""
+    out: set[int] = set()
+    for el in container.iter_elements(include_self=False):
+        if el.tag == "blockquote" and EMBEDDED_POST_RE.search(el.attrs.get("class", "")):
+            node = el
+            while node is not None and node is not container and id(node) not in out:
+                out.add(id(node))
+                node = node.parent
+    return out
+
+
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
            removed: list[Removal] | None, top: Node, undo: UndoLog | None = None,
            posts: frozenset[int] = frozenset()) -> None:
     teasers = _teasers(container, stats, attempt)
+    embeds = _embedded_posts(container)
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
@@ -368,6 +385,9 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             continue
         k = id(node)
         chars = stats.chars.get(k, 0)
+        if k in embeds and chars <= EMBEDDED_POST_MAX_CHARS and (
+                stats.link_density(node) <= EMBEDDED_POST_MAX_LINK_DENSITY):
+            continue  # a quoted social post (and its wrapper) stays whole
         cid = node.class_id
         reason = None
         if cid and chars < SHARE_MAX_CHARS and _share_class(cid):

@@ -87,6 +87,21 @@ UNLIKELY_RE = folded(
 #: ...unless they also match one of these words.
 MAYBE_CANDIDATE_RE = folded(r"and|article|body|column|content|main|shadow")
 
+#: Class of the ``<blockquote>`` that a social network's embed code puts in the page (the
+#: post's text, shown before the network's script restyles it): X/Twitter, Instagram,
+#: TikTok, Threads, Bluesky, Mastodon, Reddit, Facebook. Quoted posts are part of the story
+#: that quotes them (AEB's annotators keep them), so a wrapper holding one is not removed
+#: as an unlikely candidate, nor by conditional cleaning, for its "social"/"embed" class.
+EMBEDDED_POST_RE = re.compile(r"twitter-tweet|instagram-media|tiktok-embed|text-post-media|"
+                              r"bluesky-embed|mastodon-embed|reddit-embed|fb-xfbml-parse|fb-post", re.I)
+#: Conditional cleaning leaves an embedded post, and each wrapper of it, whole up to this
+#: many characters (a wrapper holding more is a region, cleaned as usual; X allows 280
+#: characters a post, Instagram captions run longer).
+EMBEDDED_POST_MAX_CHARS = 2500
+#: ...and only when its text is mostly not links: an embed whose only text is its links
+#: ("View this post on Instagram", "A post shared by ...") quotes nothing.
+EMBEDDED_POST_MAX_LINK_DENSITY = 0.5
+
 #: An unlikely candidate holding more than this share of the page's characters is a page
 #: wrapper with an unlucky name (``class="Page-ad-margins"``), not a widget: it is kept.
 #: Readability.js has no such guard and relies on its retry ladder.
