@@ -1060,3 +1060,27 @@ def test_hiding_rules_inside_layers_containers_and_nested_groups_hide():
            "@container (min-width: 1px) { .c { display: none } } .top { display: none }")
     # Tailwind v4 puts .hidden in a cascade layer; nested groups count when all apply
     assert hiding_rules(css) == (".hidden", ".a", ".c", ".top")
+
+
+def test_prune_removes_repeated_and_truncated_caption_copies_once_shown():
+    # a slideshow widget prints each caption in full, truncated, and again in its overlay
+    # (AEB chron.com: one caption four times); a figcaption's own text span is not a copy
+    cap = ("Defense Secretary Mark Esper, left, and Defense Minister Ngo Xuan Lich shake hands in Hanoi, "
+           "Vietnam, on Wednesday, Nov. 20, 2019.")
+    html = f"""<html><body><article>
+    <ul class="gallery"><li><img src="/a.jpg"><div class="caption">
+      <div class="caption-full">{cap}<a class="more-caption"> less</a></div>
+      <div class="caption-truncated">{cap[:70]}<a class="more-caption"> ... more</a></div></div></li></ul>
+    <div class="control-panel"><div class="caption-remote"><div class="caption-full">{cap}</div></div></div>
+    <p>The story itself, with commas, clauses, and enough words to be the article of this page.</p>
+    <figure><img src="/b.jpg"><figcaption class="media-caption"><span class="media-caption__text">A second,
+      different caption of a photograph of the harbour at dawn, with its fishing boats.</span></figcaption></figure>
+    <p>Photo: AP</p><div class="caption-credit">Photo: AP</div><div class="caption-credit">Photo: AP</div>
+    </article></body></html>"""
+    result = prune(parse_html(html), log=True)
+    text = " ".join(result.root.text_content().split())
+    assert text.count("shake hands in Hanoi") == 1 and "Nov. 20, 2019." in text
+    assert text.count("A second, different caption") == 1
+    assert text.count("Photo: AP") == 3  # short credits may rightly recur
+    reasons = [r.reason for r in result.removed]
+    assert "truncated copy of a caption" in reasons and "repeated caption" in reasons

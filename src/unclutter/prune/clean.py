@@ -18,6 +18,8 @@ Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
   disclosure panels (named by a kept control's ``aria-controls``: :class:`DisclosurePanels`)
   and ``hidden="until-found"`` elements are content and stay;
 * consent walls and overlays (``OVERLAY_CLASS_RE``);
+* repeated captions: a caption whose text an earlier caption already showed, whole or
+  truncated (slideshow widgets print each one several times; ``CAPTION_CLASS_RE``);
 * invisible Unicode and control characters (``INVISIBLE_CHARS_RE``) inside every text node.
 
 Hidden text is removed here, before scoring, so it can never reach any output: it is how
@@ -40,6 +42,8 @@ from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .media import media_query_matches
 from .rules import (
     ANIMATED_STYLE_RE,
+    CAPTION_CLASS_RE,
+    CAPTION_TRUNCATION_TAIL_RE,
     CHROME_CLASS_RE,
     EARLY_DROP_ATTRIBUTES,
     EARLY_DROP_TAGS,
@@ -53,6 +57,7 @@ from .rules import (
     NON_CONTENT_TAGS,
     OPACITY_ZERO_REASON,
     PAGE_WRAPPER,
+    REPEATED_CAPTION_MIN_CHARS,
     OVERFLOW_HIDDEN_RE,
     OVERLAY_CLASS_RE,
     OVERLAY_CONTENT_RE,
@@ -684,6 +689,22 @@ def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorInde
             or _role_reason(attrs) or _class_reason(node, attrs))
 
 
+def _repeated_caption(node: Node, seen: list[tuple[str, Node]]) -> str | None:
+    """The removal reason when caption ``node`` repeats an earlier caption, or is a
+    truncated copy of one (``rules.REPEATED_CAPTION_MIN_CHARS``); else ``None``, and its
+    text joins ``seen``. A caption inside an earlier one (a figcaption's text span) is part
+    of it, not a copy."""
+    text = CAPTION_TRUNCATION_TAIL_RE.sub("", " ".join(node.text_content().split()).casefold())
+    if len(text) < REPEATED_CAPTION_MIN_CHARS:
+        return None
+    copies = [earlier for earlier, owner in seen
+              if earlier.startswith(text) and not any(a is owner for a in node.ancestors())]
+    if not copies:
+        seen.append((text, node))
+        return None
+    return "repeated caption" if text in copies else "truncated copy of a caption"
+
+
 def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     """Run the prune stage on ``page`` (mutating its tree). See the module docstring.
 
@@ -721,6 +742,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text),
                                _preview(reason, el.tag, text)))
     chars = 0  # text of the nodes that stay: the walk visits exactly those
+    captions: list[tuple[str, Node]] = []  # the captions seen so far (_repeated_caption)
     doomed: set[int] = set()
     emptied: list[Node | None] = []
     char_counts: list[dict] = []
@@ -756,6 +778,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             if reason is None and tag in ("header", "footer"):
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"
+            if reason is None and (tag == "figcaption" or (attrs and CAPTION_CLASS_RE.search(attrs.get("class", "")))):
+                reason = _repeated_caption(node, captions)
         if reason is not None:
             if panels is not None:
                 panels.observe_dropped(attrs or {}, [  # chrome the reader still sees

@@ -173,3 +173,16 @@ HEAD_METADATA_TAGS = frozenset({"link", "meta", "base", "title", "head"})
 #: with their reasons.
 EARLY_DROP_TAGS = NON_CONTENT_TAGS - HEAD_METADATA_TAGS - {"script"}
 EARLY_DROP_ATTRIBUTES = frozenset({"hidden", "aria-hidden", "type", "style", "role"})
+
+
+# --- Repeated captions ---------------------------------------------------------------------
+
+#: A caption (``<figcaption>``, or an element whose class names a caption) whose text
+#: repeats an earlier caption's, or is a truncated copy of one (the earlier text starts with
+#: it once a trailing "... more" is cut), is removed: slideshow widgets print each caption
+#: two to four times (full, truncated, in the overlay, in the thumbnail strip), and a
+#: reader sees it once. Texts shorter than ``REPEATED_CAPTION_MIN_CHARS`` characters
+#: (whitespace-collapsed) are left alone: a credit such as "Photo: AP" may rightly recur.
+CAPTION_CLASS_RE = re.compile(r"caption", re.I)
+REPEATED_CAPTION_MIN_CHARS = 60
+CAPTION_TRUNCATION_TAIL_RE = re.compile(r"\s*(?:\.{3}|\u2026)?\s*(?:read more|more|less)?\s*$", re.I)
