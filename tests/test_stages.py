@@ -579,6 +579,7 @@ LEAKY_PAGE = r"""<html><head><style>
 <p style="display:/**/none">LEAK-COMMENT</p><p style="display:\6e one">LEAK-ESCAPED-STYLE</p>
 <p style="opacity:0">LEAK-OPACITY</p><p style="font-size:0">LEAK-FONT</p><p style="position:absolute;left:-9999px">LEAK-OFFSCREEN</p>
 <p style="height:0;overflow:hidden">LEAK-ZERO</p><span class="sr-only">LEAK-SR</span>
+<span class="off-screen">LEAK-BBC-OFFSCREEN</span><span class="show-for-sr">LEAK-FOUNDATION-SR</span>
 <span style="color:#fff;background:white">LEAK-WHITE-ON-WHITE</span>
 <img src="/a.png" alt="picture&#x202E;cba&#xE0041;"><a href="/x&#x202E;y">link text</a>
 <p>Visible paragraph two, with commas, clauses, and words enough to be the content of a page.</p>

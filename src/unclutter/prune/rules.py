@@ -129,11 +129,14 @@ ZERO_BOX_RE = re.compile(r"(?:^|[;\s])(?:max-)?(?:height|width)\s*:\s*0+(?:\.0+)
 OVERFLOW_HIDDEN_RE = re.compile(r"(?:^|[;\s])overflow\s*:\s*hidden")
 
 #: Class names of the "visually hidden" / screen-reader-only utility (Bootstrap
-#: ``sr-only``/``visually-hidden``, WordPress ``screen-reader-text``, Tailwind ``sr-only``):
+#: ``sr-only``/``visually-hidden``, WordPress ``screen-reader-text``, Tailwind ``sr-only``,
+#: Foundation ``show-for-sr``, GOV.UK ``govuk-visually-hidden``, the BBC's ``off-screen``):
 #: text for assistive technology, never shown.
 SCREEN_READER_CLASSES = frozenset({"sr-only", "visually-hidden", "visuallyhidden",
-                                   "screen-reader-text", "screenreader-only", "a11y-hidden",
-                                   "element-invisible", "hidden-visually", "u-visually-hidden"})
+                                   "screen-reader-text", "screenreader-only", "screen-reader-only",
+                                   "a11y-hidden", "element-invisible", "hidden-visually",
+                                   "u-visually-hidden", "show-for-sr", "govuk-visually-hidden",
+                                   "off-screen", "offscreen"})
 
 #: Class names of editing and navigation shortcuts inside content: MediaWiki's
 #: ``mw-editsection`` "[edit]" links, CMS "edit this post" links, "skip to content" links.
