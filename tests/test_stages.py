@@ -314,6 +314,21 @@ def test_embedded_social_posts_quoted_by_the_article_stay():
     assert "View this post on Instagram" not in text
 
 
+def test_links_written_in_capitals_between_paragraphs_go():
+    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
+                    "the reader of this article.</p>" for k in range(4))
+    html = (f"<html><body><article>{prose}"
+            "<p><strong><a href='/app'>CLICK HERE TO GET THE NEWS APP</a></strong></p>"
+            "<p><a href='/x'>SINGER SAYS THE TOUR HAS HELPED HER LOSE 25 POUNDS</a></p>"
+            "<p><a href='https://todo-claro.com'>TODO-CLARO.COM</a></p><p><a href='/w'>WATCH WEBINAR</a></p>"
+            "<p><a href='/report'>Read the full report of the committee here</a></p>"
+            f"{prose}</article></body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    assert "CLICK HERE TO GET" not in text and "LOSE 25 POUNDS" not in text
+    # a domain name, a two-word button and a link in ordinary case stay
+    assert "TODO-CLARO.COM" in text and "WATCH WEBINAR" in text and "Read the full report" in text
+
+
 def test_select_relaxes_when_first_attempt_finds_too_little():
     # the only article text sits in a container whose class looks like a comment box, and
     # it holds under half of the page (the rest is a link list), so attempt 1 strips it

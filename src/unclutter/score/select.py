@@ -41,6 +41,11 @@ from .weights import (
     BOILERPLATE_TEXT_RE,
     BYLINE_MAX_CHARS,
     BYLINE_RE,
+    CAPITALS_LINK_MAX_CHARS,
+    CAPITALS_LINK_MIN_LETTERS,
+    CAPITALS_LINK_MIN_LINK_DENSITY,
+    CAPITALS_LINK_MIN_WORDS,
+    CAPITALS_LINK_TAGS,
     CLASS_WEIGHT,
     EMBEDDED_POST_MAX_CHARS,
     EMBEDDED_POST_MAX_LINK_DENSITY,
@@ -292,6 +297,21 @@ def _boilerplate_text(text: str, short: bool) -> bool:
     return bool(BOILERPLATE_LINE_RE.search(text))
 
 
+def _in_capitals(text: str) -> bool:
+    """Whether ``text`` has at least ``CAPITALS_LINK_MIN_WORDS`` words and
+    ``CAPITALS_LINK_MIN_LETTERS`` upper-case letters, and no lower-case one (scripts without
+    case never qualify)."""
+    if len(text.split()) < CAPITALS_LINK_MIN_WORDS:
+        return False
+    upper = 0
+    for ch in text:
+        if ch.islower():
+            return False
+        if ch.isupper():
+            upper += 1
+    return upper >= CAPITALS_LINK_MIN_LETTERS
+
+
 @lru_cache(maxsize=8192)
 def _share_class(class_id: str) -> bool:
     return bool(SHARE_RE.search(class_id))
@@ -397,6 +417,9 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             reason = "boilerplate phrase"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
+        elif attempt.clean_conditionally and node.tag in CAPITALS_LINK_TAGS and 0 < chars < CAPITALS_LINK_MAX_CHARS and (
+                stats.link_density(node) >= CAPITALS_LINK_MIN_LINK_DENSITY and _in_capitals(node.text_content())):
+            reason = "link written in capitals (call to action or promoted headline)"
         elif cid and chars < BYLINE_MAX_CHARS and node.tag not in ("a",) and (
             _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
         ):
