@@ -13,7 +13,9 @@ Stage 5 is the heuristic (:mod:`unclutter.score.select`) or a learned extractor
 (:mod:`unclutter.classify`: ``cetd``, ``gbdt``, ``gnn``) chosen by ``Options.extractor``; both
 return the same ``Selection``. The default, ``auto``, picks per page (:func:`_select`): the
 GBDT on declared products and forum threads and on pages not known as articles where the
-heuristic keeps under half of the text, the heuristic on every other page.
+heuristic keeps under half of the text, the heuristic on every other page, its selection
+then refined by a classifier trained for that (:mod:`unclutter.classify.refine`: credits,
+promos, tag lines and teaser lists inside the article container go).
 
 Each stage is a function with a typed input and output in its own module; this module only
 calls them in order, records what each decided (``Article.trace``; and ``Article.removed``,
@@ -149,10 +151,10 @@ def _structured_markdown(body: str) -> str:
 def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
-    by the page's declared type (:func:`unclutter.core.options.auto_extractor`), and on a
+    by the page's declared type (:func:`unclutter.core.options.auto_extractor`), on a
     page not known to be an article replaces a heuristic selection holding less than
     :data:`~unclutter.core.options.AUTO_MIN_SELECTION_SHARE` of the page's text by the
-    learned extractor's."""
+    learned extractor's, and refines a heuristic selection it keeps (:func:`_refine`)."""
     body = pruned.root
     extractor = options.extractor
     page_type = meta.page_type

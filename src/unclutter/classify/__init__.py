@@ -19,9 +19,10 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
    (logged in ``Selection.removed``).
 
 ``auto`` routes by the page's declared type (:func:`auto_extractor`, defined with the
-options so that the heuristic path never imports this package): :data:`AUTO_EXTRACTOR` for
-product and forum pages, and for pages not known as articles where the heuristic keeps under
-half of the text (``unclutter.pipeline._select``), the heuristic for every other page.
+options so that the ``heuristic`` extractor never imports this package): :data:`AUTO_EXTRACTOR`
+for product and forum pages, and for pages not known as articles where the heuristic keeps
+under half of the text (``unclutter.pipeline._select``), the heuristic for every other page,
+whose selection :mod:`.refine` then cleans with a classifier trained on heuristic selections.
 """
 
 from __future__ import annotations

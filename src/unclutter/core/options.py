@@ -12,7 +12,9 @@ __all__ = ["Options", "EXTRACTORS"]
 #: Main-content extractors :func:`unclutter.extract` accepts: the Readability-style
 #: heuristic (:mod:`unclutter.score`), those of :mod:`unclutter.classify` (CETD text
 #: density, gradient-boosted trees, a graph neural network), and ``auto`` (the default),
-#: which picks the heuristic or :data:`AUTO_LEARNED_EXTRACTOR` per page (see below).
+#: which picks the heuristic or :data:`AUTO_LEARNED_EXTRACTOR` per page (see below) and
+#: refines the heuristic's selection with a classifier trained for it
+#: (:mod:`unclutter.classify.refine`).
 EXTRACTORS = ("heuristic", "cetd", "gbdt", "gnn", "auto")
 
 #: ``extractor="auto"`` (the default) runs :data:`AUTO_LEARNED_EXTRACTOR` on pages whose

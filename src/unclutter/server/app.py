@@ -84,7 +84,8 @@ class ReadOptions(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     format: Format | None = Field(None, description="Output format; overrides the Accept header.")
-    extractor: str | None = Field(None, description="Main-content extractor: auto (default), heuristic, cetd, gbdt or gnn.")
+    extractor: str | None = Field(None, description="Main-content extractor: auto (default: heuristic or gbdt per page, "
+                                                  "the heuristic's selection refined), heuristic, cetd, gbdt or gnn.")
     include_links: bool = Field(True, description="Keep links as `[text](url)`; false keeps the text only.")
     include_images: bool = Field(True, description="Keep images as `![alt](url)`.")
     include_captions: bool | None = Field(None, description="Keep figure captions (default true); false drops them.")
