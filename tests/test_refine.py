@@ -152,3 +152,35 @@ def test_shipped_model_removes_clutter_inside_real_articles(prefix, clutter):
         assert line in heuristic.text and line not in default.text
     d, h = page_counts(case["text"], default.text), page_counts(case["text"], heuristic.text)
     assert d.recall == pytest.approx(h.recall) and d.precision > h.precision + 0.1
+
+
+def test_refine_option_turns_it_off_for_one_call():
+    html = _article(EXTRA)
+    assert "minutes" not in _auto(html, Stub(drop=("minutes",))).text
+    a = _auto(html, Stub(drop=("minutes",)), refine=False, explain=True)
+    assert "minutes" in a.text and not any("refine" in line for line in a.trace)
+
+
+def test_cli_no_refine_flag(tmp_path):
+    from click.testing import CliRunner
+
+    from unclutter.cli import cli
+
+    page = tmp_path / "page.html"
+    page.write_text(_article(EXTRA), encoding="utf-8")
+    with registry.override("refine", Stub(drop=("minutes",))):
+        default = CliRunner().invoke(cli, [str(page), "-f", "text"])
+        off = CliRunner().invoke(cli, [str(page), "-f", "text", "--no-refine"])
+    assert default.exit_code == 0 and off.exit_code == 0
+    assert "minutes" not in default.output and "minutes" in off.output
+
+
+def test_service_refine_field():
+    from fastapi.testclient import TestClient
+
+    from unclutter.server.app import create_app
+
+    with registry.override("refine", Stub(drop=("minutes",))), TestClient(create_app()) as client:
+        on = client.post("/read?format=text", json={"html": _article(EXTRA)}).text
+        off = client.post("/read?format=text", json={"html": _article(EXTRA), "refine": False}).text
+    assert "minutes" not in on and "minutes" in off and "Second paragraph." in off

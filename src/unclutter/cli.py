@@ -278,6 +278,8 @@ def _render_all(article, fmt: str, explain: bool) -> str:
 @click.option("--no-images", is_flag=True, help="Drop images.")
 @click.option("--no-captions", is_flag=True, help="Drop figure captions (as main-content benchmarks' ground "
                                                    "truths do).")
+@click.option("--no-refine", is_flag=True, help="auto: skip the learned clean-up of the heuristic's selection "
+                                                 "(about 1 ms a page faster, a little less precise).")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
 @click.option("--user-agent", help="User-Agent header for fetching a URL.")
 @click.option("--respect-robots", is_flag=True, help="Refuse URLs that the site's robots.txt disallows.")
@@ -291,7 +293,7 @@ def _render_all(article, fmt: str, explain: bool) -> str:
               help="Also allow this TCP port besides 80 and 443 (repeatable).")
 @click.version_option(package_name="unclutter")
 def cli(source: str, fmt: str, output: str | None, base_url: str | None, extractor: str,
-        no_links: bool, no_images: bool, no_captions: bool, explain: bool, user_agent: str | None,
+        no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, explain: bool, user_agent: str | None,
         respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
         allow_private: tuple[str, ...], allow_port: tuple[int, ...]) -> None:
     """Print the main content of SOURCE as clean Markdown (or text, JSON, HTML).
@@ -301,7 +303,7 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     from . import pipeline
 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images,
-                   include_captions=not no_captions)
+                   include_captions=not no_captions, refine=not no_refine)
     if explain:
         options["explain"] = True  # the removal log is only kept when asked for
     options.update(_summary_settings())

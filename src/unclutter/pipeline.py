@@ -196,7 +196,8 @@ def _refine(sel, options: Options, page_type: str | None, url: str | None) -> No
     from .classify import registry
     from .classify.refine import REFINE_MODEL, refine_selection
 
-    if not registry.VARIANT.get("refine", True) or _more_elements_than(sel.root, AUTO_MAX_LEARNED_ELEMENTS):
+    if not options.refine or not registry.VARIANT.get("refine", True) or _more_elements_than(
+            sel.root, AUTO_MAX_LEARNED_ELEMENTS):
         return
     root, lines, removed = refine_selection(sel.root, registry.get_model(REFINE_MODEL), page_type, url,
                                             log=options.explain)
@@ -344,7 +345,7 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         url: the page's absolute URL; relative links and images resolve against it (and
             against ``<base href>``).
         **options: fields of :class:`~unclutter.core.options.Options`
-            (``extractor``, ``include_links``, ``include_images``, ``include_captions``,
+            (``extractor``, ``include_links``, ``include_images``, ``include_captions``, ``refine``,
             ``structured_data_fallback``, ``http_charset``, ``max_input_bytes``, and the
             ``summary*`` / ``strict`` options of :mod:`unclutter.summarize`).
 
