@@ -1100,3 +1100,17 @@ def test_prune_removes_repeated_and_truncated_caption_copies_once_shown():
     assert text.count("Photo: AP") == 3  # short credits may rightly recur
     reasons = [r.reason for r in result.removed]
     assert "truncated copy of a caption" in reasons and "repeated caption" in reasons
+
+
+def test_prune_leaves_long_caption_classed_regions_and_is_bounded():
+    # a "caption" class on a region longer than any caption: not a caption, both copies stay
+    region = "<div class='caption-area'>" + "A long region of text with a caption-like class name. " * 60 + "</div>"
+    text = prune(parse_html(f"<html><body><article>{region}{region}</article></body></html>")).root.text_content()
+    assert text.count("A long region of text") == 120
+    # 3,000 nested caption elements, each with text: every one but the first few is longer
+    # than a caption, and the rule reads a bounded amount of each
+    deep = ("<div class='caption'>Deep caption text, long enough for the repeated caption rule to read it."
+            * 3000) + "</div>" * 3000
+    result = prune(parse_html(f"<html><body><article>{deep}</article></body></html>"), log=True)
+    assert result.root.text_content().count("Deep caption text") == 3000
+    assert not any("caption" in r.reason for r in result.removed)

@@ -28,6 +28,7 @@ prompt injections are planted for LLM readers.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
@@ -57,6 +58,9 @@ from .rules import (
     NON_CONTENT_TAGS,
     OPACITY_ZERO_REASON,
     PAGE_WRAPPER,
+    REPEATED_CAPTION_MAX_CANDIDATES,
+    REPEATED_CAPTION_MAX_CHARS,
+    REPEATED_CAPTION_MAX_CHECKED,
     REPEATED_CAPTION_MIN_CHARS,
     OVERFLOW_HIDDEN_RE,
     OVERLAY_CLASS_RE,
@@ -689,20 +693,70 @@ def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorInde
             or _role_reason(attrs) or _class_reason(node, attrs))
 
 
-def _repeated_caption(node: Node, seen: list[tuple[str, Node]]) -> str | None:
+class _Captions:
+    """The caption texts seen so far on a page (:func:`_repeated_caption`): sorted, so that
+    the earlier captions starting with a text are found by bisection, next to the element
+    that showed each."""
+
+    __slots__ = ("texts", "owners", "checked")
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.owners: dict[str, Node] = {}
+        self.checked = 0
+
+
+def _bounded_text(node: Node, limit: int) -> str | None:
+    """``node.text_content()``, or ``None`` as soon as it passes ``limit`` characters or
+    the walk passes ``limit`` nodes (the cost is bounded whatever the subtree)."""
+    out: list[str] = []
+    size = visited = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        visited += 1
+        if n.tag == TEXT:
+            out.append(n.text)
+            size += len(n.text)
+            if size > limit:
+                return None
+        elif n.children:
+            stack.extend(reversed(n.children))
+        if visited > limit:
+            return None
+    return "".join(out)
+
+
+def _repeated_caption(node: Node, seen: _Captions) -> str | None:
     """The removal reason when caption ``node`` repeats an earlier caption, or is a
     truncated copy of one (``rules.REPEATED_CAPTION_MIN_CHARS``); else ``None``, and its
     text joins ``seen``. A caption inside an earlier one (a figcaption's text span) is part
-    of it, not a copy."""
-    text = CAPTION_TRUNCATION_TAIL_RE.sub("", " ".join(node.text_content().split()).casefold())
+    of it, not a copy. At most ``rules.REPEATED_CAPTION_MAX_CHECKED`` captions a page are
+    read (each read costs its subtree's text)."""
+    if seen.checked >= REPEATED_CAPTION_MAX_CHECKED:
+        return None
+    seen.checked += 1
+    raw = _bounded_text(node, REPEATED_CAPTION_MAX_CHARS)
+    if raw is None:  # longer than any caption: a region with a caption-like class
+        return None
+    text = " ".join(raw.split()).casefold()
+    text = text[:-40] + CAPTION_TRUNCATION_TAIL_RE.sub("", text[-40:])
     if len(text) < REPEATED_CAPTION_MIN_CHARS:
         return None
-    copies = [earlier for earlier, owner in seen
-              if earlier.startswith(text) and not any(a is owner for a in node.ancestors())]
-    if not copies:
-        seen.append((text, node))
-        return None
-    return "repeated caption" if text in copies else "truncated copy of a caption"
+    texts = seen.texts
+    k = bisect.bisect_left(texts, text)
+    ancestors: set[int] | None = None
+    for earlier in texts[k:k + REPEATED_CAPTION_MAX_CANDIDATES]:
+        if not earlier.startswith(text):
+            break
+        if ancestors is None:
+            ancestors = {id(a) for a in node.ancestors()}
+        if id(seen.owners[earlier]) not in ancestors:
+            return "repeated caption" if earlier == text else "truncated copy of a caption"
+    if text not in seen.owners:
+        texts.insert(k, text)
+        seen.owners[text] = node
+    return None
 
 
 def prune(page: ParsedPage, log: bool = True) -> PruneResult:
@@ -742,7 +796,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text),
                                _preview(reason, el.tag, text)))
     chars = 0  # text of the nodes that stay: the walk visits exactly those
-    captions: list[tuple[str, Node]] = []  # the captions seen so far (_repeated_caption)
+    captions = _Captions()  # the captions seen so far (_repeated_caption)
     doomed: set[int] = set()
     emptied: list[Node | None] = []
     char_counts: list[dict] = []

@@ -188,4 +188,11 @@ EARLY_DROP_ATTRIBUTES = frozenset({"hidden", "aria-hidden", "type", "style", "ro
 #: (whitespace-collapsed) are left alone: a credit such as "Photo: AP" may rightly recur.
 CAPTION_CLASS_RE = re.compile(r"caption", re.I)
 REPEATED_CAPTION_MIN_CHARS = 60
+#: Bounds on the work of that rule on hostile pages: captions read per page, characters
+#: (and nodes) read of each (a longer "caption" is a region with a caption-like class, left
+#: alone), and earlier captions compared with each (those starting with its text, in
+#: sorted order).
+REPEATED_CAPTION_MAX_CHECKED = 500
+REPEATED_CAPTION_MAX_CHARS = 2000
+REPEATED_CAPTION_MAX_CANDIDATES = 8
 CAPTION_TRUNCATION_TAIL_RE = re.compile(r"\s*(?:\.{3}|\u2026)?\s*(?:read more|more|less)?\s*$", re.I)

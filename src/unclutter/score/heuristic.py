@@ -117,12 +117,18 @@ def is_unlikely(class_id: str) -> bool:
     return bool(UNLIKELY_RE.search(class_id)) and not MAYBE_CANDIDATE_RE.search(class_id)
 
 
-def holds_embedded_post(node: Node) -> bool:
-    """Whether ``node`` is or holds a social network's embedded post (``EMBEDDED_POST_RE``)."""
-    for el in node.iter_elements():
+def embedded_posts(root: Node) -> set[int]:
+    """ids of the embedded social posts below ``root`` (``<blockquote>`` whose class matches
+    ``EMBEDDED_POST_RE``) and of their ancestors below ``root``: one walk, then each post's
+    ancestor chain up to the first element already marked."""
+    out: set[int] = set()
+    for el in root.iter_elements(include_self=False):
         if el.tag == "blockquote" and EMBEDDED_POST_RE.search(el.attrs.get("class", "")):
-            return True
-    return False
+            node = el
+            while node is not None and node is not root and id(node) not in out:
+                out.add(id(node))
+                node = node.parent
+    return out
 
 
 def is_unlikely_element(cls: str | None, ident: str | None) -> bool:
@@ -175,6 +181,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal] | None,
     # the same walk lists the elements that stay, parents before children.
     order: list[Node] = [body]
     keep = order.append
+    embeds: set[int] | None = None  # embedded_posts(body), computed at the first unlikely candidate
     stack = list(reversed(body.children))
     while stack:
         node = stack.pop()
@@ -186,7 +193,7 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal] | None,
                 and node.tag not in UNLIKELY_EXEMPT_TAGS
                 and is_unlikely_element(attrs.get("class"), attrs.get("id"))
                 and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
-                and not holds_embedded_post(node)
+                and id(node) not in (embeds if embeds is not None else (embeds := embedded_posts(body)))
                 and len(raw := node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * (
                     page_chars if page_chars is not None
                     else (page_chars := len(body.text_content())))

@@ -32,7 +32,7 @@ from functools import lru_cache
 from ..core.dom import TEXT, Node, UndoLog
 from ..core.models import Removal
 from .features import TextStats, collapsed_len, compute_stats
-from .heuristic import Scores, class_weight, link_only_share, prepare, score_paragraphs
+from .heuristic import Scores, class_weight, embedded_posts, link_only_share, prepare, score_paragraphs
 from .weights import (
     ALTERNATIVE_CANDIDATE_SHARE,
     BOILERPLATE_LINE_MAX_CHARS,
@@ -49,7 +49,6 @@ from .weights import (
     CLASS_WEIGHT,
     EMBEDDED_POST_MAX_CHARS,
     EMBEDDED_POST_MAX_LINK_DENSITY,
-    EMBEDDED_POST_RE,
     CLEAN_KEEP_COMMAS,
     CLEAN_MAX_LINK_DENSITY,
     CLEAN_MAX_LINK_DENSITY_POSITIVE,
@@ -377,24 +376,11 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
     return set(found)
 
 
-def _embedded_posts(container: Node) -> set[int]:
-    """ids of the embedded social posts inside ``container`` (``<blockquote>`` whose class
-    matches ``EMBEDDED_POST_RE``) and of their ancestors below ``container``."""
-    out: set[int] = set()
-    for el in container.iter_elements(include_self=False):
-        if el.tag == "blockquote" and EMBEDDED_POST_RE.search(el.attrs.get("class", "")):
-            node = el
-            while node is not None and node is not container and id(node) not in out:
-                out.add(id(node))
-                node = node.parent
-    return out
-
-
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
            removed: list[Removal] | None, top: Node, undo: UndoLog | None = None,
            posts: frozenset[int] = frozenset()) -> None:
     teasers = _teasers(container, stats, attempt)
-    embeds = _embedded_posts(container)
+    embeds = embedded_posts(container)
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
