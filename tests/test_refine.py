@@ -184,3 +184,20 @@ def test_service_refine_field():
         on = client.post("/read?format=text", json={"html": _article(EXTRA)}).text
         off = client.post("/read?format=text", json={"html": _article(EXTRA), "refine": False}).text
     assert "minutes" not in on and "minutes" in off and "Second paragraph." in off
+
+
+def test_a_long_article_is_not_cut_by_refinement():
+    # longer than any training selection (REFINE_MAX_CHARS): the step stands aside; a
+    # 100,000-character article had lost its last quarter to the classifier
+    import random
+
+    rng = random.Random(7)
+    words = ("council budget library river bridge school harvest market winter railway museum "
+             "festival harbour election hospital season").split()
+    paras = "".join("<p>" + f"Paragraph {k}: " + ", ".join(" ".join(rng.choice(words) for _ in range(6))
+                                                           for _ in range(9)) + ".</p>" for k in range(260))
+    html = f"<html><body><article><h1>Long</h1>{paras}</article></body></html>"
+    a = unclutter.extract(html, url="https://example.org/long", explain=True)
+    assert "Paragraph 259:" in a.text and "Paragraph 130:" in a.text
+    assert any("selection kept whole" in line for line in a.trace)
+    assert refine_mod.REFINE_MAX_CHARS < len(a.text)

@@ -1114,3 +1114,28 @@ def test_prune_leaves_long_caption_classed_regions_and_is_bounded():
     result = prune(parse_html(f"<html><body><article>{deep}</article></body></html>"), log=True)
     assert result.root.text_content().count("Deep caption text") == 3000
     assert not any("caption" in r.reason for r in result.removed)
+
+
+def test_hidden_text_neither_decides_caption_repeats_nor_reaches_the_removal_log():
+    cap = "The mayor opens the new park on Tuesday morning with members of the city council present"
+    # hidden (screen-reader) copy in a slideshow label: the visible figcaption is the only
+    # place the caption shows, so it stays
+    html = (f"<html><body><article><div class='slide-caption'><span class='sr-only'>{cap}</span>"
+            f"<span>Photo 1 of 5</span></div><figure><img src='/b.jpg'><figcaption>{cap}</figcaption>"
+            "</figure></article></body></html>")
+    assert cap in prune(parse_html(html)).root.text_content()
+    # a removed repeat's log preview leaves out its hidden child
+    fig = (f"<figure><img src='/a.jpg'><figcaption>{cap} <span class='sr-only'>SECRETXYZ</span>"
+           "</figcaption></figure>")
+    result = prune(parse_html(f"<html><body><article>{fig}{fig}</article></body></html>"), log=True)
+    assert any(r.reason == "repeated caption" for r in result.removed)
+    assert not any("SECRETXYZ" in r.preview for r in result.removed)
+
+
+def test_an_advertisement_dressed_as_an_embedded_post_is_not_exempt():
+    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
+                    "the reader of this article.</p>" for k in range(6))
+    ad = ("<div class='ad-slot sponsored'><blockquote class='twitter-tweet ad sponsored'><p>BUY CHEAP PILLS NOW "
+          "at our store, best prices of the year for everyone</p></blockquote></div>")
+    text = " ".join(_select(f"<html><body><article>{prose}{ad}{prose}</article></body></html>").root.text_content().split())
+    assert "BUY CHEAP PILLS" not in text and "Paragraph 5" in text

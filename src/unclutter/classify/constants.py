@@ -71,6 +71,12 @@ DEFAULT_THRESHOLD = 0.5
 #: heuristic about most of the region is a selection question, not a clean-up one. Chosen
 #: by cross-validation on wcxb-dev (``train/train_refine.py``, ``train/results/refine.json``).
 REFINE_MIN_KEPT_SHARE = 0.5
+#: Refinement is skipped on selections holding more own characters than this: the 99th
+#: percentile of the training selections is 42,210 characters (the largest 81,618), and on
+#: longer articles the classifier, seeing positions and sizes it was never trained on,
+#: dropped whole runs of paragraphs at their end (a 100,000-character article lost its
+#: last quarter).
+REFINE_MAX_CHARS = 40_000
 
 # --- DensitySum recovery ---------------------------------------------------------------
 

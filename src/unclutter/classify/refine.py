@@ -24,9 +24,11 @@ block at a time; these keep the document's structures whole):
   introduces none after it ("Related stories" above a dropped list) goes with them
   (:func:`unclutter.classify.orphan_headings`);
 * **the selection stands when refinement would gut it**: if what stays holds less than
-  :data:`~.constants.REFINE_MIN_KEPT_SHARE` of the selection's characters, the selection is
-  returned unchanged (the classifier disagrees with the heuristic about the whole region,
-  which is the selection step's call, not this step's).
+  :data:`~.constants.REFINE_MIN_KEPT_SHARE` of the characters of the blocks it judged
+  (captions left out), the selection is returned unchanged (the classifier disagrees with
+  the heuristic about the whole region, which is the selection step's call, not this step's);
+* **long selections stand**: over :data:`~.constants.REFINE_MAX_CHARS` own characters
+  (beyond the training selections' sizes) the step is skipped.
 
 Cost: one feature pass and tree inference over the selection only (about a quarter of the
 heuristic path's time per page on AEB; ``bench/ablation.py``).
@@ -39,7 +41,7 @@ import numpy as np
 from ..core.dom import Node
 from ..core.models import Removal
 from ..score.features import collapsed_len
-from .constants import REFINE_MIN_KEPT_SHARE
+from .constants import REFINE_MAX_CHARS, REFINE_MIN_KEPT_SHARE
 
 __all__ = ["refine_selection", "REFINE_MODEL"]
 
@@ -77,11 +79,15 @@ def refine_selection(root: Node, model, page_type: str | None = None, url: str |
     n_units = int(g.units.size)
     if n_units == 0:
         return root, ["refine: no text blocks"], []
+    own = g.raw["OC"][g.units]
+    total = float(own.sum())
+    if total > REFINE_MAX_CHARS:
+        return root, [f"refine: {total:.0f} chars, over {REFINE_MAX_CHARS}: selection kept whole"], []
     prob = model.predict_units(g)
     keep = prob >= model.threshold
     tags = g.raw["tag"][g.units].tolist()
     units = g.units.tolist()
-    protected = [j for j, t in enumerate(tags) if t == "figcaption"]
+    protected = np.asarray([t == "figcaption" for t in tags], dtype=bool)
     keep[protected] = True
     rows: dict[int, list[int]] = {}
     for j, i in enumerate(units):
@@ -97,9 +103,10 @@ def refine_selection(root: Node, model, page_type: str | None = None, url: str |
     before = set(orphan_headings(g, np.ones(n_units, dtype=bool)))
     new_orphans = [j for j in orphan_headings(g, keep) if j not in before]
     keep[new_orphans] = False
-    own = g.raw["OC"][g.units]
-    total = float(own.sum())
-    kept = float(own[keep].sum())
+    # the share is read on the blocks the classifier decides (protected captions left out)
+    judged = ~protected
+    total = float(own[judged].sum())
+    kept = float(own[keep & judged].sum())
     if not keep.any() or kept < REFINE_MIN_KEPT_SHARE * total:
         return root, [f"refine: would keep {kept:.0f} of {total:.0f} chars; selection kept whole"], []
     removed: list[Removal] | None = [] if log else None

@@ -409,8 +409,12 @@ def _preview(reason: str, tag: str, text: str) -> str:
     return text[:PREVIEW_CHARS]
 
 
-def _log(removed: list[Removal], node: Node, reason: str) -> None:
-    text = " ".join(node.text_content().split())
+def _log(removed: list[Removal], node: Node, reason: str, removed_by_prune=None) -> None:
+    """Record ``node``'s removal; its text without the descendants ``removed_by_prune``
+    (element -> bool) names, so that hidden text inside a removed element never reaches
+    the log's preview."""
+    raw = node.text_content() if removed_by_prune is None else _visible_text(node, removed_by_prune)
+    text = " ".join(raw.split())
     removed.append(
         Removal("prune", reason, node.tag, node.class_id[:100], len(text), _preview(reason, node.tag, text))
     )
@@ -706,37 +710,39 @@ class _Captions:
         self.checked = 0
 
 
-def _bounded_text(node: Node, limit: int) -> str | None:
-    """``node.text_content()``, or ``None`` as soon as it passes ``limit`` characters or
-    the walk passes ``limit`` nodes (the cost is bounded whatever the subtree)."""
+def _visible_text(node: Node, removed_by_prune, limit: int | None = None) -> str | None:
+    """``node``'s text without the descendants the prune walk removes (``removed_by_prune``:
+    element -> bool; hidden ones included: the walk has not reached them yet when ``node``
+    is judged), or ``None`` as soon as it passes ``limit`` characters or the walk passes
+    ``limit`` nodes (bounded cost)."""
     out: list[str] = []
     size = visited = 0
-    stack = [node]
+    stack = list(reversed(node.children))
     while stack:
         n = stack.pop()
         visited += 1
         if n.tag == TEXT:
             out.append(n.text)
             size += len(n.text)
-            if size > limit:
+            if limit is not None and size > limit:
                 return None
-        elif n.children:
+        elif n.children and not removed_by_prune(n):
             stack.extend(reversed(n.children))
-        if visited > limit:
+        if limit is not None and visited > limit:
             return None
     return "".join(out)
 
 
-def _repeated_caption(node: Node, seen: _Captions) -> str | None:
+def _repeated_caption(node: Node, seen: _Captions, removed_by_prune) -> str | None:
     """The removal reason when caption ``node`` repeats an earlier caption, or is a
     truncated copy of one (``rules.REPEATED_CAPTION_MIN_CHARS``); else ``None``, and its
     text joins ``seen``. A caption inside an earlier one (a figcaption's text span) is part
-    of it, not a copy. At most ``rules.REPEATED_CAPTION_MAX_CHECKED`` captions a page are
+    of it, not a copy; only visible text counts (``removed_by_prune``). At most ``rules.REPEATED_CAPTION_MAX_CHECKED`` captions a page are
     read (each read costs its subtree's text)."""
     if seen.checked >= REPEATED_CAPTION_MAX_CHECKED:
         return None
     seen.checked += 1
-    raw = _bounded_text(node, REPEATED_CAPTION_MAX_CHARS)
+    raw = _visible_text(node, removed_by_prune, REPEATED_CAPTION_MAX_CHARS)
     if raw is None:  # longer than any caption: a region with a caption-like class
         return None
     text = " ".join(raw.split()).casefold()
@@ -797,6 +803,16 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                                _preview(reason, el.tag, text)))
     chars = 0  # text of the nodes that stay: the walk visits exactly those
     captions = _Captions()  # the captions seen so far (_repeated_caption)
+
+    def removed_by_prune(n: Node) -> bool:
+        """Whether the walk removes element ``n`` for its tag or attributes (hidden ones
+        included), as judged below."""
+        if n.tag in NON_CONTENT_TAGS:
+            return True
+        a = n.attrs
+        if not a:
+            return False
+        return (_class_reason(n, a) if only_classes else _element_reason(n, a, walk_selectors, None)) is not None
     doomed: set[int] = set()
     emptied: list[Node | None] = []
     char_counts: list[dict] = []
@@ -833,13 +849,13 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                 if not any(a.tag in _SECTIONING for a in node.ancestors()):
                     reason = f"page-level {tag}"
             if reason is None and (tag == "figcaption" or (attrs and CAPTION_CLASS_RE.search(attrs.get("class", "")))):
-                reason = _repeated_caption(node, captions)
+                reason = _repeated_caption(node, captions, removed_by_prune)
         if reason is not None:
             if panels is not None:
                 panels.observe_dropped(attrs or {}, [  # chrome the reader still sees
                     n.attrs for n in node.iter_elements(include_self=False) if "aria-controls" in n.attrs])
             if log:
-                _log(removed, node, reason)
+                _log(removed, node, reason, removed_by_prune)
             # detached after the walk, one pass per parent: removing thousands of siblings
             # one by one would cost time quadratic in their number
             doomed.add(id(node))

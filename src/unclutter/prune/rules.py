@@ -195,4 +195,5 @@ REPEATED_CAPTION_MIN_CHARS = 60
 REPEATED_CAPTION_MAX_CHECKED = 500
 REPEATED_CAPTION_MAX_CHARS = 2000
 REPEATED_CAPTION_MAX_CANDIDATES = 8
-CAPTION_TRUNCATION_TAIL_RE = re.compile(r"\s*(?:\.{3}|\u2026)?\s*(?:read more|more|less)?\s*$", re.I)
+CAPTION_TRUNCATION_TAIL_RE = re.compile(
+    r"(?:\s*(?:\.{3}|\u2026))?(?:\s*(?<!\w)(?:read more|more|less))?\s*$", re.I)

@@ -47,6 +47,7 @@ from .weights import (
     SCORABLE_TAGS,
     SCORE_PROPAGATION_LEVELS,
     TAG_BASE_SCORE,
+    EMBEDDED_POST_AD_RE,
     EMBEDDED_POST_RE,
     UNLIKELY_EXEMPT_TAGS,
     UNLIKELY_MAX_PAGE_SHARE,
@@ -123,9 +124,12 @@ def embedded_posts(root: Node) -> set[int]:
     ancestor chain up to the first element already marked."""
     out: set[int] = set()
     for el in root.iter_elements(include_self=False):
-        if el.tag == "blockquote" and EMBEDDED_POST_RE.search(el.attrs.get("class", "")):
+        if el.tag == "blockquote" and EMBEDDED_POST_RE.search(cls := el.attrs.get("class", "")) and (
+                not EMBEDDED_POST_AD_RE.search(cls)):
             node = el
             while node is not None and node is not root and id(node) not in out:
+                if node.attrs and EMBEDDED_POST_AD_RE.search(node.class_id):
+                    break  # an advertisement's wrapper: no exemption from here up
                 out.add(id(node))
                 node = node.parent
     return out

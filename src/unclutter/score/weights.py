@@ -94,6 +94,8 @@ MAYBE_CANDIDATE_RE = folded(r"and|article|body|column|content|main|shadow")
 #: as an unlikely candidate, nor by conditional cleaning, for its "social"/"embed" class.
 EMBEDDED_POST_RE = re.compile(r"twitter-tweet|instagram-media|tiktok-embed|text-post-media|"
                               r"bluesky-embed|mastodon-embed|reddit-embed|fb-xfbml-parse|fb-post", re.I)
+#: ...unless the post or a wrapper names an advertisement: the exemption stops there.
+EMBEDDED_POST_AD_RE = folded(r"(?:^|[\s_-])ads?(?:$|[\s_-])|advert|sponsor|promo")
 #: Conditional cleaning leaves an embedded post, and each wrapper of it, whole up to this
 #: many characters (a wrapper holding more is a region, cleaned as usual; X allows 280
 #: characters a post, Instagram captions run longer).
@@ -285,7 +287,7 @@ BOILERPLATE_LINE_RE = folded(  # case-insensitive: "[a-z]" in a name matches eit
 #: a related story's title in capitals between paragraphs), not the article's prose:
 #: none of the 23 such blocks in the default's output on AEB and wcxb-dev is in the ground
 #: truth but one (a fragment of a capitalised address).
-CAPITALS_LINK_TAGS = frozenset({"p", "div", "li"})
+CAPITALS_LINK_TAGS = frozenset({"p", "div"})  # not list items: a list of sources in capitals is content
 CAPITALS_LINK_MAX_CHARS = 150
 CAPITALS_LINK_MIN_LINK_DENSITY = 0.9
 CAPITALS_LINK_MIN_LETTERS = 10
