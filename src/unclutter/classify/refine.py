@@ -30,7 +30,7 @@ block at a time; these keep the document's structures whole):
 * **long selections stand**: over :data:`~.constants.REFINE_MAX_CHARS` own characters
   (beyond the training selections' sizes) the step is skipped.
 
-Cost: one feature pass and tree inference over the selection only (about a quarter of the
+Cost: one feature pass and tree inference over the selection only (about a fifth of the
 heuristic path's time per page on AEB; ``bench/ablation.py``).
 """
 
