@@ -287,15 +287,38 @@ def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_kn
     assert len(trace) == 1 and trace[0].endswith("-> gbdt"), trace
     kept, total = map(int, trace[0].split("kept ")[1].split(" chars")[0].split(" of "))
     assert kept < AUTO_MIN_SELECTION_SHARE * total
-    # a byline or a publication date says article: the heuristic's selection stands
-    for head in ('<meta name="author" content="Ann Potter">',
-                 '<meta property="article:published_time" content="2024-05-01T10:00:00Z">'):
-        dated = page.replace("<html>", f"<html><head>{head}</head>", 1)
-        trace = [line for line in unclutter.extract(dated).trace if "auto:" in line]
-        assert trace == ["select: auto: page type not declared -> heuristic"], trace
+    # a byline says article: the heuristic's selection stands
+    signed = page.replace("<html>", '<html><head><meta name="author" content="Ann Potter"></head>', 1)
+    trace = [line for line in unclutter.extract(signed).trace if "auto:" in line]
+    assert trace == ["select: auto: page type not declared -> heuristic"], trace
+    # a publication date alone does not (a WebPage's datePublished, a product's release date)
+    dated = page.replace(
+        "<html>", '<html><head><meta property="article:published_time" content="2024-05-01T10:00:00Z"></head>', 1)
+    assert unclutter.extract(dated).date_published.startswith("2024-05-01")
+    trace = [line for line in unclutter.extract(dated).trace if "auto:" in line]
+    assert len(trace) == 1 and trace[0].endswith("-> gbdt"), trace
     # so does a selection holding most of the page
     trace = [line for line in unclutter.extract(SMALL_PAGE).trace if "auto:" in line]
     assert trace == ["select: auto: page type not declared -> heuristic"]
+
+
+def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor():
+    from unclutter.core.options import AUTO_SHOP_MARKUP_RE
+
+    assert all(AUTO_SHOP_MARKUP_RE.search(s) for s in (
+        '<button class="add-to-cart">', "addToCart()", "Add to Bag", 'id="add_to_basket"', "ADD TO CART"))
+    assert not any(AUTO_SHOP_MARKUP_RE.search(s) for s in ("added to the cartel", "add a basket", "Add to list"))
+    # the product page of the design's case study, declaring nothing, with a bogus DOM
+    # "byline" (a shop's "Visit the ... Store" link in an element whose id names a byline)
+    shop = SMALL_PAGE.replace("<body>", '<body><a id="bylineInfo" href="/s">Visit the Acme Store</a>'
+                              '<form action="/cart"><button class="add-to-cart">Add to Cart</button></form>', 1)
+    article = unclutter.extract(shop)
+    assert article.page_type is None and article.byline == "Visit the Acme Store"
+    assert "select: auto: page type not declared -> heuristic; the page names an add-to-cart action -> gbdt" in article.trace
+    # a page declaring itself an article stays with the heuristic whatever its widgets say
+    story = shop.replace("<html>", '<html><head><meta property="og:type" content="article"></head>', 1)
+    trace = [line for line in unclutter.extract(story).trace if "auto:" in line]
+    assert trace == ["select: auto: page type article -> heuristic"], trace
 
 
 def test_microdata_declares_the_page_type_after_json_ld_and_before_og_type():

@@ -45,9 +45,11 @@ from .core.options import (
     AUTO_LEARNED_EXTRACTOR,
     AUTO_MAX_LEARNED_ELEMENTS,
     AUTO_MIN_SELECTION_SHARE,
+    AUTO_SHOP_MARKUP_RE,
     Options,
     auto_extractor,
     auto_may_fall_back,
+    auto_may_shop,
 )
 from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
@@ -148,13 +150,18 @@ def _structured_markdown(body: str) -> str:
     return "\n\n".join(p for p in paragraphs if p) + "\n"
 
 
-def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None):
+def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None,
+            source: str = ""):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
-    by the page's declared type (:func:`unclutter.core.options.auto_extractor`), on a
-    page not known to be an article replaces a heuristic selection holding less than
+    by the page's declared type (:func:`unclutter.core.options.auto_extractor`); on a
+    page not declared a story (:func:`~unclutter.core.options.auto_may_shop`) it runs the
+    learned extractor when the page ``source`` (the decoded HTML) names an add-to-cart
+    action (:data:`~unclutter.core.options.AUTO_SHOP_MARKUP_RE`); on a page not known to
+    be an article (:func:`~unclutter.core.options.auto_may_fall_back`) it replaces a
+    heuristic selection holding less than
     :data:`~unclutter.core.options.AUTO_MIN_SELECTION_SHARE` of the page's text by the
-    learned extractor's, and refines a heuristic selection it keeps (:func:`_refine`)."""
+    learned extractor's; it refines a heuristic selection it keeps (:func:`_refine`)."""
     body = pruned.root
     extractor = options.extractor
     page_type = meta.page_type
@@ -166,7 +173,11 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
         if extractor != "heuristic" and _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
             extractor = "heuristic"
             route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
-        elif auto_may_fall_back(page_type, meta.date_published, meta.byline) and not _more_elements_than(
+        elif auto_may_shop(page_type) and AUTO_SHOP_MARKUP_RE.search(source) and not _more_elements_than(
+                body, AUTO_MAX_LEARNED_ELEMENTS):
+            extractor = AUTO_LEARNED_EXTRACTOR
+            route += f"; the page names an add-to-cart action -> {extractor}"
+        elif auto_may_fall_back(page_type, meta.byline) and not _more_elements_than(
                 body, AUTO_MAX_LEARNED_ELEMENTS):
             spare = body.clone()  # the heuristic works in place
     if extractor == "heuristic":
@@ -260,14 +271,14 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     pruned = prune(page, log=log)
     if log:
         trace.append(f"prune: removed {len(pruned.removed)} elements")
-    selection = _select(pruned, options, meta, url)
+    selection = _select(pruned, options, meta, url, html)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
         page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
         pruned2 = prune(page2, log=log)
-        selection2 = _select(pruned2, options, meta, url)
+        selection2 = _select(pruned2, options, meta, url, html)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2
