@@ -1139,3 +1139,38 @@ def test_an_advertisement_dressed_as_an_embedded_post_is_not_exempt():
           "at our store, best prices of the year for everyone</p></blockquote></div>")
     text = " ".join(_select(f"<html><body><article>{prose}{ad}{prose}</article></body></html>").root.text_content().split())
     assert "BUY CHEAP PILLS" not in text and "Paragraph 5" in text
+
+
+def _listicle(section_class: str) -> str:
+    """An intro block scoring highest, then eight item sections each scoring about 0.45 of
+    it, too deep for their scores to reach the shared column (a listicle's tiles)."""
+    intro_p = "<p>" + "We tried them all, compared prices, read reviews, asked teachers, and kept notes, week after week. " * 2 + "</p>"
+    intro = (f"<div class='hero'><div class='hero-in'><div class='hero-body'><div class='intro'>{intro_p * 4}"
+             "</div></div></div></div>")
+    p = ("<p>Program {i} teaches drawing, pottery, and printmaking, with evening classes, weekend studios, "
+         "small groups, patient tutors, and a final show for every student who completes the course.</p>")
+    tiles = "".join(f"<div class='cell'><div class='card'><article class='tile'><h2>Program number {i}</h2>"
+                    f"<div class='wrap-a'><div class='{section_class}'>{p.format(i=i) * 2}</div></div></article></div></div>"
+                    for i in range(8))
+    return (f"<html><body><nav><a href='/'>Home</a> <a href='/a'>About</a></nav><main><section class='main'>{intro}"
+            f"<div class='zone'><div class='grid'>{tiles}</div></div></section></main>"
+            "<footer><a href='/c'>Contact</a></footer></body></html>")
+
+
+def test_sections_of_a_long_article_promote_their_shared_ancestor():
+    import unclutter
+    from unclutter.score.heuristic import prepare, score_paragraphs
+    from unclutter.score.weights import SECTION_CANDIDATE_SHARE
+
+    a = unclutter.extract(_listicle("wrap-b"), extractor="heuristic")
+    assert all(f"Program {i} teaches" in a.text for i in range(8)) and "We tried them all" in a.text
+    assert "Home" not in a.text and "Contact" not in a.text
+    # the sections score under the old rule's 0.75 of the top but above SECTION_CANDIDATE_SHARE
+    pruned = prune(parse_for_pruning(_listicle("wrap-b"), None))
+    paragraphs = prepare(pruned.root, True, None, pruned.chars, None)
+    scores = score_paragraphs(paragraphs, compute_stats(pruned.root), True)
+    by_class = {scores.nodes[k].attrs.get("class"): s for k, s in scores.score.items()}
+    assert SECTION_CANDIDATE_SHARE < by_class["wrap-b"] / by_class["intro"] < 0.75
+    # an FAQ's answers are not sections of the article: the intro stays alone
+    faq = unclutter.extract(_listicle("faq-answer"), extractor="heuristic")
+    assert "We tried them all" in faq.text and not any(f"Program {i} teaches" in faq.text for i in range(8))

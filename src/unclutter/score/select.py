@@ -32,7 +32,14 @@ from functools import lru_cache
 from ..core.dom import TEXT, Node, UndoLog
 from ..core.models import Removal
 from .features import TextStats, collapsed_len, compute_stats
-from .heuristic import Scores, class_weight, embedded_posts, link_only_share, prepare, score_paragraphs
+from .heuristic import (
+    Scores,
+    class_weight,
+    embedded_posts,
+    link_only_share,
+    prepare,
+    score_paragraphs,
+)
 from .weights import (
     ALTERNATIVE_CANDIDATE_SHARE,
     BOILERPLATE_LINE_MAX_CHARS,
@@ -47,13 +54,13 @@ from .weights import (
     CAPITALS_LINK_MIN_WORDS,
     CAPITALS_LINK_TAGS,
     CLASS_WEIGHT,
-    EMBEDDED_POST_MAX_CHARS,
-    EMBEDDED_POST_MAX_LINK_DENSITY,
     CLEAN_KEEP_COMMAS,
     CLEAN_MAX_LINK_DENSITY,
     CLEAN_MAX_LINK_DENSITY_POSITIVE,
     CLEAN_MIN_CHARS,
     CONDITIONAL_TAGS,
+    EMBEDDED_POST_MAX_CHARS,
+    EMBEDDED_POST_MAX_LINK_DENSITY,
     FRAGMENT_TAGS,
     IMAGE_BLOCK_MAX_CHARS,
     IMAGE_PARAGRAPH_RATIO,
@@ -64,6 +71,7 @@ from .weights import (
     LIST_TEXT_SHARE,
     MIN_ALTERNATIVE_ANCESTORS,
     MIN_ARTICLE_CHARS,
+    MIN_SECTION_CANDIDATES,
     PARENT_CLIMB_MIN_SHARE,
     POST_CLASS_RE,
     POST_MAX_LEVELS,
@@ -71,18 +79,24 @@ from .weights import (
     POST_MIN_CHARS,
     POST_MIN_SIMILAR,
     RETRY_PAGE_SHARE,
+    SECTION_CANDIDATE_SHARE,
+    SECTION_CANDIDATES,
+    SECTION_CHARS_RATIO,
     SECTION_CONTENT_TAGS,
+    SECTION_EXCLUDED_RE,
+    SECTION_MAX_LINK_DENSITY,
+    SECTION_MIN_CHARS,
     SHARE_MAX_CHARS,
     SHARE_RE,
     SIBLING_MAX_LINK_DENSITY,
-    SPLIT_BODY_CHARS_RATIO,
-    SPLIT_BODY_SCORE_SHARE,
     SIBLING_MIN_SCORE,
     SIBLING_PARAGRAPH_CHARS,
     SIBLING_SAME_CLASS_BONUS,
     SIBLING_SAME_CLASS_CHARS,
     SIBLING_SAME_CLASS_MAX_LINK_DENSITY,
     SIBLING_SCORE_SHARE,
+    SPLIT_BODY_CHARS_RATIO,
+    SPLIT_BODY_SCORE_SHARE,
     TEASER_MAX_CHARS,
     TEASER_MAX_SHARE,
     TOP_CANDIDATES,
@@ -161,14 +175,17 @@ def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
         return body
     # Split articles: several near-equal candidates under one ancestor -> that ancestor.
     alternatives = [scores.nodes[k] for k, s in ranked[1:] if top_score > 0 and s / top_score >= ALTERNATIVE_CANDIDATE_SHARE]
+    promoted = False
     if len(alternatives) >= MIN_ALTERNATIVE_ANCESTORS:
         alt_ancestors = [set(id(a) for a in alt.ancestors()) for alt in alternatives]
         anc = top.parent
         while anc is not None and anc is not body:
             if sum(1 for s in alt_ancestors if id(anc) in s) >= MIN_ALTERNATIVE_ANCESTORS:
-                top = anc
+                top, promoted = anc, True
                 break
             anc = anc.parent
+    if not promoted:
+        top = _sections_ancestor(top, top_score, body, scores, stats)
     # Climb while a parent scores better (the article is larger than this part of it).
     last = scores.get(top) or 0.0
     threshold = last * PARENT_CLIMB_MIN_SHARE
@@ -208,6 +225,43 @@ def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
     return top
 
 
+def _sections_ancestor(top: Node, top_score: float, body: Node, scores: Scores, stats: TextStats) -> Node:
+    """``top``, or the nearest ancestor (below ``body``) it shares with the sections of a
+    long article: see ``SECTION_CANDIDATES`` in :mod:`unclutter.score.weights`."""
+    if top_score <= 0 or len(scores.score) <= MIN_SECTION_CANDIDATES:
+        return top
+    line = {id(a) for a in top.ancestors()}
+    line.add(id(top))
+    ranked = sorted(scores.score.items(), key=lambda kv: kv[1], reverse=True)[1:SECTION_CANDIDATES]
+    sections = []
+    for k, s in ranked:
+        if s < SECTION_CANDIDATE_SHARE * top_score:
+            break
+        node = scores.nodes[k]
+        if k in line or stats.chars.get(k, 0) < SECTION_MIN_CHARS or (
+                stats.link_density(node) > SECTION_MAX_LINK_DENSITY) or _excluded_section(node.class_id):
+            continue
+        ancestors = {id(a) for a in node.ancestors()}
+        if id(top) in ancestors:
+            continue  # inside the top candidate
+        sections.append((node, ancestors))
+    if len(sections) < MIN_SECTION_CANDIDATES:
+        return top
+    anc = top.parent
+    while anc is not None and anc is not body and anc.tag not in ("#document", "html"):
+        inside = [(n, a) for n, a in sections if id(anc) in a]
+        if len(inside) >= MIN_SECTION_CANDIDATES:
+            ids = {id(n) for n, _ in inside}
+            # characters of the outermost sections only (a section's wrapper may rank too)
+            chars = sum(stats.chars.get(id(n), 0) for n, a in inside if not (a & ids))
+            if chars >= SECTION_CHARS_RATIO * stats.chars.get(id(top), 0) and (
+                    stats.link_density(anc) <= SECTION_MAX_LINK_DENSITY):
+                return anc
+            return top
+        anc = anc.parent
+    return top
+
+
 def _repeated_posts(top: Node, body: Node, stats: TextStats) -> list[Node] | None:
     """The posts of a thread holding ``top`` (see ``POST_CLASS_RE`` in
     :mod:`unclutter.score.weights`), in document order, or ``None``: the nearest of ``top``
@@ -229,6 +283,11 @@ def _repeated_posts(top: Node, body: Node, stats: TextStats) -> list[Node] | Non
                 return [s for s in p.children if id(s) in keep]
         a = p
     return None
+
+
+@lru_cache(maxsize=8192)
+def _excluded_section(class_id: str) -> bool:
+    return bool(class_id) and SECTION_EXCLUDED_RE.search(class_id) is not None
 
 
 @lru_cache(maxsize=8192)

@@ -140,6 +140,26 @@ TOP_CANDIDATES = 5
 ALTERNATIVE_CANDIDATE_SHARE = 0.75
 #: At least this many rival candidates must share an ancestor to promote it.
 MIN_ALTERNATIVE_ANCESTORS = 3
+#: Sections of one long article (a listicle's items, a buying guide's panels, a page
+#: builder's text blocks): each section scores well below the best one, so the rule above
+#: (rivals within ``ALTERNATIVE_CANDIDATE_SHARE``) misses them. Among the
+#: ``SECTION_CANDIDATES`` best candidates, rivals outside the top candidate's own line
+#: (neither its ancestors nor its descendants) scoring at least ``SECTION_CANDIDATE_SHARE``
+#: of the top score, holding at least ``SECTION_MIN_CHARS`` characters with a link density
+#: at most ``SECTION_MAX_LINK_DENSITY`` and no class or id of ``SECTION_EXCLUDED_RE`` (an
+#: FAQ's accordion panels, collapsed by default, are a block of their own) are sections
+#: when at least ``MIN_SECTION_CANDIDATES`` of them, holding together at least
+#: ``SECTION_CHARS_RATIO`` times the top candidate's characters, share an ancestor with it:
+#: the nearest such ancestor is promoted, unless its own link density exceeds
+#: ``SECTION_MAX_LINK_DENSITY`` (a page-wide wrapper with the navigation). Chosen on wcxb-dev and readability-tests (the
+#: heuristic alone); AEB, out of sample, reported.
+SECTION_CANDIDATES = 15
+SECTION_CANDIDATE_SHARE = 0.4
+SECTION_MAX_LINK_DENSITY = 0.25
+SECTION_MIN_CHARS = 150
+SECTION_EXCLUDED_RE = re.compile(r"accordion|faq|collaps|toggle", re.IGNORECASE)
+MIN_SECTION_CANDIDATES = 3
+SECTION_CHARS_RATIO = 1.0
 
 #: A top candidate that is part of a list or table row is a fragment of the article (a
 #: post written as bullet lists): selection climbs to the nearest ancestor outside these.
