@@ -25,9 +25,11 @@ Steps (Readability.js ``_grabArticle``/``_prepArticle``; constants in
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
 from ..core.dom import TEXT, Node, UndoLog
 from ..core.models import Removal
@@ -168,7 +170,9 @@ def _describe(node: Node) -> str:
 def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
     if not scores.score:
         return body
-    ranked = sorted(scores.score.items(), key=lambda kv: kv[1], reverse=True)[:TOP_CANDIDATES]
+    # the best candidates, best first (ties in scoring order, as a stable sort leaves them)
+    best = heapq.nlargest(max(TOP_CANDIDATES, SECTION_CANDIDATES), scores.score.items(), key=itemgetter(1))
+    ranked = best[:TOP_CANDIDATES]
     top = scores.nodes[ranked[0][0]]
     top_score = ranked[0][1]
     if top is body:
@@ -185,7 +189,7 @@ def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
                 break
             anc = anc.parent
     if not promoted:
-        top = _sections_ancestor(top, top_score, body, scores, stats)
+        top = _sections_ancestor(top, top_score, best[1:SECTION_CANDIDATES], body, scores, stats)
     # Climb while a parent scores better (the article is larger than this part of it).
     last = scores.get(top) or 0.0
     threshold = last * PARENT_CLIMB_MIN_SHARE
@@ -225,14 +229,15 @@ def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
     return top
 
 
-def _sections_ancestor(top: Node, top_score: float, body: Node, scores: Scores, stats: TextStats) -> Node:
+def _sections_ancestor(top: Node, top_score: float, ranked: list[tuple[int, float]], body: Node,
+                       scores: Scores, stats: TextStats) -> Node:
     """``top``, or the nearest ancestor (below ``body``) it shares with the sections of a
-    long article: see ``SECTION_CANDIDATES`` in :mod:`unclutter.score.weights`."""
+    long article: see ``SECTION_CANDIDATES`` in :mod:`unclutter.score.weights`. ``ranked``:
+    the candidates after the best one, as ``(id, score)``, best first."""
     if top_score <= 0 or len(scores.score) <= MIN_SECTION_CANDIDATES:
         return top
     line = {id(a) for a in top.ancestors()}
     line.add(id(top))
-    ranked = sorted(scores.score.items(), key=lambda kv: kv[1], reverse=True)[1:SECTION_CANDIDATES]
     sections = []
     for k, s in ranked:
         if s < SECTION_CANDIDATE_SHARE * top_score:
