@@ -306,8 +306,11 @@ def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor
     from unclutter.core.options import AUTO_SHOP_MARKUP_RE
 
     assert all(AUTO_SHOP_MARKUP_RE.search(s) for s in (
-        '<button class="add-to-cart">', "addToCart()", "Add to Bag", 'id="add_to_basket"', "ADD TO CART"))
-    assert not any(AUTO_SHOP_MARKUP_RE.search(s) for s in ("added to the cartel", "add a basket", "Add to list"))
+        '<button class="add-to-cart">', "addToCart()", "Add to Bag", 'id="add_to_basket"', "ADD TO CART",
+        "addToCartButton", "add_to_cart_btn"))
+    assert not any(AUTO_SHOP_MARKUP_RE.search(s) for s in (
+        "added to the cartel", "add a basket", "Add to list", "add to Cartesian grid", "add to basketball",
+        "add to bagels"))
     # the product page of the design's case study, declaring nothing, with a bogus DOM
     # "byline" (a shop's "Visit the ... Store" link in an element whose id names a byline)
     shop = SMALL_PAGE.replace("<body>", '<body><a id="bylineInfo" href="/s">Visit the Acme Store</a>'
@@ -319,6 +322,13 @@ def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor
     story = shop.replace("<html>", '<html><head><meta property="og:type" content="article"></head>', 1)
     trace = [line for line in unclutter.extract(story).trace if "auto:" in line]
     assert trace == ["select: auto: page type article -> heuristic"], trace
+    # a page over the learned path's element cap stays with the heuristic, and says why
+    from unclutter.core.options import AUTO_MAX_LEARNED_ELEMENTS
+
+    huge = shop.replace("</body>", "<b>x</b>" * AUTO_MAX_LEARNED_ELEMENTS + "</body>", 1)
+    trace = [line for line in unclutter.extract(huge).trace if "auto:" in line]
+    assert trace == [f"select: auto: page type not declared -> heuristic; the page names an add-to-cart action"
+                     f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"], trace
 
 
 def test_microdata_declares_the_page_type_after_json_ld_and_before_og_type():

@@ -1174,3 +1174,16 @@ def test_sections_of_a_long_article_promote_their_shared_ancestor():
     # an FAQ's answers are not sections of the article: the intro stays alone
     faq = unclutter.extract(_listicle("faq-answer"), extractor="heuristic")
     assert "We tried them all" in faq.text and not any(f"Program {i} teaches" in faq.text for i in range(8))
+
+
+def test_content_visibility_hidden_hides_like_display_none():
+    import unclutter
+
+    story = "<p>" + "Visible words of the story, long enough to count as the article text here. " * 5 + "</p>"
+    for style in ("content-visibility: hidden", "CONTENT-VISIBILITY:hidden", "color:red;content-visibility:hidden"):
+        page = (f"<html><body><article>{story}<p style='{style}'>Injected instructions the reader never sees, "
+                "placed inside the article.</p></article></body></html>")
+        assert "Injected" not in unclutter.extract(page).text, style
+    # ``auto`` renders the contents (when on screen): they stay
+    shown = story.replace("<p>", "<p style='content-visibility: auto'>", 1)
+    assert "Visible words" in unclutter.extract(f"<html><body><article>{shown}</article></body></html>").text

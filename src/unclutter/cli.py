@@ -269,9 +269,10 @@ def _render_all(article, fmt: str, explain: bool) -> str:
 @click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin.")
 @click.option("--extractor", default="auto", show_default=True,
               help="Main-content extractor: auto (gbdt on pages that declare a product or a "
-                   "forum thread and on pages not known as articles where the heuristic keeps "
-                   "under half of the text; the heuristic, then a learned clean-up of its "
-                   "selection, on the others), heuristic "
+                   "forum thread, on shop pages (add-to-cart markup, no article declared) and on "
+                   "pages not known as articles where the heuristic keeps under half of the "
+                   "text; the heuristic, then a learned clean-up of its selection, on the "
+                   "others), heuristic "
                    "(Readability-style), cetd (text density), gbdt (boosted trees), gnn "
                    "(graph network). --explain shows the route.")
 @click.option("--no-links", is_flag=True, help="Keep link text only, drop link targets.")

@@ -170,13 +170,17 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     if extractor == "auto":
         extractor = auto_extractor(page_type)
         route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
-        if extractor != "heuristic" and _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
-            extractor = "heuristic"
-            route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
-        elif auto_may_shop(page_type) and AUTO_SHOP_MARKUP_RE.search(source) and not _more_elements_than(
-                body, AUTO_MAX_LEARNED_ELEMENTS):
-            extractor = AUTO_LEARNED_EXTRACTOR
-            route += f"; the page names an add-to-cart action -> {extractor}"
+        if extractor != "heuristic":
+            if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
+                extractor = "heuristic"
+                route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
+        elif auto_may_shop(page_type) and AUTO_SHOP_MARKUP_RE.search(source):
+            route += "; the page names an add-to-cart action"
+            if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
+                route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
+            else:
+                extractor = AUTO_LEARNED_EXTRACTOR
+                route += f" -> {extractor}"
         elif auto_may_fall_back(page_type, meta.byline) and not _more_elements_than(
                 body, AUTO_MAX_LEARNED_ELEMENTS):
             spare = body.clone()  # the heuristic works in place

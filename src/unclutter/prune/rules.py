@@ -63,9 +63,11 @@ REFERENCE_MEDIA: dict[str, object] = {
 }
 
 #: CSS declarations that hide an element (CSS Display Level 3 ``display: none``; CSS 2.1
-#: ``visibility: hidden | collapse``). Matched in inline ``style`` and in ``<style>`` rules.
+#: ``visibility: hidden | collapse``; CSS Containment Level 2 ``content-visibility: hidden``,
+#: which skips rendering the element's contents). Matched in inline ``style`` and in
+#: ``<style>`` rules.
 HIDING_DECLARATION_RE = re.compile(
-    r"(?:^|[;{\s])(?:display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse))\b", re.IGNORECASE
+    r"(?:^|[;{\s])(?:display\s*:\s*none|(?:content-)?visibility\s*:\s*(?:hidden|collapse))\b", re.IGNORECASE
 )
 
 #: Declarations that keep an element's text from being seen although it is rendered:
