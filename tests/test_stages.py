@@ -1187,3 +1187,23 @@ def test_content_visibility_hidden_hides_like_display_none():
     # ``auto`` renders the contents (when on screen): they stay
     shown = story.replace("<p>", "<p style='content-visibility: auto'>", 1)
     assert "Visible words" in unclutter.extract(f"<html><body><article>{shown}</article></body></html>").text
+
+
+def test_framework_display_utilities_hide_at_the_desktop_viewport():
+    import unclutter
+    from unclutter.prune.rules import utility_hidden
+
+    hides = ["hidden", "d-none", "d-lg-none", "invisible", "is-hidden", "md:hidden", "block xl:hidden",
+             "d-none d-xxl-block", "is-hidden-desktop"]
+    shows = ["d-none d-lg-block", "hidden md:block", "d-xxl-none", "2xl:hidden", "d-md-inline-block d-none",
+             "d-print-none", "hidden group-open:block", "flex lg:hidden xl:flex", "is-hidden-mobile", "sr-hidden"]
+    assert all(utility_hidden(c.split()) for c in hides), [c for c in hides if not utility_hidden(c.split())]
+    assert not any(utility_hidden(c.split()) for c in shows), [c for c in shows if utility_hidden(c.split())]
+    story = "<p>" + "Visible words of the story, long enough to count as the article text here. " * 5 + "</p>"
+    for cls in hides + shows:
+        page = (f"<html><body><article>{story}<p class='{cls}'>Marked sentence inside the article, for the "
+                f"test.</p>{story}</article></body></html>")
+        article = unclutter.extract(page, explain=True)
+        assert ("Marked sentence" in article.text) == (cls in shows), cls
+        if cls in hides:
+            assert any(r.reason.startswith("hidden: display utility class") for r in article.removed), cls

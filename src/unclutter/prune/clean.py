@@ -71,6 +71,7 @@ from .rules import (
     WRAPPER_CHROME_ROLES,
     WRAPPER_CHROME_TAGS,
     ZERO_BOX_RE,
+    utility_hidden,
 )
 
 __all__ = ["PruneResult", "prune", "parse_for_pruning", "hidden_selectors", "strip_invisible",
@@ -519,7 +520,7 @@ def _cached_style_hides(style: str) -> str | None:
 
 
 #: Bits of :func:`_class_id_verdict`.
-_SCREEN_READER_ONLY, _CHROME, _OVERLAY = 1, 2, 4
+_SCREEN_READER_ONLY, _CHROME, _OVERLAY, _UTILITY_HIDDEN = 1, 2, 4, 32
 _OVERLAY_WORD, _CONTENT_WORD = 8, 16  # (internal to _class_verdict)
 
 
@@ -529,8 +530,11 @@ def _class_verdict(cls: str) -> int:
     / ``_CONTENT_WORD`` (an ``OVERLAY_CLASS_RE`` / ``OVERLAY_CONTENT_RE`` match). Cached:
     class values repeat across a page and across pages, ids do not."""
     bits = 0
-    if not SCREEN_READER_CLASSES.isdisjoint(cls.split()):
+    tokens = cls.split()
+    if not SCREEN_READER_CLASSES.isdisjoint(tokens):
         bits |= _SCREEN_READER_ONLY
+    if utility_hidden(tokens):
+        bits |= _UTILITY_HIDDEN
     if CHROME_CLASS_RE.search(cls):
         bits |= _CHROME
     if OVERLAY_CLASS_RE.search(cls):
@@ -562,7 +566,7 @@ def _class_id_verdict(cls: str | None, ident: str | None) -> int:
     overlay = bits & _OVERLAY_WORD or (ident and _id_overlay_word(ident))
     if overlay and not (bits & _CONTENT_WORD or (ident and OVERLAY_CONTENT_RE.search(ident))):
         bits |= _OVERLAY
-    return bits & (_SCREEN_READER_ONLY | _CHROME | _OVERLAY)
+    return bits & (_SCREEN_READER_ONLY | _CHROME | _OVERLAY | _UTILITY_HIDDEN)
 
 
 #: Attributes that :data:`HIDDEN_ATTRIBUTE_RULES` and inline styles read.
@@ -678,6 +682,8 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
         return None
     if verdict & _SCREEN_READER_ONLY:
         return "hidden: screen-reader-only class"
+    if verdict & _UTILITY_HIDDEN:
+        return "hidden: display utility class (Bootstrap, Tailwind, Bulma)"
     if verdict & _CHROME:
         return "edit/skip link"
     if verdict & _OVERLAY and node.tag not in ("body", "html") and (

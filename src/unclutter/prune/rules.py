@@ -140,6 +140,71 @@ SCREEN_READER_CLASSES = frozenset({"sr-only", "visually-hidden", "visuallyhidden
                                    "u-visually-hidden", "show-for-sr", "govuk-visually-hidden",
                                    "off-screen", "offscreen"})
 
+#: Display utility classes of CSS frameworks, read at the reference desktop viewport of the
+#: ``@media`` rules (1280 px wide, :mod:`unclutter.prune.media`): the framework's stylesheet
+#: is linked, not inline, so the class is all a saved page shows of it.
+#: Bootstrap 4/5 (https://getbootstrap.com/docs/5.3/utilities/display/): ``d-{value}`` and
+#: ``d-{bp}-{value}`` at min-widths sm 576, md 768, lg 992, xl 1200, xxl 1400 px; Tailwind
+#: CSS (https://tailwindcss.com/docs/display): ``hidden``/``block``... and ``{bp}:{value}``
+#: at sm 640, md 768, lg 1024, xl 1280, 2xl 1536 px. The last value whose breakpoint is at
+#: most the viewport wins (mobile first); ``none``/``hidden`` hides. Breakpoints that apply:
+BOOTSTRAP_DISPLAY_BREAKPOINTS = ("", "sm", "md", "lg", "xl")  # xxl (1400 px) does not
+TAILWIND_DISPLAY_BREAKPOINTS = ("", "sm", "md", "lg", "xl")  # 2xl (1536 px) does not
+BOOTSTRAP_DISPLAY_VALUES = frozenset(
+    "none inline inline-block block grid inline-grid table table-row table-cell flex inline-flex contents".split())
+TAILWIND_DISPLAY_VALUES = frozenset(
+    """hidden block inline-block inline flex inline-flex table inline-table table-caption table-cell
+    table-column table-column-group table-footer-group table-header-group table-row-group table-row
+    flow-root grid inline-grid contents list-item""".split())
+#: Classes that hide at every width: Bootstrap's and Tailwind's ``invisible``
+#: (``visibility: hidden``), Bulma's ``is-hidden`` and its variants for widths that include
+#: 1280 px (tablet >= 769, desktop >= 1024, widescreen 1216-1407;
+#: https://bulma.io/documentation/helpers/visibility-helpers/).
+ALWAYS_HIDDEN_UTILITY_CLASSES = frozenset({"invisible", "is-hidden", "is-hidden-tablet", "is-hidden-desktop",
+                                           "is-hidden-widescreen", "is-hidden-widescreen-only"})
+
+
+_BOOTSTRAP_BREAKPOINT_NAMES = frozenset({"sm", "md", "lg", "xl", "xxl"})
+_TAILWIND_BREAKPOINT_NAMES = frozenset({"sm", "md", "lg", "xl", "2xl"})
+
+
+def utility_hidden(tokens: list[str]) -> bool:
+    """Whether the class ``tokens`` of an element hide it at the reference viewport (see
+    :data:`BOOTSTRAP_DISPLAY_BREAKPOINTS`): an :data:`ALWAYS_HIDDEN_UTILITY_CLASSES` class,
+    or a Bootstrap or Tailwind display utility whose winning value is ``none``/``hidden``,
+    unless a Tailwind state variant shows the element (``group-open:block``,
+    ``peer-checked:flex``: a disclosure the reader can open)."""
+    if not ALWAYS_HIDDEN_UTILITY_CLASSES.isdisjoint(tokens):
+        return True
+    bootstrap: dict[str, str] = {}
+    tailwind: dict[str, str] = {}
+    for t in tokens:
+        if t.startswith("d-"):
+            head, _, tail = t[2:].partition("-")
+            bp, value = (head, tail) if tail and head in _BOOTSTRAP_BREAKPOINT_NAMES else ("", t[2:])
+            if value in BOOTSTRAP_DISPLAY_VALUES:
+                bootstrap[bp] = value
+        elif t in TAILWIND_DISPLAY_VALUES:
+            tailwind[""] = t
+        elif ":" in t:
+            bp, _, value = t.rpartition(":")
+            if value in TAILWIND_DISPLAY_VALUES:
+                if bp in _TAILWIND_BREAKPOINT_NAMES:
+                    tailwind[bp] = value
+                elif value != "hidden":
+                    return False  # shown in some state (``group-open:block``: a disclosure)
+    for found, order, off in ((bootstrap, BOOTSTRAP_DISPLAY_BREAKPOINTS, "none"),
+                              (tailwind, TAILWIND_DISPLAY_BREAKPOINTS, "hidden")):
+        if found:
+            winner = None
+            for bp in order:
+                if bp in found:
+                    winner = found[bp]
+            if winner == off:
+                return True
+    return False
+
+
 #: Class names of editing and navigation shortcuts inside content: MediaWiki's
 #: ``mw-editsection`` "[edit]" links, CMS "edit this post" links, "skip to content" links.
 CHROME_CLASS_RE = folded(r"editsection|(?:^|[\s_-])(?:post-)?edit-link|skip-(?:link|to-content)")
