@@ -226,6 +226,19 @@ def test_malformed_requests_are_400(client, request_kwargs) -> None:
     assert err["code"] == "bad_request" and err["message"].startswith("malformed request")
 
 
+@pytest.mark.parametrize("request_kwargs", [
+    {"content": b"<html><body><p>raw page</p></body></html>", "headers": {"Content-Type": "text/html"}},
+    {"json": ["http://x/"]},
+    {"content": b"url=http://x/", "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+])
+def test_a_body_that_is_not_a_json_object_says_what_read_takes(client, request_kwargs) -> None:
+    r = client.post("/read", **request_kwargs)
+    assert r.status_code == 400, r.text
+    err = error_of(r)
+    assert err["code"] == "bad_request" and '{"html": ..., "url": ...}' in err["message"], err
+    assert "Input should be" not in err["message"]  # no validation library wording
+
+
 def test_status_mapping_of_fetch_and_content_errors(client, origin) -> None:
     cases = [("/pdf", 415, "unsupported_content"), ("/empty", 422, "no_content"),
              ("/broken", 502, "http_status"), ("/big", 413, "too_large")]

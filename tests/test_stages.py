@@ -1207,3 +1207,20 @@ def test_framework_display_utilities_hide_at_the_desktop_viewport():
         assert ("Marked sentence" in article.text) == (cls in shows), cls
         if cls in hides:
             assert any(r.reason.startswith("hidden: display utility class") for r in article.removed), cls
+
+
+def test_a_short_advertisement_block_inside_the_article_goes():
+    import unclutter
+
+    story = "<p>" + "The council voted on the plan, after a long debate, and approved it by seven to two. " * 3 + "</p>"
+    for cls in ("ad", "ad-slot", "advert-inline", "sponsored-note"):
+        page = (f"<html><body><article><h1>Bike lanes approved</h1>{story}<div class='{cls}'>ADVERTISEMENT: "
+                f"Buy cheap watches now!</div>{story}</article></body></html>")
+        article = unclutter.extract(page, extractor="heuristic", explain=True)
+        assert "cheap watches" not in article.text, cls
+        assert any(r.reason == "advertisement (class)" or "sponsor" in cls for r in article.removed), cls
+    # a long block is a region, left to the usual rules; a class merely containing "ad" is not one
+    for cls in ("note", "loading", "adventure", "badge"):
+        page = (f"<html><body><article>{story}<div class='{cls}'>Riders can use the lanes from June, the city "
+                f"says.</div>{story}</article></body></html>")
+        assert "from June" in unclutter.extract(page, extractor="heuristic").text, cls

@@ -244,6 +244,10 @@ def test_generated_sections_for_pages_without_headings():
 def test_options_validation_and_registry_errors(monkeypatch):
     with pytest.raises(UsageError):
         unclutter.extract(_page({}), summary=True, summary_sentences=0)
+    # switches take booleans: a string such as "no" is truthy and would be taken as True
+    for name in ("refine", "include_captions", "summary", "explain"):
+        with pytest.raises(UsageError, match=f"{name} must be True or False"):
+            unclutter.extract(_page({}), **{name: "no"})
     with pytest.raises(UsageError, match="unknown summary backend"):
         unclutter.extract(_page({}), summary=True, summary_backend="nope")
     # a missing extra fails politely, naming the install command

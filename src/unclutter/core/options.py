@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from .errors import UsageError
 from .limits import MAX_INPUT_BYTES
@@ -102,12 +102,13 @@ class Options:
             losing them is a reported bug of readers, ``shared/bugcases/08``). The ground
             truths of the main-content benchmarks leave them out (AEB: 4 of 115 captions
             longer than 30 characters on its pages are in the ground truth; wcxb-dev
-            articles: 53 of 765): with ``False`` AEB F1 is 0.964 instead of 0.959 (31 of the
-            32 changed pages better), readability-tests 0.960 instead of 0.966.
+            articles: 53 of 765): with ``False`` AEB F1 is 0.973 instead of 0.969 (28 of the
+            29 changed pages better), readability-tests 0.960 instead of 0.966, wcxb-dev
+            (in-sample) 0.868 instead of 0.867 (measured 2026-12-02).
         refine: with ``extractor="auto"``, clean the heuristic's selection with the
             classifier trained for it (:mod:`unclutter.classify.refine`: photo credits,
             promos, tag lines, teaser lists inside the article container go). On by default:
-            AEB F1 0.968 against 0.965 without (``bench/README.md``, ablation of 2026-12-01);
+            AEB F1 0.969 against 0.965 without (``bench/README.md``, ablation of 2026-12-02);
             ``False`` saves its cost, about 1 ms (a fifth of the heuristic path's time) per
             page. No effect with the other extractors.
         structured_data_fallback: when the visible page has no article, use JSON-LD
@@ -170,3 +171,7 @@ class Options:
             )
         if self.max_input_bytes <= 0:
             raise UsageError("max_input_bytes must be positive")
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise UsageError(f"{f.name} must be True or False, not {value!r}")

@@ -43,6 +43,8 @@ from .heuristic import (
     score_paragraphs,
 )
 from .weights import (
+    AD_BLOCK_MAX_CHARS,
+    AD_CLASS_RE,
     ALTERNATIVE_CANDIDATE_SHARE,
     BOILERPLATE_LINE_MAX_CHARS,
     BOILERPLATE_LINE_RE,
@@ -381,6 +383,11 @@ def _share_class(class_id: str) -> bool:
 
 
 @lru_cache(maxsize=8192)
+def _ad_class(class_id: str) -> bool:
+    return bool(AD_CLASS_RE.search(class_id))
+
+
+@lru_cache(maxsize=8192)
 def _byline_class(class_id: str) -> bool:
     return bool(BYLINE_RE.search(class_id))
 
@@ -462,6 +469,8 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         reason = None
         if cid and chars < SHARE_MAX_CHARS and _share_class(cid):
             reason = "share widget"
+        elif cid and 0 < chars < AD_BLOCK_MAX_CHARS and _ad_class(cid):
+            reason = "advertisement (class)"
         elif attempt.clean_conditionally and chars < BOILERPLATE_LINE_MAX_CHARS and node.tag not in (
             "a", "span", "b", "strong", "em", "i") and _is_boilerplate(node, chars):
             reason = "boilerplate phrase"

@@ -263,6 +263,13 @@ LEAF_BLOCKS = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h
 #: Elements whose class/id says "share"/"social" and that hold fewer characters than this
 #: are removed from the content (Readability.js: _cleanMatchedNodes with shareElements, 500).
 SHARE_MAX_CHARS = 500
+#: A block shorter than ``AD_BLOCK_MAX_CHARS`` whose class/id names an advertisement
+#: (``AD_CLASS_RE``: "ad", "ads", "advert...", "sponsor...") goes inside the selection: a
+#: "ADVERTISEMENT" label or slot that a page puts between two paragraphs. Readability's
+#: conditional cleaning only reaches containers (a one-line ``<div class="ad">`` becomes a
+#: paragraph before scoring and escapes it).
+AD_BLOCK_MAX_CHARS = 300
+AD_CLASS_RE = folded(r"(?:^|[\s_-])ads?(?:$|[\s_-])|advert|sponsor")
 SHARE_RE = folded(r"(?:\b|_)(?:share|sharing|social|sharedaddy|addthis)(?:\b|_)")
 
 #: A small block (fewer than ``TEASER_MAX_CHARS``) built around a heading that is itself a

@@ -590,8 +590,14 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> Response:
+        errors = exc.errors()
+        if any(tuple(e.get("loc", ())) == ("body",) for e in errors):
+            # the body is not a JSON object (raw HTML, a form, a list): say what /read takes
+            return answer(request, 400, "bad_request",
+                          'malformed request: the body must be a JSON object, {"url": ...} or '
+                          '{"html": ..., "url": ...}, sent as Content-Type: application/json')
         parts = []
-        for err in exc.errors()[:5]:
+        for err in errors[:5]:
             loc = ".".join(str(x) for x in err.get("loc", ()) if x not in ("body", "query", "header"))
             parts.append(f"{loc}: {err.get('msg', 'invalid')}" if loc else str(err.get("msg", "invalid")))
         return answer(request, 400, "bad_request", "malformed request: " + "; ".join(parts))
