@@ -151,7 +151,7 @@ def test_shipped_model_removes_clutter_inside_real_articles(prefix, clutter):
     for line in clutter:
         assert line in heuristic.text and line not in default.text
     d, h = page_counts(case["text"], default.text), page_counts(case["text"], heuristic.text)
-    assert d.recall == pytest.approx(h.recall) and d.precision > h.precision + 0.1
+    assert d.recall == pytest.approx(h.recall) and d.precision > h.precision + 0.05
 
 
 def test_refine_option_turns_it_off_for_one_call():
