@@ -174,7 +174,10 @@ def test_presets_and_errors():
     assert PRESETS == {"8k": 8000, "16k": 16000}
     assert chunk(DOC, "16k")[0].tokens == count_tokens(DOC.strip())
     assert len(chunk(DOC, "100")) == len(chunk(DOC, 100))
-    for bad in (0, -5, "12q", 1.5, True):
+    # any number of thousands: "1k" is a 1000-token budget, like the presets
+    assert [c.text for c in chunk(DOC * 5, "1k")] == [c.text for c in chunk(DOC * 5, 1000)]
+    assert max(c.tokens for c in chunk(DOC * 5, " 1K ")) <= 1000
+    for bad in (0, -5, "12q", 1.5, True, "0k", "k", "-2k", "1.5k", "２k"):
         with pytest.raises(UsageError):
             chunk(DOC, bad)
     assert chunk("   \n", 100) == []

@@ -215,7 +215,7 @@ def _summary_options(f):
         click.option("--strict", is_flag=True, help="Drop summary sentences with numbers, dates or names that are "
                      "not in the page. Implies --summary."),
         click.option("--chunks", metavar="N", help="Emit the Markdown as JSON Lines chunks of at most N "
-                     "cl100k_base tokens (or 8k, 16k) instead of the normal output."),
+                     "cl100k_base tokens (or thousands: 4k, 8k, 16k...) instead of the normal output."),
     ]
     for opt in reversed(options):
         wrapper = opt(wrapper)

@@ -401,8 +401,9 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
     Args:
         article: an :class:`~unclutter.core.models.Article` (its ``markdown`` and
             ``language`` are used) or a Markdown string.
-        max_tokens: the budget in ``cl100k_base`` tokens, an ``int >= 1`` or a preset name
-            from :data:`PRESETS` (``"8k"`` = 8000, ``"16k"`` = 16000).
+        max_tokens: the budget in ``cl100k_base`` tokens, an ``int >= 1``, its digits as a
+            string, or thousands written ``"<n>k"`` (the :data:`PRESETS` ``"8k"`` = 8000 and
+            ``"16k"`` = 16000, ``"4k"`` = 4000, ``"32k"`` = 32000).
         language: BCP 47 tag for sentence splitting (default: the article's, else English).
         topics: cut heading-less pages at topic shifts (see module docstring).
         embed: optional sentence-embedding function for topic segmentation
@@ -413,18 +414,21 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
         ``markdown[chunk.start:chunk.end] == chunk.text``. ``[]`` for empty Markdown.
 
     Raises:
-        UsageError: a budget below 1 or an unknown preset.
+        UsageError: a budget below 1 or a string that is none of these.
     """
     from ..core.errors import UsageError
 
     if isinstance(max_tokens, str):
-        if max_tokens.lower() not in PRESETS:
-            if max_tokens.isdigit():
-                max_tokens = int(max_tokens)
-            else:
-                raise UsageError(f"unknown chunk preset {max_tokens!r}; use a number or one of {', '.join(PRESETS)}")
+        name = max_tokens.strip().lower()
+        if name in PRESETS:
+            max_tokens = PRESETS[name]
+        elif name.isascii() and name.isdigit():
+            max_tokens = int(name)
+        elif name[:-1].isascii() and name[:-1].isdigit() and name.endswith("k"):
+            max_tokens = int(name[:-1]) * 1000  # "4k", "32k": thousands, as the presets
         else:
-            max_tokens = PRESETS[max_tokens.lower()]
+            raise UsageError(f"unknown chunk budget {max_tokens!r}; use a number of tokens, a number of thousands "
+                             f"such as 4k or 32k, or one of {', '.join(PRESETS)}")
     if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
         raise UsageError(f"max_tokens must be a positive integer, not {max_tokens!r}")
     if isinstance(article, str):
