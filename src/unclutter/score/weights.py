@@ -94,8 +94,13 @@ MAYBE_CANDIDATE_RE = folded(r"and|article|body|column|content|main|shadow")
 #: as an unlikely candidate, nor by conditional cleaning, for its "social"/"embed" class.
 EMBEDDED_POST_RE = re.compile(r"twitter-tweet|instagram-media|tiktok-embed|text-post-media|"
                               r"bluesky-embed|mastodon-embed|reddit-embed|fb-xfbml-parse|fb-post", re.I)
-#: ...unless the post or a wrapper names an advertisement: the exemption stops there.
-EMBEDDED_POST_AD_RE = folded(r"(?:^|[\s_-])ads?(?:$|[\s_-])|advert|sponsor|promo")
+#: class/id words naming an advertisement ("ad", "ads" as a whole word or hyphen/underscore
+#: part, "advert...", "sponsor..."): ``AD_CLASS_RE`` below and, with "promo", the
+#: embedded-post exemption's stop.
+AD_CLASS_PATTERN = r"(?:^|[\s_-])ads?(?:$|[\s_-])|advert|sponsor"
+#: ...unless the post or a wrapper names an advertisement or a promotion: the exemption
+#: stops there.
+EMBEDDED_POST_AD_RE = folded(AD_CLASS_PATTERN + r"|promo")
 #: Conditional cleaning leaves an embedded post, and each wrapper of it, whole up to this
 #: many characters (a wrapper holding more is a region, cleaned as usual; X allows 280
 #: characters a post, Instagram captions run longer).
@@ -269,7 +274,7 @@ SHARE_MAX_CHARS = 500
 #: conditional cleaning only reaches containers (a one-line ``<div class="ad">`` becomes a
 #: paragraph before scoring and escapes it).
 AD_BLOCK_MAX_CHARS = 300
-AD_CLASS_RE = folded(r"(?:^|[\s_-])ads?(?:$|[\s_-])|advert|sponsor")
+AD_CLASS_RE = folded(AD_CLASS_PATTERN)
 SHARE_RE = folded(r"(?:\b|_)(?:share|sharing|social|sharedaddy|addthis)(?:\b|_)")
 
 #: A small block (fewer than ``TEASER_MAX_CHARS``) built around a heading that is itself a
