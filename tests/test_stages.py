@@ -1224,3 +1224,22 @@ def test_a_short_advertisement_block_inside_the_article_goes():
         page = (f"<html><body><article>{story}<div class='{cls}'>Riders can use the lanes from June, the city "
                 f"says.</div>{story}</article></body></html>")
         assert "from June" in unclutter.extract(page, extractor="heuristic").text, cls
+
+
+def test_excerpt_falls_back_to_the_first_paragraph_of_the_main_text():
+    import unclutter
+    from unclutter.pipeline import EXCERPT_MAX_CHARS
+
+    para = "Sea otters crack shellfish open with stones they keep in a pouch of loose skin. "
+    page = (f"<html><body><article><h1>Otters</h1><p>By Ann Lee</p><p>{para * 2}</p><p>Second paragraph of the "
+            f"story, long enough to be one, about where the otters sleep at night.</p></article></body></html>")
+    a = unclutter.extract(page)
+    assert a.excerpt == (para * 2).strip()  # the heading and the short byline line are skipped
+    assert "metadata: excerpt from the first paragraph of the main text" in a.trace
+    # the page's own description wins
+    described = page.replace("<html>", '<html><head><meta name="description" content="Otters and tools."></head>', 1)
+    assert unclutter.extract(described).excerpt == "Otters and tools."
+    # a very long first paragraph is cut on a word boundary
+    long = page.replace(para * 2, para * 40, 1)
+    excerpt = unclutter.extract(long).excerpt
+    assert len(excerpt) <= EXCERPT_MAX_CHARS and excerpt.endswith("…") and (para * 40).startswith(excerpt[:-1])

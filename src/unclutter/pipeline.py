@@ -75,6 +75,13 @@ READING_CJK_CPM = 260
 #: The visible page counts as "no article" below this many characters of main text.
 STRUCTURED_FALLBACK_MAX_CHARS = 200
 
+#: Without a description in the page's metadata, ``Article.excerpt`` is the first paragraph
+#: of the main text holding at least this many characters (Readability.js falls back to
+#: the article's first paragraph the same way; the length skips a heading, a caption or a
+#: dateline), cut at :data:`EXCERPT_MAX_CHARS` on a word boundary.
+EXCERPT_MIN_CHARS = 80
+EXCERPT_MAX_CHARS = 1000  # the excerpt limit of the metadata stage (FIELD_LIMITS)
+
 _NOSCRIPT_RE = re.compile(r"<noscript", re.IGNORECASE)
 _ABSOLUTE_URL_RE = re.compile(r"https?://[^/\s]+", re.IGNORECASE)
 _WORD_RE = re.compile(r"[^\W\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
@@ -223,6 +230,20 @@ def _refine(sel, options: Options, page_type: str | None, url: str | None) -> No
     sel.attempts.extend(lines)
 
 
+def _first_paragraph(text: str) -> str | None:
+    """The first paragraph (blank-line separated, spaces collapsed) of the plain main
+    ``text`` with at least :data:`EXCERPT_MIN_CHARS` characters, cut to at most
+    :data:`EXCERPT_MAX_CHARS` on a word boundary ("…" appended), or ``None``."""
+    for block in re.split(r"\n\s*\n", text):
+        # lines stay lines (a <br>-separated block must not read as one run-on sentence)
+        para = "\n".join(" ".join(line.split()) for line in block.splitlines() if line.strip())
+        if len(para) >= EXCERPT_MIN_CHARS:
+            if len(para) > EXCERPT_MAX_CHARS:
+                para = para[:EXCERPT_MAX_CHARS - 1].rsplit(" ", 1)[0] + "…"
+            return para
+    return None
+
+
 def _more_elements_than(root: Node, limit: int) -> bool:
     """Whether ``root``'s subtree holds more than ``limit`` elements (stops counting there)."""
     n = 0
@@ -309,6 +330,11 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         exc.removed = pruned.removed + selection.removed
         raise exc
 
+    excerpt = meta.excerpt
+    if not excerpt:
+        excerpt = _first_paragraph(text)
+        if excerpt:
+            trace.append("metadata: excerpt from the first paragraph of the main text")
     markdown = (f"# {_escape_title(title)}\n\n" if title else "") + body_md
     toc = build_toc(markdown)
     words, cjk = _count_words(text)
@@ -322,7 +348,7 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         language=meta.language,
         canonical_url=meta.canonical_url,
         lead_image=meta.lead_image,
-        excerpt=meta.excerpt,
+        excerpt=excerpt,
         page_type=meta.page_type,
         url=url,
         markdown=markdown,
