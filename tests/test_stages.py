@@ -815,6 +815,40 @@ def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
             assert gone not in text, gone
 
 
+def test_disclosure_controls_keep_their_label_when_their_panel_stays():
+    # WAI-ARIA accordion pattern: the button's label is the panel's title (an FAQ question)
+    para = "<p>Paragraph {} of the guide, with commas, clauses, and enough words to be read as prose.</p>"
+    html = ("<html><body><nav><button aria-expanded='false' aria-controls='menu'>Menu</button>"
+            "<ul id='menu'><li><a href='/'>Home</a></li></ul></nav><article>"
+            + "".join(para.format(i) for i in range(6))
+            + '<h3><button type="button" aria-expanded="true" aria-controls="a1">How long does it take?</button></h3>'
+            + '<div id="a1"><p>ANSWER-ONE: two to three months for a hot pile, a year for a cold one.</p></div>'
+            + '<div class="q"><button aria-expanded="false" aria-controls="a2">Why does it smell?</button></div>'
+            + '<div id="a2" hidden><p>ANSWER-TWO: too wet, too many greens; add browns and turn it.</p></div>'
+            + '<p>More detail below. <button aria-expanded="false" aria-controls="more">Read more</button></p>'
+            + '<div id="more" hidden><p>ANSWER-THREE: greens are nitrogen-rich, browns carbon-rich.</p></div>'
+            + '<button aria-expanded="false" aria-controls="gone">CONTROL-WITHOUT-PANEL</button>'
+            + '<button aria-expanded="false" aria-controls="a1" hidden>HIDDEN-CONTROL</button>'
+            + '<button type="submit">SUBMIT-BUTTON</button></article></body></html>')
+    for page in (parse_for_pruning(html), parse_html(html)):  # early drops, then the full rules
+        result = prune(page)
+        text = " ".join(result.root.text_content().split())
+        for kept in ("How long does it take?", "Why does it smell?", "ANSWER-ONE", "ANSWER-TWO", "ANSWER-THREE"):
+            assert kept in text, kept
+        assert text.index("Why does it smell?") < text.index("ANSWER-TWO")  # the question before its answer
+        for gone in ("Read more", "CONTROL-WITHOUT-PANEL", "HIDDEN-CONTROL", "SUBMIT-BUTTON", "Menu"):
+            assert gone not in text, gone
+        assert result.chars == len(result.root.text_content())
+        assert not any(n.tag == "button" for n in result.root.iter_elements())
+    removed = {r.preview for r in prune(parse_html(html)).removed if r.tag == "button"}
+    assert {"Read more", "CONTROL-WITHOUT-PANEL"} <= removed
+    import unclutter
+
+    md = unclutter.extract(html, extractor="heuristic").markdown
+    assert "### How long does it take?" in md  # unwrapped inside its heading
+    assert "\n\nWhy does it smell?\n\n" in md  # a block of its own before its answer
+
+
 def test_media_credit_lines_and_gallery_controls_are_removed():
     paras = "".join(
         f"<p>Paragraph {i} of the story, with commas, clauses, and enough words to be kept as prose.</p>"

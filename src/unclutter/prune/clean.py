@@ -5,7 +5,10 @@ same tree, mutated in place, and the log of what was removed and why (``--explai
 
 Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
 
-* non-content elements (``NON_CONTENT_TAGS``) and ARIA chrome roles (``NON_CONTENT_ROLES``);
+* non-content elements (``NON_CONTENT_TAGS``) and ARIA chrome roles (``NON_CONTENT_ROLES``),
+  except a disclosure control whose panel stays (``rules.is_disclosure_control``: an FAQ
+  question's ``<button aria-expanded aria-controls>``), which is kept as its label once the
+  walk is done (:func:`_settle_disclosure_control`);
 * page-level ``<header>``/``<footer>`` (those not inside ``article``/``section``/``main``:
   HTML's scoping rule for the ``header``/``footer`` elements);
 * hidden elements: inline ``display:none`` / ``visibility:hidden``, the ``hidden``
@@ -46,6 +49,9 @@ from .rules import (
     CAPTION_CLASS_RE,
     CAPTION_TRUNCATION_TAIL_RE,
     CHROME_CLASS_RE,
+    DISCLOSURE_ACTION_LABEL_RE,
+    DISCLOSURE_CONTROL_TAGS,
+    DISCLOSURE_LABEL_PARENTS,
     EARLY_DROP_ATTRIBUTES,
     EARLY_DROP_TAGS,
     FADE_IN_HOOK_ATTRIBUTES,
@@ -71,6 +77,7 @@ from .rules import (
     WRAPPER_CHROME_ROLES,
     WRAPPER_CHROME_TAGS,
     ZERO_BOX_RE,
+    is_disclosure_control,
     utility_hidden,
 )
 
@@ -314,6 +321,8 @@ class DisclosurePanels:
 def _early_drop_test(tag: str, attrs: dict[str, str], panels: DisclosurePanels | None = None) -> bool:
     if tag == "script":
         return "json" not in attrs.get("type", "").lower() and attrs.get("id") != "__NEXT_DATA__"
+    if tag in DISCLOSURE_CONTROL_TAGS and not is_disclosure_control(tag, attrs or {}):
+        return True  # a form control (a disclosure control's fate waits for its panel: prune)
     return _attribute_hiding_reason(attrs, panels) is not None or _role_reason(attrs) is not None
 
 
@@ -332,7 +341,7 @@ def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
 #: parse stage.
 EARLY_DROP = ElementFilter(
     tags=EARLY_DROP_TAGS,
-    check_tags=frozenset({"script"}),
+    check_tags=frozenset({"script"}) | DISCLOSURE_CONTROL_TAGS,
     attribute_names=EARLY_DROP_ATTRIBUTES,
     test=_early_drop_test,
     chrome=_is_chrome,
@@ -822,6 +831,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     doomed: set[int] = set()
     emptied: list[Node | None] = []
     char_counts: list[dict] = []
+    controls: list[Node] = []  # disclosure controls (rules.is_disclosure_control) met by the walk
+    kept_ids: set[str] = set()  # ids of the elements the walk keeps (their panels)
 
     def counts() -> dict:
         if not char_counts:
@@ -842,6 +853,10 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         attrs = node.attrs
         if tag in NON_CONTENT_TAGS:
             reason = "non-content element"
+            if tag in DISCLOSURE_CONTROL_TAGS and is_disclosure_control(tag, attrs) and (
+                    only_classes or _element_reason(node, attrs, walk_selectors, None) is None):
+                controls.append(node)  # decided after the walk, when its panel's fate is known
+                reason = None
         else:
             if not attrs:
                 reason = None
@@ -869,6 +884,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             continue
         if panels is not None and attrs:
             panels.observe(attrs)
+        if attrs and "id" in attrs:
+            kept_ids.add(attrs["id"])
         if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
                 if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):
@@ -888,4 +905,30 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                 else:
                     kept.append(ch)
             parent.children = kept
+    for node in controls:
+        chars -= _settle_disclosure_control(node, kept_ids, removed if log else None, removed_by_prune)
     return PruneResult(root=root, removed=removed, chars=chars)
+
+
+def _settle_disclosure_control(node: Node, kept_ids: set[str], removed: list[Removal] | None,
+                               removed_by_prune) -> int:
+    """Keep or remove a disclosure control after the prune walk (``rules.DISCLOSURE_CONTROL_TAGS``):
+    it stays, as its label, when an element it names in ``aria-controls`` is among
+    ``kept_ids`` and its label names the panel, not the action
+    (``rules.DISCLOSURE_ACTION_LABEL_RE``); unwrapped inside ``rules.DISCLOSURE_LABEL_PARENTS``,
+    a ``<div>`` elsewhere. Otherwise it goes like any form control (logged in ``removed``
+    when given). Returns the characters of text removed with it (0 when it stays)."""
+    label = " ".join(node.text_content().split())
+    if label and not DISCLOSURE_ACTION_LABEL_RE.match(label) and not kept_ids.isdisjoint(
+            node.attrs.get("aria-controls", "").split()):
+        parent = node.parent
+        if parent is not None and parent.tag in DISCLOSURE_LABEL_PARENTS:
+            node.replace_with_children()
+        else:
+            node.tag = "div"
+        return 0
+    if removed is not None:
+        _log(removed, node, "non-content element", removed_by_prune)
+    size = len(node.text_content())
+    node.remove()
+    return size

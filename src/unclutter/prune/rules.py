@@ -241,8 +241,40 @@ HEAD_METADATA_TAGS = frozenset({"link", "meta", "base", "title", "head"})
 #: rules above say so. It is only an accelerator: :func:`unclutter.prune.clean.prune`
 #: still checks every remaining element with the full rules, and logs the dropped ones
 #: with their reasons.
-EARLY_DROP_TAGS = NON_CONTENT_TAGS - HEAD_METADATA_TAGS - {"script"}
+EARLY_DROP_TAGS = NON_CONTENT_TAGS - HEAD_METADATA_TAGS - {"script", "button"}
 EARLY_DROP_ATTRIBUTES = frozenset({"hidden", "aria-hidden", "type", "style", "role"})
+
+#: Disclosure controls (WAI-ARIA Authoring Practices 1.2, the disclosure and accordion
+#: patterns: https://www.w3.org/WAI/ARIA/apg/patterns/accordion/): a ``<button>`` with
+#: ``aria-expanded`` and ``aria-controls`` naming the panel it opens. Its label is the
+#: panel's title: an FAQ question, a specification tab's name, an accordion header
+#: (``<h3><button aria-expanded aria-controls="sect1">Personal Information</button></h3>``).
+#: Such a button is kept (its text, as a block) when an element it names is kept by the
+#: prune stage, and removed with the other form controls otherwise
+#: (``prune.clean.prune``): answers must not lose their questions. Measured on wcxb-dev
+#: (2026-12-02): of the labels of these buttons outside navigation whose panel's text is in
+#: the ground truth, 192 are in it too and 62 are not.
+DISCLOSURE_CONTROL_TAGS = frozenset({"button"})
+
+
+#: Labels of disclosure controls that name the action, not the panel ("Read more", "Show
+#: all", "Expand", "Close menu"): such a control is removed even when its panel stays.
+DISCLOSURE_ACTION_LABEL_RE = re.compile(
+    r"^\W*(?:read|show|see|view|load|expand|collapse|hide|toggle|open|close|more|less)\b(?:\W+\w+){0,3}\W*$",
+    re.IGNORECASE)
+
+#: Parents inside which a kept disclosure control is unwrapped (its label joins the
+#: parent's text: the accordion pattern's heading, a term, a cell); elsewhere the control
+#: becomes a ``<div>`` (a block of its own).
+DISCLOSURE_LABEL_PARENTS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "dt", "summary", "li", "th", "td",
+                                      "legend", "caption", "label"})
+
+
+def is_disclosure_control(tag: str, attrs: dict[str, str]) -> bool:
+    """Whether an element is a disclosure control (:data:`DISCLOSURE_CONTROL_TAGS`, with
+    ``aria-expanded`` and a non-empty ``aria-controls``)."""
+    return (tag in DISCLOSURE_CONTROL_TAGS and "aria-expanded" in attrs
+            and bool(attrs.get("aria-controls", "").strip()))
 
 
 # --- Repeated captions ---------------------------------------------------------------------
