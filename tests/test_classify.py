@@ -84,7 +84,7 @@ def test_features_on_a_hand_built_dom():
 
 
 def test_page_features_declared_type_and_url_cues():
-    from unclutter.classify.features import HEADING_FEATURES, PAGE_FEATURES, page_features, unit_feature_names
+    from unclutter.classify.features import PAGE_FEATURES, page_features, unit_feature_names
 
     col = {n: i for i, n in enumerate(PAGE_FEATURES)}
     v = page_features("product", "https://shop.example/en/products/blue-kettle-2000?ref=home")
@@ -103,39 +103,9 @@ def test_page_features_declared_type_and_url_cues():
     g = build_graph(_hand_built(), page_type="forum", url="https://x.example/thread/9")
     X = unit_matrix(g, 16)
     names = unit_feature_names(16)
-    assert names.index("page.log_url_depth") == len(names) - len(HEADING_FEATURES) - 2 and X.shape[1] == len(names)
+    assert names[-len(PAGE_FEATURES):] == list(PAGE_FEATURES) and X.shape[1] == len(names)
     assert (X[:, names.index("page.type=forum")] == 1.0).all()
     assert (X[:, names.index("page.url~forum")] == 1.0).all()
-
-
-def test_heading_features_place_units_relative_to_the_first_h1():
-    from unclutter.classify.features import HEADING_FEATURES, heading_features, unit_feature_names
-
-    # body > [div.top > p "Menu..."(10+1 chars)], [main > [h1 "Title" (5+1)], [section > p "Body..." (20+1)]]
-    html = ("<html><body><div class='top'><p>Menu items</p></div><main><h1>Title</h1>"
-            "<section><p>Body text of a story</p></section></main><h1>Second</h1></body></html>")
-    g = build_graph(_body(html))
-    tags = g.raw["tag"].tolist()
-    assert tags == ["body", "div", "p", "main", "h1", "section", "p", "h1"]
-    col = {n: i for i, n in enumerate(HEADING_FEATURES)}
-    F = heading_features(g, g.units)
-    assert [tags[i] for i in g.units.tolist()] == ["p", "h1", "p", "h1"]
-    total = g.raw["C"][0]
-    assert total == 11 + 6 + 21 + 7
-    menu, title, body, second = F
-    assert (F[:, col["h1.present"]] == 1.0).all() and F[0, col["h1.log_count"]] == pytest.approx(math.log1p(2))
-    assert menu[col["h1.rel_offset"]] == pytest.approx(-11 / total) and menu[col["h1.after"]] == 0.0
-    assert body[col["h1.rel_offset"]] == pytest.approx(6 / total) and body[col["h1.after"]] == 1.0
-    # lowest common ancestors with the title: body (depth 0) for the menu, <main> (depth 1) for the story
-    assert menu[col["h1.lca_depth"]] == 0.0 and menu[col["h1.depth_below_lca"]] == 2.0
-    assert body[col["h1.lca_depth"]] == 1.0 and body[col["h1.depth_below_lca"]] == 2.0
-    assert title[col["h1.depth_below_lca"]] == 0.0 and title[col["h1.lca_depth"]] == 2.0
-    assert second[col["h1.lca_depth"]] == 0.0 and second[col["h1.after"]] == 1.0
-    assert not heading_features(build_graph(_body("<html><body><p>No title here</p></body></html>")),
-                                np.arange(2)).any()
-    names = unit_feature_names(4)
-    assert names[-len(HEADING_FEATURES):] == list(HEADING_FEATURES)
-    assert np.array_equal(unit_matrix(g, 4)[:, -len(HEADING_FEATURES):], F)
 
 
 def test_candidate_features_approximate_the_heuristic_choice_from_its_scores():

@@ -37,8 +37,7 @@ collapsed text, each text node adding its length + 1, as in
 :func:`element_features` turns these into a matrix of shape ``(n, len(ELEMENT_FEATURES))``;
 :func:`unit_matrix` gathers the rows of the units with their parent's, grandparent's and
 element siblings' rows, the unit's tag (one-hot) and class/id vocabulary bits (the node's
-and its ancestors'), the page-level columns and the unit's place relative to the page's
-first ``<h1>`` (:func:`heading_features`), shape ``(len(units), len(unit_feature_names(vocab)))``.
+and its ancestors'), shape ``(len(units), len(unit_feature_names(vocab)))``.
 """
 
 from __future__ import annotations
@@ -85,7 +84,6 @@ from .constants import (
 
 __all__ = [
     "ELEMENT_FEATURES",
-    "HEADING_FEATURES",
     "PAGE_FEATURES",
     "PageGraph",
     "build_graph",
@@ -94,7 +92,6 @@ __all__ = [
     "dated_address",
     "density_sum",
     "element_features",
-    "heading_features",
     "page_features",
     "unit_feature_names",
     "unit_matrix",
@@ -590,47 +587,6 @@ def element_features(g: PageGraph) -> np.ndarray:
 
 _CONTEXTS = ("self", "parent", "grandparent", "prev", "next")
 
-#: Columns of :func:`heading_features`: where a unit lies relative to the page's first
-#: ``<h1>`` (its title, as readers show it): whether the page has one, the unit's start
-#: minus the heading's (share of the page's characters, signed), whether it starts at or
-#: after it, its depth below their lowest common ancestor, that ancestor's depth, and
-#: ``log1p`` of the number of ``<h1>`` elements. The main content hangs below the title in
-#: the tree and follows it in the text; teasers, comments and page chrome sit further away
-#: (measured by 5-fold CV on wcxb-dev, 2026-12-02: unit F1 macro-averaged over pages
-#: 0.911 -> 0.913; forum 0.873 -> 0.887, product 0.750 -> 0.760).
-HEADING_FEATURES = ("h1.present", "h1.rel_offset", "h1.after", "h1.depth_below_lca", "h1.lca_depth",
-                    "h1.log_count")
-
-
-def heading_features(g: PageGraph, rows: np.ndarray) -> np.ndarray:
-    """The :data:`HEADING_FEATURES` of elements ``rows``, shape ``(len(rows), 6)``; zeros
-    when the page has no ``<h1>``. The lowest common ancestor of element ``u`` and the
-    heading ``h`` is the deepest ancestor ``a`` of ``h`` whose pre-order range
-    ``[a, end[a])`` holds ``u`` (the ranges of ``h``'s ancestors are nested)."""
-    out = np.zeros((rows.size, len(HEADING_FEATURES)))
-    if rows.size == 0:
-        return out
-    h1 = np.flatnonzero(g.raw["tag"] == "h1")
-    if h1.size == 0:
-        return out
-    h = int(h1[0])
-    chain = []
-    a = h
-    while a >= 0:
-        chain.append(a)
-        a = int(g.parent[a])
-    anc = np.asarray(chain[::-1], dtype=np.int64)  # body first: nested ranges, outermost first
-    inside = (anc[None, :] <= rows[:, None]) & (rows[:, None] < g.end[anc][None, :])
-    lca = anc[np.maximum(inside.sum(axis=1) - 1, 0)]
-    start = g.raw["START"] / max(float(g.raw["C"][0]), 1.0)
-    out[:, 0] = 1.0
-    out[:, 1] = start[rows] - start[h]
-    out[:, 2] = (rows >= h).astype(np.float64)
-    out[:, 3] = g.depth[rows] - g.depth[lca]
-    out[:, 4] = g.depth[lca]
-    out[:, 5] = np.log1p(h1.size)
-    return out
-
 
 def unit_feature_names(vocab_size: int) -> list[str]:
     names = [f"{ctx}.{f}" for ctx in _CONTEXTS for f in ELEMENT_FEATURES]
@@ -639,7 +595,6 @@ def unit_feature_names(vocab_size: int) -> list[str]:
     names += [f"class~{i}" for i in range(vocab_size)]
     names += ["page.log_chars", "page.log_units", "unit.rel_index"]
     names += list(PAGE_FEATURES)
-    names += list(HEADING_FEATURES)
     return names
 
 
@@ -688,5 +643,4 @@ def unit_matrix(g: PageGraph, vocab_size: int, rows: np.ndarray | None = None) -
     page[:, 2] = np.searchsorted(g.units, rows) / n_units
     parts.append(page)
     parts.append(np.broadcast_to(g.page, (m, g.page.size)))
-    parts.append(heading_features(g, rows))
     return np.hstack(parts)
