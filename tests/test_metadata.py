@@ -55,9 +55,23 @@ ALL_TITLES = [
     ("meta[property=og:title]", m("og:title", "OG title")),
     ("meta[name=twitter:title]", m("twitter:title", "Twitter title", "name")),
     ("meta[name=dc.title]", m("DC.title", "DC title", "name")),
-    ("title", "<title>Element title</title>"),
+    ("title", "<title>Element title of the page</title>"),
 ]
-EXPECTED_TITLES = ["LD title", "OG title", "Twitter title", "DC title", "Element title"]
+EXPECTED_TITLES = ["LD title", "OG title", "Twitter title", "DC title", "Element title of the page"]
+
+
+def test_short_or_long_title_element_gives_way_to_the_only_h1():
+    # Readability.js's bounds (15..150 characters), for <title> only
+    h1 = "<h1>Frequently asked questions about composting</h1>"
+    md = meta("<title>FAQ</title>", h1)
+    assert md.title == "Frequently asked questions about composting" and md.sources["title"] == "h1"
+    long_title = "compost, " * 20
+    assert meta(f"<title>{long_title}</title>", h1).sources["title"] == "h1"
+    assert meta("<title>FAQ</title>", h1 + "<h1>Another heading</h1>").title == "FAQ"  # no single h1
+    assert meta("<title>FAQ</title>", "<p>No heading</p>").title == "FAQ"
+    assert meta(m("og:title", "FAQ") + "<title>FAQ</title>", h1).title == "FAQ"  # the publisher's og:title stands
+    assert meta("<title>Composting: the FAQ</title>", h1).title == "Composting: the FAQ"  # 19 chars: kept
+    assert meta("<title>Base URL test</title>", "<h1>Lorem</h1>").title == "Base URL test"  # h1 of <= 4 words
 
 
 @pytest.mark.parametrize("start", range(len(ALL_TITLES)))

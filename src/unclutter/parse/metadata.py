@@ -13,7 +13,9 @@ records the winner as ``"json-ld"``, ``"next-data"``, ``"meta[<attr>=<key>]"`` (
     title           JSON-LD headline (or name) of the main Article-like object
                     > og:title > twitter:title > dc.title / dcterms.title
                       > parsely-title > meta name=title
-                    > <title>, site-name suffix/prefix removed
+                    > <title>, site-name suffix/prefix removed (skipped when under
+                      15 or over 150 characters and the page has one visible <h1>
+                      of more than 4 words)
                     > first visible <h1>
                     (a source equal to a known site name is skipped when a later
                     source differs)
@@ -194,6 +196,15 @@ MAX_BYLINE_SUBTREE_NODES = 300
 TITLE_MIN_WORDS = 3
 TITLE_MIN_CHARS_UNSPACED = 10
 SITE_SEGMENT_MAX_WORDS = 5
+#: A ``<title>`` (after its site name is removed) shorter or longer than these bounds, in
+#: characters, gives way to the page's only visible ``<h1>`` ("FAQ", "Home", a keyword
+#: list) when that heading has more than ``TITLE_SOLE_H1_MIN_WORDS`` words: the bounds
+#: Readability.js uses in ``_getArticleTitle`` (Mozilla, readability, 2015-2024; a
+#: result of 4 words or fewer goes back to the original title there), applied to
+#: ``<title>`` only (og:title and JSON-LD are the publisher's headline for the page).
+TITLE_SOLE_H1_MIN_CHARS = 15
+TITLE_SOLE_H1_MAX_CHARS = 150
+TITLE_SOLE_H1_MIN_WORDS = 4
 #: A title source that is a prefix of a visible h1 and at least this long is taken to be
 #: a truncated copy of it, and the h1 is used.
 TITLE_TRUNCATED_MIN_CHARS = 40
@@ -1561,6 +1572,10 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
     chosen = [c for c in usable if _alnum_key(c[0]) not in site_keys] or usable
     for text, src, heuristic in chosen:
         refined = _refine_title(text, h1_texts, site_keys, heuristic)
+        if heuristic and refined and len(h1_texts) == 1 and not (
+                TITLE_SOLE_H1_MIN_CHARS <= len(refined) <= TITLE_SOLE_H1_MAX_CHARS) and _word_count(
+                h1_texts[0]) > TITLE_SOLE_H1_MIN_WORDS:
+            continue  # a <title> of "FAQ" or a keyword list gives way to the page's only h1
         if res.offer("title", clean_text(refined, limits["title"]), src):
             break
     if h1_texts:
