@@ -103,6 +103,26 @@ def test_extractive_prefers_simpler_among_near_equal():
 # --------------------------------------------------------------------- grounding
 
 
+def test_figure_captions_are_not_summarized_while_the_text_has_prose():
+    from unclutter.structure.chunk import parse_blocks
+    from unclutter.summarize import prose_text
+
+    caption = ("Protesters gather outside the city hall in the rain on Tuesday, holding signs and banners "
+               "about the new law.")
+    paras = "".join(f"<p>The council voted on Tuesday to approve the new housing law after debate {i}, officials "
+                    f"said. Sentence {i} adds detail about the vote, the budget, and residents.</p>" for i in range(6))
+    html = (f"<html><body><article><h1>A long story headline here</h1><figure><img src='a.jpg' alt='x'>"
+            f"<figcaption>{caption}</figcaption></figure>{paras}</article></body></html>")
+    a = unclutter.extract(html, summary=True)
+    assert f"*{caption}*" in a.markdown  # the caption stays in the article
+    assert "Protesters" not in a.summary and a.summary.startswith("The council voted")
+    # an italic paragraph with an escaped asterisk is one run; a page of captions only still gets them
+    md = "*A photo \\* of the scene, taken on Tuesday by the staff.*\n\n*Another caption of a second photo here.*\n"
+    assert "A photo" in prose_text(md, parse_blocks(md))
+    md2 = md + "\nA plain paragraph with *some emphasis* inside it.\n"
+    assert prose_text(md2, parse_blocks(md2)).strip() == "A plain paragraph with some emphasis inside it."
+
+
 def test_grounding_flags_numbers_dates_and_names():
     source = ("Bishop John Folda of Fargo was diagnosed on March 5, 2024. About 1,200 people attended "
               "five churches, the Health Department said. It backs HTML5 tools.")

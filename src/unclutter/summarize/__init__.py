@@ -238,12 +238,22 @@ def summarize_text(text: str, *, backend=None, max_sentences: int | None = 3, ma
 PROSE_BLOCKS = ("paragraph", "list", "quote")
 
 
+#: A paragraph that is one emphasised run, ``*...*`` (inner asterisks escaped): a figure
+#: caption as the Markdown stage writes it, or a standfirst or editor's note in italics.
+#: Not summarized while the text has other prose: a summary must not open with "Protesters
+#: gather outside city hall on Tuesday" from under a photo.
+CAPTION_BLOCK_RE = re.compile(r"\A\s*\*(?![\s*])(?:[^*\\]|\\.)+(?<!\s)\*\s*\Z", re.S)
+
+
 def prose_text(markdown: str, blocks) -> str:
     """Plain text of the prose blocks (:data:`PROSE_BLOCKS`) among ``blocks`` of
-    ``markdown``, one blank line between blocks."""
+    ``markdown``, one blank line between blocks; paragraphs that are captions
+    (:data:`CAPTION_BLOCK_RE`) are left out unless nothing else is prose."""
     from ..reconstruct.plaintext import markdown_to_text
 
-    return markdown_to_text("\n\n".join(markdown[b.start:b.end] for b in blocks if b.kind in PROSE_BLOCKS))
+    texts = [markdown[b.start:b.end] for b in blocks if b.kind in PROSE_BLOCKS]
+    prose = [t for t in texts if not CAPTION_BLOCK_RE.match(t)] or texts
+    return markdown_to_text("\n\n".join(prose))
 
 
 def summarize_article(article, options) -> Any:
