@@ -365,6 +365,21 @@ def test_select_in_place_matches_the_copying_selection(retry):
     assert in_place.chars == copied.chars and in_place.chars > 0
 
 
+def test_headings_are_never_unlikely_candidates():
+    from unclutter.score.heuristic import prepare
+
+    # "accordion-header" names a heading, not a page header: an FAQ question stays
+    html = ("<html><body><div class='header'><p>SITE-HEADER-TEXT</p></div><article>"
+            "<h2 class='accordion-header'>How long does delivery take?</h2>"
+            "<p>Two to four working days, with commas, clauses, and enough words.</p></article></body></html>")
+    body = prune(parse_html(html)).root
+    removed: list = []
+    prepare(body, True, removed)
+    text = body.text_content()
+    assert "How long does delivery take?" in text and "SITE-HEADER-TEXT" not in text
+    assert [r.class_id for r in removed] == ["header"]
+
+
 def test_undo_log_puts_back_every_edit_of_an_attempt():
     from unclutter.core.dom import UndoLog
     from unclutter.score.select import ATTEMPTS, _run_attempt

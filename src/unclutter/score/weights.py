@@ -121,7 +121,10 @@ UNLIKELY_EXEMPT_TAGS = frozenset({"body", "html", "a", "table", "tbody", "thead"
                                   # id like "promotion_controversy" on a heading's <span>
                                   # must not take the heading text with it
                                   "span", "b", "i", "em", "strong", "small", "abbr", "sup", "sub",
-                                  "time", "cite", "q", "mark", "u", "s", "label", "font"})
+                                  "time", "cite", "q", "mark", "u", "s", "label", "font",
+                                  # headings: a heading is not a region ("accordion-header",
+                                  # "section-header" on an <h2> holding an FAQ question)
+                                  "h1", "h2", "h3", "h4", "h5", "h6"})
 
 # --- Paragraph detection -----------------------------------------------------------------
 
