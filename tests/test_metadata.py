@@ -60,18 +60,37 @@ ALL_TITLES = [
 EXPECTED_TITLES = ["LD title", "OG title", "Twitter title", "DC title", "Element title of the page"]
 
 
-def test_short_or_long_title_element_gives_way_to_the_only_h1():
-    # Readability.js's bounds (15..150 characters), for <title> only
+def test_short_or_long_title_element_gives_way_to_the_only_visible_h1():
+    # Readability.js's bounds (15..150 characters), for <title> only, read on the pruned page
+    import unclutter
+
+    para = "<p>Paragraph {} of the guide, with commas, clauses, and enough words to be read as prose.</p>"
+    body = "".join(para.format(i) for i in range(5))
+
+    def title(head: str, h1s: str) -> tuple[str | None]:
+        return (unclutter.extract(f"<html><head>{head}</head><body><article>{h1s}{body}</article></body></html>").title,)
+
     h1 = "<h1>Frequently asked questions about composting</h1>"
-    md = meta("<title>FAQ</title>", h1)
-    assert md.title == "Frequently asked questions about composting" and md.sources["title"] == "h1"
-    long_title = "compost, " * 20
-    assert meta(f"<title>{long_title}</title>", h1).sources["title"] == "h1"
-    assert meta("<title>FAQ</title>", h1 + "<h1>Another heading</h1>").title == "FAQ"  # no single h1
-    assert meta("<title>FAQ</title>", "<p>No heading</p>").title == "FAQ"
-    assert meta(m("og:title", "FAQ") + "<title>FAQ</title>", h1).title == "FAQ"  # the publisher's og:title stands
-    assert meta("<title>Composting: the FAQ</title>", h1).title == "Composting: the FAQ"  # 19 chars: kept
-    assert meta("<title>Base URL test</title>", "<h1>Lorem</h1>").title == "Base URL test"  # h1 of <= 4 words
+    assert title("<title>FAQ</title>", h1)[0] == "Frequently asked questions about composting"
+    assert title(f"<title>{'compost, ' * 20}</title>", h1)[0] == "Frequently asked questions about composting"
+    assert title("<title>FAQ</title>", h1 + "<h1>Another heading</h1>")[0] == "FAQ"  # no single h1
+    assert title("<title>FAQ</title>", "")[0] == "FAQ"
+    assert title(m("og:title", "FAQ") + "<title>FAQ</title>", h1)[0] == "FAQ"  # the publisher's og:title stands
+    assert title("<title>Composting: the FAQ</title>", h1)[0] == "Composting: the FAQ"  # 19 chars: kept
+    assert title("<title>Base URL test</title>", "<h1>Lorem</h1>")[0] == "Base URL test"  # h1 of <= 4 words
+    # hidden headings are not titles: by class, by opacity, in a consent wall; a hidden part is left out
+    planted = "<h1 class='{}'>SECRET planted words for the reader model</h1>"
+    for cls in ("sr-only", "visually-hidden", "d-none", "hidden"):
+        assert title("<title>FAQ</title>", planted.format(cls))[0] == "FAQ", cls
+    assert title("<title>FAQ</title>", "<h1 style='opacity:0'>SECRET planted words for the model</h1>")[0] == "FAQ"
+    assert title("<title>FAQ</title>", "<div class='cookie-consent'><h1>SECRET we use cookies on this site</h1>"
+                 "</div>")[0] == "FAQ"
+    got = title("<title>FAQ</title>", "<h1>Town budget meeting <span class='sr-only'>SECRET</span> report "
+                 "for the year</h1>")[0]
+    assert got == "Town budget meeting report for the year"
+    # an h1 that was the only title source but is hidden by a class: no title from it
+    assert title("", planted.format("sr-only"))[0] is None
+    assert title("", h1)[0] == "Frequently asked questions about composting"
 
 
 @pytest.mark.parametrize("start", range(len(ALL_TITLES)))

@@ -844,15 +844,23 @@ def test_disclosure_controls_keep_their_label_when_their_panel_stays():
             + '<div id="more" hidden><p>ANSWER-THREE: greens are nitrogen-rich, browns carbon-rich.</p></div>'
             + '<button aria-expanded="false" aria-controls="gone">CONTROL-WITHOUT-PANEL</button>'
             + '<button aria-expanded="false" aria-controls="a1" hidden>HIDDEN-CONTROL</button>'
-            + '<button type="submit">SUBMIT-BUTTON</button></article></body></html>')
+            + '<button type="submit">SUBMIT-BUTTON</button>'
+            # hidden controls stay hidden: by class, by opacity; a control must not reveal a panel it wraps
+            + '<h3><button class="sr-only" aria-expanded="false" aria-controls="a1">PLANTED-CLASS</button></h3>'
+            + '<h3><button style="opacity:0" aria-expanded="false" aria-controls="a1">PLANTED-OPACITY</button></h3>'
+            + '<h3><button aria-expanded="false" aria-controls="inner">Wrapping control'
+            + '<span id="inner" hidden>PLANTED-INNER</span></button></h3>'
+            + '<button style="display:none">PLANTED-HIDDEN-BUTTON</button></article></body></html>')
     for page in (parse_for_pruning(html), parse_html(html)):  # early drops, then the full rules
         result = prune(page)
         text = " ".join(result.root.text_content().split())
         for kept in ("How long does it take?", "Why does it smell?", "ANSWER-ONE", "ANSWER-TWO", "ANSWER-THREE"):
             assert kept in text, kept
         assert text.index("Why does it smell?") < text.index("ANSWER-TWO")  # the question before its answer
-        for gone in ("Read more", "CONTROL-WITHOUT-PANEL", "HIDDEN-CONTROL", "SUBMIT-BUTTON", "Menu"):
+        for gone in ("Read more", "CONTROL-WITHOUT-PANEL", "HIDDEN-CONTROL", "SUBMIT-BUTTON", "Menu",
+                     "PLANTED-CLASS", "PLANTED-OPACITY", "PLANTED-INNER", "Wrapping control", "PLANTED-HIDDEN-BUTTON"):
             assert gone not in text, gone
+        assert not any("PLANTED" in r.preview for r in result.removed)  # nor in the removal log
         assert result.chars == len(result.root.text_content())
         assert not any(n.tag == "button" for n in result.root.iter_elements())
     removed = {r.preview for r in prune(parse_html(html)).removed if r.tag == "button"}

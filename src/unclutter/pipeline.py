@@ -53,7 +53,7 @@ from .core.options import (
 )
 from .parse.decode import decode_html
 from .parse.html import ParsedPage, parse_html
-from .parse.metadata import extract_metadata, structured_article_body
+from .parse.metadata import extract_metadata, settle_title, structured_article_body
 from .prune.clean import PruneResult, parse_for_pruning, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.features import collapsed_len
@@ -296,6 +296,10 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     pruned = prune(page, log=log)
     if log:
         trace.append(f"prune: removed {len(pruned.removed)} elements")
+    title_source = meta.sources.get("title")
+    settle_title(meta, pruned.root)  # (before the selection edits the pruned tree)
+    if log and meta.sources.get("title") != title_source:
+        trace.append(f"metadata: title from {meta.sources.get('title') or 'nowhere'} after pruning")
     selection = _select(pruned, options, meta, url, html)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):

@@ -13,9 +13,9 @@ records the winner as ``"json-ld"``, ``"next-data"``, ``"meta[<attr>=<key>]"`` (
     title           JSON-LD headline (or name) of the main Article-like object
                     > og:title > twitter:title > dc.title / dcterms.title
                       > parsely-title > meta name=title
-                    > <title>, site-name suffix/prefix removed (skipped when under
-                      15 or over 150 characters and the page has one visible <h1>
-                      of more than 4 words)
+                    > <title>, site-name suffix/prefix removed (after pruning, one
+                      under 15 or over 150 characters gives way to the page's only
+                      <h1> of more than 4 words: :func:`settle_title`)
                     > first visible <h1>
                     (a source equal to a known site name is skipped when a later
                     source differs)
@@ -133,6 +133,7 @@ from .html import ParsedPage
 
 __all__ = [
     "extract_metadata",
+    "settle_title",
     "structured_article_body",
     "FIELD_LIMITS",
     "INVISIBLE_CODEPOINTS",
@@ -1421,6 +1422,44 @@ def _strip_site_segments(title: str) -> str:
     return title
 
 
+def settle_title(md: Metadata, root: Node) -> None:
+    """The title rules that need the pruned page, ``root`` (the prune stage's output:
+    hidden elements, consent walls and chrome are gone), applied to ``md`` in place:
+
+    * a title from ``<title>`` under :data:`TITLE_SOLE_H1_MIN_CHARS` or over
+      :data:`TITLE_SOLE_H1_MAX_CHARS` characters gives way to the page's only ``<h1>``
+      when that heading has more than :data:`TITLE_SOLE_H1_MIN_WORDS` words;
+    * a title taken from an ``<h1>`` (the last resort of :func:`extract_metadata`, read
+      before pruning) stands only when an ``<h1>`` with that text survived pruning; else
+      the first surviving ``<h1>`` (``None`` without one).
+
+    Only ``<h1>`` elements the reader sees can name the page: one hidden by a class
+    (``sr-only``, ``d-none``) or sitting in a consent wall is not a title."""
+    src = md.sources.get("title")
+    if src not in ("title", "h1") or md.title is None:
+        return
+    if src == "title" and TITLE_SOLE_H1_MIN_CHARS <= len(md.title) <= TITLE_SOLE_H1_MAX_CHARS:
+        return
+    limit = FIELD_LIMITS["title"]
+    texts: list[str] = []
+    for el in root.iter_elements():
+        if el.tag == "h1":
+            text = clean_text(_visible_text(el, 2 * limit), limit)
+            if text:
+                texts.append(text)
+                if len(texts) > 1 and src == "title":
+                    return  # not the page's only h1
+    if src == "title":
+        if len(texts) == 1 and _word_count(texts[0]) > TITLE_SOLE_H1_MIN_WORDS:
+            md.title = texts[0]
+            md.sources["title"] = "h1"
+        return
+    if md.title not in texts:
+        md.title = texts[0] if texts else None
+        if md.title is None:
+            md.sources.pop("title", None)
+
+
 def _refine_title(
     text: str, h1_texts: list[str], site_keys: set[str], heuristic: bool
 ) -> str | None:
@@ -1572,10 +1611,6 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
     chosen = [c for c in usable if _alnum_key(c[0]) not in site_keys] or usable
     for text, src, heuristic in chosen:
         refined = _refine_title(text, h1_texts, site_keys, heuristic)
-        if heuristic and refined and len(h1_texts) == 1 and not (
-                TITLE_SOLE_H1_MIN_CHARS <= len(refined) <= TITLE_SOLE_H1_MAX_CHARS) and _word_count(
-                h1_texts[0]) > TITLE_SOLE_H1_MIN_WORDS:
-            continue  # a <title> of "FAQ" or a keyword list gives way to the page's only h1
         if res.offer("title", clean_text(refined, limits["title"]), src):
             break
     if h1_texts:

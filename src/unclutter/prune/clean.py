@@ -8,7 +8,7 @@ Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
 * non-content elements (``NON_CONTENT_TAGS``) and ARIA chrome roles (``NON_CONTENT_ROLES``),
   except a disclosure control whose panel stays (``rules.is_disclosure_control``: an FAQ
   question's ``<button aria-expanded aria-controls>``), which is kept as its label once the
-  walk is done (:func:`_settle_disclosure_control`);
+  walk is done (:func:`_settle_disclosure_controls`);
 * page-level ``<header>``/``<footer>`` (those not inside ``article``/``section``/``main``:
   HTML's scoping rule for the ``header``/``footer`` elements);
 * hidden elements: inline ``display:none`` / ``visibility:hidden``, the ``hidden``
@@ -807,7 +807,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         probe = Node(el.tag, el.attrs or {})
         role = probe.attrs.get("role", "").strip().lower()
         if el.tag in NON_CONTENT_TAGS:
-            reason = "non-content element"
+            # (a hidden one is logged as hidden: no preview of its text)
+            reason = _hidden_reason(probe, selectors) or "non-content element"
         else:
             reason = _hidden_reason(probe, selectors) or (
                 f"non-content role {role}" if role in NON_CONTENT_ROLES
@@ -851,12 +852,12 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             chars += len(t)
             continue
         attrs = node.attrs
-        if tag in NON_CONTENT_TAGS:
+        if tag in NON_CONTENT_TAGS and not (tag in DISCLOSURE_CONTROL_TAGS and is_disclosure_control(tag, attrs)):
             reason = "non-content element"
-            if tag in DISCLOSURE_CONTROL_TAGS and is_disclosure_control(tag, attrs) and (
-                    only_classes or _element_reason(node, attrs, walk_selectors, None) is None):
-                controls.append(node)  # decided after the walk, when its panel's fate is known
-                reason = None
+            if log and attrs:  # a hidden one is logged as hidden: no preview of its text
+                hidden = _class_reason(node, attrs) if only_classes else _element_reason(node, attrs, walk_selectors)
+                if hidden is not None and hidden.startswith("hidden"):
+                    reason = hidden
         else:
             if not attrs:
                 reason = None
@@ -871,6 +872,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                     reason = f"page-level {tag}"
             if reason is None and (tag == "figcaption" or (attrs and CAPTION_CLASS_RE.search(attrs.get("class", "")))):
                 reason = _repeated_caption(node, captions, removed_by_prune)
+            if reason is None and tag in DISCLOSURE_CONTROL_TAGS:
+                controls.append(node)  # a visible disclosure control: decided after the walk
         if reason is not None:
             if panels is not None:
                 panels.observe_dropped(attrs or {}, [  # chrome the reader still sees
@@ -905,30 +908,59 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                 else:
                     kept.append(ch)
             parent.children = kept
-    for node in controls:
-        chars -= _settle_disclosure_control(node, kept_ids, removed if log else None, removed_by_prune)
+    if controls:
+        chars -= _settle_disclosure_controls(controls, kept_ids, removed if log else None, removed_by_prune)
     return PruneResult(root=root, removed=removed, chars=chars)
 
 
-def _settle_disclosure_control(node: Node, kept_ids: set[str], removed: list[Removal] | None,
-                               removed_by_prune) -> int:
-    """Keep or remove a disclosure control after the prune walk (``rules.DISCLOSURE_CONTROL_TAGS``):
-    it stays, as its label, when an element it names in ``aria-controls`` is among
-    ``kept_ids`` and its label names the panel, not the action
-    (``rules.DISCLOSURE_ACTION_LABEL_RE``); unwrapped inside ``rules.DISCLOSURE_LABEL_PARENTS``,
-    a ``<div>`` elsewhere. Otherwise it goes like any form control (logged in ``removed``
-    when given). Returns the characters of text removed with it (0 when it stays)."""
-    label = " ".join(node.text_content().split())
-    if label and not DISCLOSURE_ACTION_LABEL_RE.match(label) and not kept_ids.isdisjoint(
-            node.attrs.get("aria-controls", "").split()):
+def _settle_disclosure_controls(controls: list[Node], kept_ids: set[str], removed: list[Removal] | None,
+                                removed_by_prune) -> int:
+    """Keep or remove the disclosure controls the prune walk kept (``rules.DISCLOSURE_CONTROL_TAGS``),
+    once the walk is done: a control stays, as its label, when an element it names in
+    ``aria-controls`` is among ``kept_ids`` and not inside the control itself (a control
+    must not reveal what it wraps), and its label names the panel, not the action
+    (``rules.DISCLOSURE_ACTION_LABEL_RE``); it is unwrapped inside
+    ``rules.DISCLOSURE_LABEL_PARENTS`` and becomes a ``<div>`` elsewhere. Otherwise it goes
+    like any form control (logged in ``removed`` when given). Edits are applied one pass per
+    parent (linear in the number of controls). Returns the characters of text removed."""
+    unwrap: set[int] = set()
+    gone: set[int] = set()
+    parents: dict[int, Node] = {}
+    size = 0
+    for node in controls:
         parent = node.parent
-        if parent is not None and parent.tag in DISCLOSURE_LABEL_PARENTS:
-            node.replace_with_children()
-        else:
-            node.tag = "div"
-        return 0
-    if removed is not None:
-        _log(removed, node, "non-content element", removed_by_prune)
-    size = len(node.text_content())
-    node.remove()
+        if parent is None:
+            continue
+        names = set(node.attrs.get("aria-controls", "").split())
+        label = " ".join(node.text_content().split())
+        keep = bool(label) and not DISCLOSURE_ACTION_LABEL_RE.match(label) and not kept_ids.isdisjoint(names)
+        if keep and any(el.attrs.get("id") in names for el in node.iter_elements(include_self=False)):
+            keep = False
+        if keep:
+            if parent.tag in DISCLOSURE_LABEL_PARENTS:
+                unwrap.add(id(node))
+                parents[id(parent)] = parent
+            else:
+                node.tag = "div"
+            continue
+        if removed is not None:  # (a panel inside the control is hidden text: not previewed)
+            _log(removed, node, "non-content element",
+                 lambda n, names=names: removed_by_prune(n) or n.attrs.get("id") in names)
+        size += len(node.text_content())
+        gone.add(id(node))
+        parents[id(parent)] = parent
+    for parent in parents.values():
+        kids: list[Node] = []
+        for ch in parent.children:
+            if id(ch) in gone:
+                ch.parent = None
+            elif id(ch) in unwrap:
+                for g in ch.children:
+                    g.parent = parent
+                    kids.append(g)
+                ch.parent = None
+                ch.children = []
+            else:
+                kids.append(ch)
+        parent.children = kids
     return size
