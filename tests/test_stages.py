@@ -819,6 +819,11 @@ def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
             + '<div id="c1" hidden>PLANTED-COMMENT</div><div id="c2" hidden>PLANTED-TEXT</div>'
             + '<div id="c3" hidden>PLANTED-HIDDEN-CONTROL</div>'
             + '<div id="c4" hidden><button aria-controls="c4">x</button>PLANTED-SELF</div>'
+            # a hidden control reveals nothing (by class, or inside a hidden element); a visible
+            # element takes its id first
+            + '<button class="sr-only" aria-controls="c5">x</button><div id="c5" hidden>PLANTED-BY-HIDDEN</div>'
+            + '<div style="display:none"><a aria-controls="c6">x</a></div><div id="c6" hidden>PLANTED-NESTED</div>'
+            + '<div id="c7">Visible seven</div><a aria-controls="c7">x</a><div id="c7" hidden>PLANTED-DUP</div>'
             + "</article></body></html>")
     for page in (parse_for_pruning(html), parse_html(html)):  # early drops, then the full rules
         text = prune(page).root.text_content()
@@ -826,7 +831,7 @@ def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
             assert kept in text, kept
         for gone in ("NOT-CONTROLLED", "PLANTED-ARIA", "PLANTED-DUPLICATE-ID", "PLANTED-OFFSCREEN",
                      "PLANTED-FONT", "PLANTED-COMMENT", "PLANTED-TEXT", "PLANTED-HIDDEN-CONTROL",
-                     "PLANTED-SELF"):
+                     "PLANTED-SELF", "PLANTED-BY-HIDDEN", "PLANTED-NESTED", "PLANTED-DUP"):
             assert gone not in text, gone
 
 

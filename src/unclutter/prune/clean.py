@@ -293,21 +293,25 @@ class DisclosurePanels:
         self.used.clear()
 
     def observe(self, attrs: dict[str, str]) -> None:
-        """Read the ``aria-controls`` of an element that was kept."""
+        """Read the ``aria-controls`` of an element that was kept; its ``id`` is taken (a
+        later element with the same id is no panel)."""
         value = attrs.get("aria-controls")
         if value:
             self.named.update(value.split())
+        ident = attrs.get("id")
+        if ident:
+            self.used.add(ident)
 
     def observe_dropped(self, attrs: dict[str, str], controls: list[dict[str, str]]) -> None:
         """Read the controls of an element removed as chrome (a ``<button>``, a
         ``role=tablist``), which the reader still sees, unless it is hidden: its own
         ``aria-controls`` and those of ``controls`` (the attributes of its descendants
         that have one) not hidden by their own attributes."""
-        if _attribute_hiding_reason(attrs) is not None:
+        if _attribute_hiding_reason(attrs) is not None or _class_hides(attrs):
             return
         self.observe(attrs)
         for a in controls:
-            if _attribute_hiding_reason(a) is None:
+            if _attribute_hiding_reason(a) is None and not _class_hides(a):
                 self.observe(a)
 
     def claim(self, ident: str | None) -> bool:
@@ -702,6 +706,14 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
     return None
 
 
+def _class_hides(attrs: dict[str, str]) -> bool:
+    """Whether the element's class or id hides it (screen-reader-only or display utility
+    classes, as :func:`_class_reason` reads them)."""
+    cls = attrs.get("class")
+    ident = attrs.get("id")
+    return bool((cls or ident) and _class_id_verdict(cls, ident) & (_SCREEN_READER_ONLY | _UTILITY_HIDDEN))
+
+
 def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex",
                     panels: DisclosurePanels | None = None) -> str | None:
     """Why the prune stage removes element ``node`` (with non-empty ``attrs``), judged on
@@ -875,7 +887,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             if reason is None and tag in DISCLOSURE_CONTROL_TAGS:
                 controls.append(node)  # a visible disclosure control: decided after the walk
         if reason is not None:
-            if panels is not None:
+            if panels is not None and not reason.startswith("hidden"):
                 panels.observe_dropped(attrs or {}, [  # chrome the reader still sees
                     n.attrs for n in node.iter_elements(include_self=False) if "aria-controls" in n.attrs])
             if log:
