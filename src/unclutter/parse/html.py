@@ -306,6 +306,9 @@ class SkippedElement:
     attrs: dict
     text: str
     parent: Node
+    #: some element inside it is hidden (``ElementFilter.hides``): its ``text`` holds text no
+    #: reader sees, which a removal log must not show
+    hidden_inside: bool = False
 
 
 @dataclass(frozen=True)
@@ -338,6 +341,14 @@ class ElementFilter:
     #: the page (its text passes the wrapper test's size and link density) is built and
     #: decided once the tree is complete: a wrapper stays, as a ``<div>`` without role.
     chrome: Callable[[str, dict[str, str]], bool] | None = None
+    #: ``hides(attrs)``: an element with these attributes is hidden; read on the descendants
+    #: of a dropped element when the skipped elements are reported
+    #: (``SkippedElement.hidden_inside``).
+    hides: Callable[[dict[str, str]], bool] | None = None
+
+
+#: Descendants of a dropped element that ``ElementFilter.hides`` is asked about.
+_MAY_HIDE = "[hidden],[aria-hidden],[style],[class],[type]"
 
 
 @dataclass
@@ -530,7 +541,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 if tag == "style":
                     styles.append(child.text(deep=True))
                 if skipped is not None:
-                    skipped.append(SkippedElement(tag, attrs, child.text(deep=True), parent))
+                    hides = skip_elements.hides if skip_elements is not None else None
+                    skipped.append(SkippedElement(tag, attrs, child.text(deep=True), parent, hides is not None and any(
+                        hides({k: v or "" for k, v in n.attributes.items()}) for n in child.css(_MAY_HIDE))))
                 continue
             node = Node(tag, attrs)
             node.parent = parent

@@ -349,6 +349,7 @@ EARLY_DROP = ElementFilter(
     attribute_names=EARLY_DROP_ATTRIBUTES,
     test=_early_drop_test,
     chrome=_is_chrome,
+    hides=lambda attrs: _attribute_hiding_reason(attrs) is not None or _class_hides(attrs),
 )
 
 
@@ -367,7 +368,7 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
                          attribute_names=EARLY_DROP.attribute_names,
                          test=partial(_early_drop_test, panels=panels), observe=panels.observe,
                          observe_dropped=panels.observe_dropped, start=panels.start,
-                         chrome=_is_chrome)
+                         chrome=_is_chrome, hides=EARLY_DROP.hides)
 
 
 def _applies_early_drop(f: ElementFilter | None) -> bool:
@@ -828,7 +829,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             )
         text = " ".join(el.text.split()) if el.tag not in ("script", "style") else el.text.strip()
         removed.append(Removal("prune", reason, el.tag, probe.class_id[:100], len(text),
-                               _preview(reason, el.tag, text)))
+                               "" if el.hidden_inside else _preview(reason, el.tag, text)))
     chars = 0  # text of the nodes that stay: the walk visits exactly those
     captions = _Captions()  # the captions seen so far (_repeated_caption)
 
