@@ -192,6 +192,18 @@ def test_blocks():
     assert [b.kind for b in parse_blocks(fenced)] == ["code"]
 
 
+def test_texttiling_depth_scores_climb_to_each_side_peak():
+    import numpy as np
+
+    from unclutter.summarize.topics import _depths
+
+    # gap 1 climbs left to 0.5 and right across the tie to 0.6; gap 4 to 0.6 and 0.3 (Hearst 1997)
+    got = _depths(np.array([0.5, 0.2, 0.2, 0.6, 0.1, 0.3]))
+    assert np.allclose(got, [0.0, 0.7, 0.7, 0.0, 0.7, 0.0])
+    assert not _depths(np.full(100_000, 0.4)).any()  # a flat run (a repetitive text): no boundary
+    assert _depths(np.array([])).size == 0
+
+
 def test_topic_shifts_without_headings():
     cooking = ("The recipe needs flour, butter, sugar and eggs. Whisk the eggs with the sugar until pale. "
                "Fold the flour into the butter and sugar mixture. Bake the cake in the oven for forty minutes. "

@@ -63,20 +63,22 @@ def _smooth(x: np.ndarray) -> np.ndarray:
 
 
 def _depths(scores: np.ndarray) -> np.ndarray:
-    depth = np.zeros_like(scores)
-    for g in range(len(scores)):
-        left = scores[g]
-        i = g
-        while i > 0 and scores[i - 1] >= left:
-            left = scores[i - 1]
-            i -= 1
-        right = scores[g]
-        i = g
-        while i < len(scores) - 1 and scores[i + 1] >= right:
-            right = scores[i + 1]
-            i += 1
-        depth[g] = (left - scores[g]) + (right - scores[g])
-    return depth
+    """TextTiling depth score of each gap: ``(left peak - s) + (right peak - s)``, a peak
+    being where climbing from the gap (through equal or higher neighbours) stops (Hearst
+    1997). Linear: the climb from gap ``g`` to the left passes gap ``g - 1`` exactly when
+    ``s[g - 1] >= s[g]``, and then ends where the climb from ``g - 1`` ends (so a flat run
+    of thousands of gaps, a repetitive text, costs no more than a varied one)."""
+    s = scores.tolist()
+    n = len(s)
+    left = list(s)
+    for g in range(1, n):
+        if s[g - 1] >= s[g]:
+            left[g] = left[g - 1]
+    right = list(s)
+    for g in range(n - 2, -1, -1):
+        if s[g + 1] >= s[g]:
+            right[g] = right[g + 1]
+    return (np.asarray(left, dtype=scores.dtype) - scores) + (np.asarray(right, dtype=scores.dtype) - scores)
 
 
 def _pick(depth: np.ndarray, positions: list[int], min_gap: int, total: int) -> list[int]:
