@@ -843,7 +843,8 @@ def test_disclosure_controls_keep_their_label_when_their_panel_stays():
             + "".join(para.format(i) for i in range(6))
             + '<h3><button type="button" aria-expanded="true" aria-controls="a1">How long does it take?</button></h3>'
             + '<div id="a1"><p>ANSWER-ONE: two to three months for a hot pile, a year for a cold one.</p></div>'
-            + '<div class="q"><button aria-expanded="false" aria-controls="a2">Why does it smell?</button></div>'
+            + '<div class="q"><button aria-expanded="false" aria-controls="a2">Why does it smell?<span>+</span>'
+            + '</button></div>'
             + '<div id="a2" hidden><p>ANSWER-TWO: too wet, too many greens; add browns and turn it.</p></div>'
             + '<p>More detail below. <button aria-expanded="false" aria-controls="more">Read more</button></p>'
             + '<div id="more" hidden><p>ANSWER-THREE: greens are nitrogen-rich, browns carbon-rich.</p></div>'

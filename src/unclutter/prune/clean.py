@@ -926,6 +926,20 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     return PruneResult(root=root, removed=removed, chars=chars)
 
 
+def _symbol_texts(node: Node) -> list[Node]:
+    """The text nodes below ``node`` with no letter or digit (icon glyphs, "+", "›")."""
+    out = []
+    stack = list(node.children)
+    while stack:
+        n = stack.pop()
+        if n.tag == TEXT:
+            if n.text.strip() and not any(ch.isalnum() for ch in n.text):
+                out.append(n)
+        elif n.children:
+            stack.extend(n.children)
+    return out
+
+
 def _settle_disclosure_controls(controls: list[Node], kept_ids: set[str], removed: list[Removal] | None,
                                 removed_by_prune) -> int:
     """Keep or remove the disclosure controls the prune walk kept (``rules.DISCLOSURE_CONTROL_TAGS``),
@@ -950,6 +964,9 @@ def _settle_disclosure_controls(controls: list[Node], kept_ids: set[str], remove
         if keep and any(el.attrs.get("id") in names for el in node.iter_elements(include_self=False)):
             keep = False
         if keep:
+            for t in _symbol_texts(node):  # the control's icon glyphs ("+", "▼") are not its label
+                size += len(t.text)
+                t.text = ""
             if parent.tag in DISCLOSURE_LABEL_PARENTS:
                 unwrap.add(id(node))
                 parents[id(parent)] = parent
