@@ -259,6 +259,16 @@ def test_generated_sections_for_pages_without_headings():
     assert gen[0].title.rstrip("…").split()[0] in cooking and any(w in gen[1].summary for w in ("rocket", "orbit", "satellite"))
     assert a.markdown[gen[1].offset:].startswith("The rocket")
     assert len({e.anchor for e in a.toc}) == len(a.toc)
+    # the reader views list them without a link (no heading carries their anchor): no broken links
+    import re
+
+    from unclutter.render.htmlview import render_article_html
+    from unclutter.server.view import article_view
+
+    page = render_article_html(a)
+    assert set(re.findall(r'href="#([^"]+)"', page)) <= set(re.findall(r'id="([^"]+)"', page))
+    assert gen[0].title in page and gen[0].summary in page
+    assert [t.anchor for t in article_view(a).toc] == [None, None]
 
 
 def test_options_validation_and_registry_errors(monkeypatch):

@@ -73,7 +73,8 @@ def render_article_html(article: Article) -> str:
     """A complete, self-contained HTML document for ``article`` (UTF-8, no external assets)."""
     e = html_lib.escape
     body_md = article.markdown
-    anchors = [t.anchor for t in article.toc]
+    # generated entries (topic shifts of a page without headings) have no heading to link to
+    anchors = [t.anchor for t in article.toc if not getattr(t, "generated", False)]
     content = markdown_to_html(body_md, anchors)
     meta_bits = [x for x in (article.byline, article.site_name, article.date_published) if x]
     meta_bits.append(f"{article.reading_time_min:g} min read")
@@ -81,7 +82,8 @@ def render_article_html(article: Article) -> str:
     entries = [t for t in article.toc if t.level > 1 or len(article.toc) == 1]
     if len(entries) > 1:
         items = "".join(
-            f'<li class="l{t.level}"><a href="#{e(t.anchor)}">{e(t.title)}</a>'
+            (f'<li class="l{t.level}"><span class="generated">{e(t.title)}</span>' if getattr(t, "generated", False)
+             else f'<li class="l{t.level}"><a href="#{e(t.anchor)}">{e(t.title)}</a>')
             + (f'<p class="section-summary">{e(t.summary)}</p>' if getattr(t, "summary", None) else "")
             + "</li>"
             for t in entries

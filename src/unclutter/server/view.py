@@ -149,7 +149,7 @@ def _summary_text(value: object) -> str | None:
 class TocItem:
     level: int
     title: str
-    anchor: str
+    anchor: str | None  # None: a generated section (a topic shift), no heading to link to
     summary: str | None
 
 
@@ -185,7 +185,7 @@ def article_view(article: Article) -> ArticleView:
         markdown = "" if first_line_end < 0 else markdown[first_line_end + 1:]
         title_anchor = toc[0].anchor
         toc = toc[1:]
-    body = markdown_to_html(markdown, [t.anchor for t in toc])
+    body = markdown_to_html(markdown, [t.anchor for t in toc if not getattr(t, "generated", False)])
     date = article.date_published
     m = _DATE_RE.match(date or "")
     url = article.url if article.url and article.url.lower().startswith(("http://", "https://")) else None
@@ -199,7 +199,8 @@ def article_view(article: Article) -> ArticleView:
         reading_minutes=max(1, round(article.reading_time_min)),
         word_count=article.word_count,
         summary=_summary_text(getattr(article, "summary", None)),
-        toc=[TocItem(t.level, t.title, t.anchor, _summary_text(getattr(t, "summary", None))) for t in toc],
+        toc=[TocItem(t.level, t.title, None if getattr(t, "generated", False) else t.anchor,
+                     _summary_text(getattr(t, "summary", None))) for t in toc],
         body_html=Markup(body),
         source_url=url,
         language=article.language,
