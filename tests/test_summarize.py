@@ -98,6 +98,12 @@ def test_extractive_prefers_simpler_among_near_equal():
     assert readability(simple.text).flesch_reading_ease > readability(plain.text).flesch_reading_ease
     # the preference does not run when the summary is readable enough
     assert ExtractiveSummarizer(prefer_simple=True, fre_threshold=-1000).summarize(body, max_sentences=2).before is None
+    # the readability of the summary before the preference is counted on its own sentences
+    # (a splitter run again on the joined text can merge them: sentencex pairs the ’ of
+    # "isn’t" with a stray ‘ several sentences later, as on an AEB page: 1 sentence of 84 words)
+    assert simple.before_sentences == plain.sentences
+    report = summarize_text(body, max_sentences=2, fre_threshold=100)
+    assert report.before is not None and report.before.sentences == 2
 
 
 # --------------------------------------------------------------------- grounding

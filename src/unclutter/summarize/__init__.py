@@ -212,15 +212,15 @@ def summarize_text(text: str, *, backend=None, max_sentences: int | None = 3, ma
     refinement = None
     if getattr(backend, "abstractive", False) and sentences:
         joined = " ".join(sentences)
-        if readability(joined).flesch_reading_ease < fre_threshold and max_rewrites > 0:
+        if readability(joined, sentences).flesch_reading_ease < fre_threshold and max_rewrites > 0:
             new, rewrites = refine(backend, joined, source=text, keep_terms=keep_terms or [],
                                    threshold=fre_threshold, max_rewrites=max_rewrites, language=language)
-            before = readability(joined)
+            before = readability(joined, sentences)
             refinement = "rewrite"
             if new != joined:
                 sentences = [x.text for x in split_sentences(new, language)]
     elif s.before is not None:
-        before = readability(s.before)
+        before = readability(s.before, s.before_sentences)
         refinement = "simpler-sentences"
     unsupported = check_grounding(sentences, text)
     dropped: list[str] = []

@@ -37,11 +37,15 @@ class Summary:
         before: for the extractive backend's simpler-sentence preference, the summary it
             would have returned without it (``None`` when the preference did not run: off,
             or the summary's Flesch Reading Ease already met the threshold).
+        before_sentences: the sentences of ``before`` (its readability is counted on them:
+            a sentence splitter run again on the joined text can miss boundaries after
+            abbreviations such as "ID.").
     """
 
     text: str
     sentences: list[str] = field(default_factory=list)
     before: str | None = None
+    before_sentences: list[str] | None = None
 
 
 @runtime_checkable

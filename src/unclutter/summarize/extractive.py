@@ -211,6 +211,7 @@ class ExtractiveSummarizer:
         picked = self._select(cands, sim, score, max_sentences, max_words, None)
         chosen = [cands[i] for i in picked]
         before = None
+        first = chosen
         if self.prefer_simple and len(cands) > len(picked):
             from ..measure.readability import readability
 
@@ -219,4 +220,4 @@ class ExtractiveSummarizer:
                 picked2 = self._select(cands, sim, score, max_sentences, max_words, fre)
                 before = " ".join(chosen)  # reported even when the preference changed nothing
                 chosen = [cands[i] for i in picked2]
-        return Summary(" ".join(chosen), chosen, before)
+        return Summary(" ".join(chosen), chosen, before, first if before is not None else None)
