@@ -881,6 +881,32 @@ def test_disclosure_controls_keep_their_label_when_their_panel_stays():
     assert "\n\nWhy does it smell?\n\n" in md  # a block of its own before its answer
 
 
+def test_the_pages_own_table_of_contents_is_removed():
+    # the reader view builds its own (Article.toc); the page's would repeat every heading
+    items = "".join(f"<li><a href='#s{i}'>Section number {i}</a></li>" for i in range(4))
+    html = ("<html><body><article><h1>Guide to composting at home</h1>"
+            f"<div id='toc' class='toc'><h2>Contents</h2><ul>{items}</ul></div>"
+            f"<div class='ez-toc-container'><p class='ez-toc-title'>Table of Contents</p><ul>{items}</ul></div>"
+            "<div class='toc-intro'>TOC-NAMED-PROSE: a block of prose with an unlucky name, with commas, "
+            "clauses and many words, and <a href='#s1'>one link</a>.</div>"
+            + "".join(f"<h2 id='s{i}'>Section number {i}</h2><p>Paragraph {i}, with commas, clauses, and enough "
+                      "words to keep.</p>" for i in range(4)) + "</article></body></html>")
+    for page in (parse_for_pruning(html), parse_html(html)):
+        result = prune(page)
+        text = result.root.text_content()
+        assert "Contents" not in text and "TOC-NAMED-PROSE" in text and text.count("Section number 3") == 1
+        assert [r.reason for r in result.removed].count("table of contents (the page's own)") == 2
+    a = unclutter_extract(html)
+    assert [t.title for t in a.toc][1:] == [f"Section number {i}" for i in range(4)]
+    assert "Section number 0](#s0)" not in a.markdown
+
+
+def unclutter_extract(html: str):
+    import unclutter
+
+    return unclutter.extract(html)
+
+
 def test_media_credit_lines_and_gallery_controls_are_removed():
     paras = "".join(
         f"<p>Paragraph {i} of the story, with commas, clauses, and enough words to be kept as prose.</p>"

@@ -73,6 +73,8 @@ from .rules import (
     OVERLAY_CONTENT_RE,
     OVERLAY_MAX_CHARS,
     SCREEN_READER_CLASSES,
+    TOC_CLASS_RE,
+    TOC_MIN_LINK_DENSITY,
     VISUALLY_HIDDEN_RES,
     WRAPPER_CHROME_ROLES,
     WRAPPER_CHROME_TAGS,
@@ -534,7 +536,7 @@ def _cached_style_hides(style: str) -> str | None:
 
 
 #: Bits of :func:`_class_id_verdict`.
-_SCREEN_READER_ONLY, _CHROME, _OVERLAY, _UTILITY_HIDDEN = 1, 2, 4, 32
+_SCREEN_READER_ONLY, _CHROME, _OVERLAY, _UTILITY_HIDDEN, _TOC = 1, 2, 4, 32, 64
 _OVERLAY_WORD, _CONTENT_WORD = 8, 16  # (internal to _class_verdict)
 
 
@@ -551,6 +553,8 @@ def _class_verdict(cls: str) -> int:
         bits |= _UTILITY_HIDDEN
     if CHROME_CLASS_RE.search(cls):
         bits |= _CHROME
+    if TOC_CLASS_RE.search(cls):
+        bits |= _TOC
     if OVERLAY_CLASS_RE.search(cls):
         bits |= _OVERLAY_WORD
     if OVERLAY_CONTENT_RE.search(cls):
@@ -580,7 +584,9 @@ def _class_id_verdict(cls: str | None, ident: str | None) -> int:
     overlay = bits & _OVERLAY_WORD or (ident and _id_overlay_word(ident))
     if overlay and not (bits & _CONTENT_WORD or (ident and OVERLAY_CONTENT_RE.search(ident))):
         bits |= _OVERLAY
-    return bits & (_SCREEN_READER_ONLY | _CHROME | _OVERLAY | _UTILITY_HIDDEN)
+    if ident and TOC_CLASS_RE.search(ident):
+        bits |= _TOC
+    return bits & (_SCREEN_READER_ONLY | _CHROME | _OVERLAY | _UTILITY_HIDDEN | _TOC)
 
 
 #: Attributes that :data:`HIDDEN_ATTRIBUTE_RULES` and inline styles read.
@@ -704,7 +710,26 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
         len(node.text_content()) < OVERLAY_MAX_CHARS
     ):
         return "consent wall or overlay"
+    if verdict & _TOC and node.tag not in ("body", "html", "main", "article") and _link_share(node) >= TOC_MIN_LINK_DENSITY:
+        return "table of contents (the page's own)"
     return None
+
+
+def _link_share(node: Node) -> float:
+    """Share of the non-whitespace characters below ``node`` that are inside ``<a href>``."""
+    total = linked = 0
+    stack = [(node, False)]
+    while stack:
+        n, in_link = stack.pop()
+        if n.tag == TEXT:
+            k = len(n.text) - n.text.count(" ") - n.text.count("\n")
+            total += k
+            if in_link:
+                linked += k
+        elif n.children:
+            inner = in_link or (n.tag == "a" and "href" in n.attrs)
+            stack.extend((c, inner) for c in n.children)
+    return linked / total if total else 0.0
 
 
 def _class_hides(attrs: dict[str, str]) -> bool:

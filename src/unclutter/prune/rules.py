@@ -209,6 +209,15 @@ def utility_hidden(tokens: list[str]) -> bool:
 #: ``mw-editsection`` "[edit]" links, CMS "edit this post" links, "skip to content" links.
 CHROME_CLASS_RE = folded(r"editsection|(?:^|[\s_-])(?:post-)?edit-link|skip-(?:link|to-content)")
 
+#: Class/id words of a page's own table of contents (MediaWiki ``id="toc"``, WordPress
+#: plugins ``ez-toc-container``, ``rank-math-toc-block``, ``table-of-contents``): a list of
+#: links to the page's own headings, which the reader view rebuilds itself
+#: (``Article.toc``); kept, its entries would repeat every heading. Removed only when at
+#: least ``TOC_MIN_LINK_DENSITY`` of its characters are link text (a content block with an
+#: unlucky name stays).
+TOC_CLASS_RE = folded(r"(?:^|[\s_-])(?:toc|table-?of-?contents)(?:$|[\s_-])")
+TOC_MIN_LINK_DENSITY = 0.5
+
 #: Class/id words of consent walls, cookie banners, newsletter and paywall overlays: page
 #: chrome that sits in the DOM next to the article (names of the common consent-management
 #: platforms and overlay patterns seen across the shared datasets).
