@@ -248,3 +248,10 @@ def test_article_chunks_and_cli(tmp_path):
     rows = [json.loads(line) for line in buf.getvalue().splitlines()]
     assert [r["text"] for r in rows] == [c.text for c in chunks]
     assert all(r["tokens"] <= 40 and set(r) >= {"start", "end", "heading_path", "split"} for r in rows)
+    # a bad budget: one line naming the flag the user typed, exit 2
+    from unclutter.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main([str(p), "--chunks", "0"])
+    assert code == 2 and err.getvalue().strip() == "unclutter: error: --chunks must be a positive integer, not 0"

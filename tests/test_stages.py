@@ -643,6 +643,20 @@ def test_no_hiding_trick_leaks_into_any_output():
     assert "PRINT-ONLY-VISIBLE" in article.text and "Visible paragraph two" in article.text
 
 
+def test_html_view_shows_the_date_and_whole_minutes_as_the_reader_page_does():
+    import unclutter
+    from unclutter.render.htmlview import render_article_html
+
+    paras = "".join(f"<p>Paragraph {i}, with commas, clauses, and enough words to keep as prose.</p>" for i in range(47))
+    page = ("<html><head><meta property='article:published_time' content='2019-11-20T04:31:13-06:00'></head>"
+            f"<body><article><h1>A story of some length</h1>{paras}</article></body></html>")
+    article = unclutter.extract(page)
+    assert article.date_published.startswith("2019-11-20T") and article.reading_time_min % 1  # 2.4 minutes
+    html = render_article_html(article)
+    assert "2019-11-20 · " in html and "T04:31" not in html
+    assert f"{max(1, round(article.reading_time_min))} min read" in html
+
+
 def test_utf8_bytes_given_to_the_parser_build_the_same_tree():
     from unclutter.pipeline import _decode
     from unclutter.core.options import Options

@@ -238,8 +238,11 @@ def _render_all(article, fmt: str, explain: bool) -> str:
     if s.get("chunks"):
         from .structure.chunk import chunk
 
-        return "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n"
-                       for c in chunk(article, s["chunks"]))
+        try:
+            chunks = chunk(article, s["chunks"])
+        except UsageError as exc:  # (name the flag the user typed, not the API's parameter)
+            raise UsageError(str(exc).replace("max_tokens", "--chunks", 1)) from None
+        return "".join(json.dumps(c.to_dict(), ensure_ascii=False) + "\n" for c in chunks)
     text = _render(article, fmt, explain)
     if article.summary is None:
         return text
@@ -300,6 +303,7 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     """Print the main content of SOURCE as clean Markdown (or text, JSON, HTML).
 
     SOURCE is an HTML file, an http(s) URL, or - for standard input.
+    The HTTP service and reader page: unclutter serve --help.
     """
     from . import pipeline
 

@@ -76,8 +76,12 @@ def render_article_html(article: Article) -> str:
     # generated entries (topic shifts of a page without headings) have no heading to link to
     anchors = [t.anchor for t in article.toc if not getattr(t, "generated", False)]
     content = markdown_to_html(body_md, anchors)
-    meta_bits = [x for x in (article.byline, article.site_name, article.date_published) if x]
-    meta_bits.append(f"{article.reading_time_min:g} min read")
+    # as the service's reader page shows them: the date without its time, whole minutes
+    date = article.date_published
+    if date and len(date) > 10 and date[4:5] == "-" and date[10:11] in ("T", " "):
+        date = date[:10]
+    meta_bits = [x for x in (article.byline, article.site_name, date) if x]
+    meta_bits.append(f"{max(1, round(article.reading_time_min))} min read")
     toc_html = ""
     entries = [t for t in article.toc if t.level > 1 or len(article.toc) == 1]
     if len(entries) > 1:
