@@ -64,6 +64,32 @@ def test_decode_refuses_binary(data, what):
     assert what.lower() in str(exc.value).lower()
 
 
+def test_gzip_pages_are_read_with_a_decompressed_size_limit(tmp_path):
+    import gzip
+
+    import unclutter
+    from unclutter.cli import main
+    from unclutter.core.errors import InputTooLargeError
+    from unclutter.parse.decode import gunzip_page
+
+    page = (b"<html><body><article><h1>Gzip page title</h1>" + b"".join(
+        b"<p>Paragraph %d of the story, with commas, clauses, and enough words.</p>" % i for i in range(5))
+        + b"</article></body></html>")
+    assert gunzip_page(page, 10) is page  # not gzip: untouched
+    assert gunzip_page(gzip.compress(page[:50]) + gzip.compress(page[50:]), 10_000) == page  # every member
+    assert unclutter.extract(gzip.compress(page)).title == "Gzip page title"
+    with pytest.raises(InputTooLargeError, match="once decompressed"):
+        gunzip_page(gzip.compress(b"a" * 1_000_000), 100_000)  # a gzip bomb stops at the limit
+    for bad in (gzip.compress(page)[:30], b"\x1f\x8b" + b"junk" * 10):
+        with pytest.raises(BinaryInputError, match="gzip"):
+            gunzip_page(bad, 10_000)
+    saved = tmp_path / "page.html.gz"
+    saved.write_bytes(gzip.compress(page))
+    assert main([str(saved), "-f", "text"]) == 0
+    saved.write_bytes(gzip.compress(page)[:30])
+    assert main([str(saved)]) == 5
+
+
 def test_decode_refuses_empty_and_nul_only():
     for data in (b"", b"   \n\t ", b"\x00" * 10):
         with pytest.raises((EmptyInputError, BinaryInputError)):

@@ -302,8 +302,8 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
         allow_private: tuple[str, ...], allow_port: tuple[int, ...]) -> None:
     """Print the main content of SOURCE as clean Markdown (or text, JSON, HTML).
 
-    SOURCE is an HTML file, an http(s) URL, or - for standard input.
-    The HTTP service and reader page: unclutter serve --help.
+    SOURCE is an HTML file (gzip-compressed too: page.html.gz), an http(s) URL, or -
+    for standard input. The HTTP service and reader page: unclutter serve --help.
     """
     from . import pipeline
 

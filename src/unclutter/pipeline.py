@@ -51,7 +51,7 @@ from .core.options import (
     auto_may_fall_back,
     auto_may_shop,
 )
-from .parse.decode import decode_html
+from .parse.decode import decode_html, gunzip_page
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, settle_title, structured_article_body
 from .prune.clean import PruneResult, parse_for_pruning, prune, strip_invisible
@@ -114,6 +114,7 @@ def _decode(data: str | bytes, options: Options) -> tuple[str, bytes | None]:
             raise InputTooLargeError(
                 f"unreadable input: {len(data)} bytes is over the {options.max_input_bytes}-byte limit"
             )
+        data = gunzip_page(data, options.max_input_bytes)  # a saved page.html.gz
         text, encoding = decode_html(data, options.http_charset)
     elif isinstance(data, str):
         if len(data) > options.max_input_bytes:

@@ -29,10 +29,46 @@ from __future__ import annotations
 import codecs
 import re
 
-from ..core.errors import BinaryInputError, EmptyInputError
+from ..core.errors import BinaryInputError, EmptyInputError, InputTooLargeError
 from ..core.limits import MAX_CONTROL_CHAR_RATIO
 
-__all__ = ["decode_html", "resolve_label", "META_PRESCAN_BYTES"]
+__all__ = ["decode_html", "gunzip_page", "resolve_label", "META_PRESCAN_BYTES"]
+
+#: The gzip magic number (RFC 1952, section 2.3.1: ID1 ID2).
+GZIP_MAGIC = b"\x1f\x8b"
+
+
+def gunzip_page(data: bytes, limit: int) -> bytes:
+    """``data`` decompressed when it is gzip (RFC 1952: a saved ``page.html.gz``, a web
+    archive's record), else ``data`` itself. Every member of a multi-member file is read.
+
+    Raises:
+        InputTooLargeError: the decompressed page is over ``limit`` bytes (read no further:
+            a small file that inflates to gigabytes costs ``limit`` bytes at most).
+        BinaryInputError: the gzip data is corrupt or truncated.
+    """
+    if not data.startswith(GZIP_MAGIC):
+        return data
+    import zlib
+
+    out: list[bytes] = []
+    size = 0
+    rest = data
+    try:
+        while rest.startswith(GZIP_MAGIC):
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            chunk = d.decompress(rest, limit + 1 - size)
+            size += len(chunk)
+            out.append(chunk)
+            if size > limit or d.unconsumed_tail:
+                raise InputTooLargeError(
+                    f"unreadable input: gzip-compressed page over the {limit}-byte limit once decompressed")
+            if not d.eof:
+                raise BinaryInputError("unreadable input: truncated gzip data")
+            rest = d.unused_data
+    except zlib.error as exc:
+        raise BinaryInputError(f"unreadable input: corrupt gzip data ({exc})") from None
+    return b"".join(out)
 
 #: How far into the bytes the <meta charset> prescan looks (bytes).
 META_PRESCAN_BYTES = 4096
