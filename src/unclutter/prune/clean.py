@@ -872,6 +872,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     char_counts: list[dict] = []
     controls: list[Node] = []  # disclosure controls (rules.is_disclosure_control) met by the walk
     kept_ids: set[str] = set()  # ids of the elements the walk keeps (their panels)
+    track_ids = "aria-expanded" in page.html  # (only a page with disclosure controls needs them)
 
     def counts() -> dict:
         if not char_counts:
@@ -925,7 +926,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             continue
         if panels is not None and attrs:
             panels.observe(attrs)
-        if attrs and "id" in attrs:
+        if track_ids and attrs and "id" in attrs:
             kept_ids.add(attrs["id"])
         if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
