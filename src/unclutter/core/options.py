@@ -108,7 +108,7 @@ class Options:
         refine: with ``extractor="auto"``, clean the heuristic's selection with the
             classifier trained for it (:mod:`unclutter.classify.refine`: photo credits,
             promos, tag lines, teaser lists inside the article container go). On by default:
-            AEB F1 0.969 against 0.965 without (``bench/README.md``, ablation of 2026-12-02);
+            AEB F1 0.967 against 0.965 without (``bench/README.md``, 2026-12-02);
             ``False`` saves its cost, about 1 ms (a fifth of the heuristic path's time) per
             page. No effect with the other extractors.
         structured_data_fallback: when the visible page has no article, use JSON-LD
