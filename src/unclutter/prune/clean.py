@@ -56,6 +56,7 @@ from .rules import (
     EARLY_DROP_TAGS,
     FADE_IN_HOOK_ATTRIBUTES,
     FADE_IN_MIN_SHARE,
+    GENERIC_HIDE_REASON,
     HIDDEN_ATTRIBUTE_RULES,
     HIDDEN_UNTIL_FOUND,
     HIDING_DECLARATION_RE,
@@ -63,15 +64,15 @@ from .rules import (
     NON_CONTENT_ROLES,
     NON_CONTENT_TAGS,
     OPACITY_ZERO_REASON,
+    OVERFLOW_HIDDEN_RE,
+    OVERLAY_CLASS_RE,
+    OVERLAY_CONTENT_RE,
+    OVERLAY_MAX_CHARS,
     PAGE_WRAPPER,
     REPEATED_CAPTION_MAX_CANDIDATES,
     REPEATED_CAPTION_MAX_CHARS,
     REPEATED_CAPTION_MAX_CHECKED,
     REPEATED_CAPTION_MIN_CHARS,
-    OVERFLOW_HIDDEN_RE,
-    OVERLAY_CLASS_RE,
-    OVERLAY_CONTENT_RE,
-    OVERLAY_MAX_CHARS,
     SCREEN_READER_CLASSES,
     TOC_CLASS_RE,
     TOC_MIN_LINK_DENSITY,
@@ -79,6 +80,7 @@ from .rules import (
     WRAPPER_CHROME_ROLES,
     WRAPPER_CHROME_TAGS,
     ZERO_BOX_RE,
+    generic_hide,
     is_disclosure_control,
     utility_hidden,
 )
@@ -536,7 +538,7 @@ def _cached_style_hides(style: str) -> str | None:
 
 
 #: Bits of :func:`_class_id_verdict`.
-_SCREEN_READER_ONLY, _CHROME, _OVERLAY, _UTILITY_HIDDEN, _TOC = 1, 2, 4, 32, 64
+_SCREEN_READER_ONLY, _CHROME, _OVERLAY, _UTILITY_HIDDEN, _TOC, _GENERIC_HIDE = 1, 2, 4, 32, 64, 128
 _OVERLAY_WORD, _CONTENT_WORD = 8, 16  # (internal to _class_verdict)
 
 
@@ -551,6 +553,8 @@ def _class_verdict(cls: str) -> int:
         bits |= _SCREEN_READER_ONLY
     if utility_hidden(tokens):
         bits |= _UTILITY_HIDDEN
+    elif generic_hide(tokens):
+        bits |= _GENERIC_HIDE
     if CHROME_CLASS_RE.search(cls):
         bits |= _CHROME
     if TOC_CLASS_RE.search(cls):
@@ -586,7 +590,7 @@ def _class_id_verdict(cls: str | None, ident: str | None) -> int:
         bits |= _OVERLAY
     if ident and TOC_CLASS_RE.search(ident):
         bits |= _TOC
-    return bits & (_SCREEN_READER_ONLY | _CHROME | _OVERLAY | _UTILITY_HIDDEN | _TOC)
+    return bits & (_SCREEN_READER_ONLY | _CHROME | _OVERLAY | _UTILITY_HIDDEN | _TOC | _GENERIC_HIDE)
 
 
 #: Attributes that :data:`HIDDEN_ATTRIBUTE_RULES` and inline styles read.
@@ -703,7 +707,9 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
     if verdict & _SCREEN_READER_ONLY:
         return "hidden: screen-reader-only class"
     if verdict & _UTILITY_HIDDEN:
-        return "hidden: display utility class (Bootstrap, Tailwind, Bulma)"
+        return "hidden: display utility class (Bootstrap, Tailwind, Bulma, Foundation, UIkit)"
+    if verdict & _GENERIC_HIDE:
+        return GENERIC_HIDE_REASON  # (exceptions: the walk's, see rules.GENERIC_HIDE_CLASSES)
     if verdict & _CHROME:
         return "edit/skip link"
     if verdict & _OVERLAY and node.tag not in ("body", "html") and (
@@ -737,7 +743,8 @@ def _class_hides(attrs: dict[str, str]) -> bool:
     classes, as :func:`_class_reason` reads them)."""
     cls = attrs.get("class")
     ident = attrs.get("id")
-    return bool((cls or ident) and _class_id_verdict(cls, ident) & (_SCREEN_READER_ONLY | _UTILITY_HIDDEN))
+    return bool((cls or ident) and _class_id_verdict(cls, ident) & (_SCREEN_READER_ONLY | _UTILITY_HIDDEN
+                                                                      | _GENERIC_HIDE))
 
 
 def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorIndex",
@@ -866,7 +873,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         a = n.attrs
         if not a:
             return False
-        return (_class_reason(n, a) if only_classes else _element_reason(n, a, walk_selectors, None)) is not None
+        reason = _class_reason(n, a) if only_classes else _element_reason(n, a, walk_selectors, None)
+        return reason is not None and not (reason == GENERIC_HIDE_REASON and shown_anyway(n))
     doomed: set[int] = set()
     emptied: list[Node | None] = []
     char_counts: list[dict] = []
@@ -878,6 +886,17 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         if not char_counts:
             char_counts.append(_visible_char_counts(root))
         return char_counts[0]
+
+    controlled: set[str] = set()  # ids named by the aria-controls of the elements kept so far
+
+    def shown_anyway(n: Node) -> bool:
+        """The exceptions of ``rules.GENERIC_HIDE_CLASSES`` for ``n``, which its class
+        hides: a page wrapper revealed by script, or a disclosure panel (named by a kept
+        control before it, as :class:`DisclosurePanels` reads them)."""
+        if n.attrs.get("id") in controlled:
+            return True
+        chars = counts()
+        return chars.get(id(n), 0) >= FADE_IN_MIN_SHARE * chars["page"]
 
     stack = list(reversed(root.children))
     while stack:
@@ -904,6 +923,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                 reason = _class_reason(node, attrs)
             else:
                 reason = _element_reason(node, attrs, walk_selectors, panels)
+            if reason == GENERIC_HIDE_REASON and shown_anyway(node):
+                reason = None
             if reason is None and attrs and "style" in attrs and "opacity" in attrs["style"]:
                 reason = _fade_in_reason(node, attrs["style"], counts)
             if reason is None and tag in ("header", "footer"):
@@ -928,6 +949,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             panels.observe(attrs)
         if track_ids and attrs and "id" in attrs:
             kept_ids.add(attrs["id"])
+        if attrs and "aria-controls" in attrs:
+            controlled.update(attrs["aria-controls"].split())
         if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
                 if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):
