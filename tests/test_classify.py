@@ -353,6 +353,27 @@ def test_microdata_declares_the_page_type_after_json_ld_and_before_og_type():
     article = '<meta property="og:type" content="article">'
     assert kind(article, review) == "article" and kind(article, faq) == "article"
     assert kind("", '<div ITEMSCOPE ITEMTYPE="https://schema.org/Product">Kettle</div>') == "product"
+    # an FAQ page (its mainEntity: Question objects) is an FAQ, not a forum thread
+    faq_ld = ('<script type="application/ld+json">{"@type": "FAQPage", "mainEntity": [{"@type": "Question", '
+              '"name": "Why?", "acceptedAnswer": {"@type": "Answer", "text": "Because."}}]}</script>')
+    assert kind(faq_ld, "") == "faq"
+    assert kind(ld % "Question", "") == "forum" and kind(ld % "QAPage", "") == "forum"
+
+
+def test_an_faq_page_is_routed_and_featured_as_the_models_learned_it():
+    from unclutter.classify.features import page_features
+
+    assert (page_features("faq", None) == page_features("forum", None)).all()
+    assert not (page_features("faq", None) == page_features(None, None)).all()
+    head = ('<head><script type="application/ld+json">{"@type": "FAQPage", "mainEntity": [{"@type": '
+            '"Question", "name": "How long does shipping take?"}]}</script></head>')
+    page = ("<html>" + head + "<body><h1>Shipping questions</h1><h2>How long does shipping take?</h2><p>"
+            + "Orders leave the warehouse within two working days and arrive within a week. " * 4
+            + "</p></body></html>")
+    article = unclutter.extract(page)
+    assert article.page_type == "faq"
+    assert [line for line in article.trace if "auto:" in line] == ["select: auto: page type faq -> gbdt"]
+    assert "Orders leave the warehouse" in article.text
 
 
 def test_auto_keeps_a_page_too_large_for_the_learned_model_on_the_heuristic():

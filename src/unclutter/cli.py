@@ -271,7 +271,7 @@ def _render_all(article, fmt: str, explain: bool) -> str:
               help="Write to FILE (atomically) instead of stdout.")
 @click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin.")
 @click.option("--extractor", default="auto", show_default=True,
-              help="Main-content extractor: auto (gbdt on pages that declare a product or a "
+              help="Main-content extractor: auto (gbdt on pages that declare a product, an FAQ or a "
                    "forum thread, on shop pages (add-to-cart markup, no article declared) and on "
                    "pages not known as articles where the heuristic keeps under half of the "
                    "text; the heuristic, then a learned clean-up of its selection, on the "

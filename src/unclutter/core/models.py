@@ -30,7 +30,7 @@ class Metadata:
     canonical_url: str | None = None
     lead_image: str | None = None  # absolute URL
     excerpt: str | None = None
-    #: what the page says it is: "article", "product", "forum", "recipe", "video",
+    #: what the page says it is: "article", "product", "faq", "forum", "recipe", "video",
     #: "webpage"... (schema.org type of its JSON-LD objects, else ``og:type``; see
     #: :data:`unclutter.parse.metadata.PAGE_KINDS`)
     page_type: str | None = None

@@ -246,6 +246,8 @@ PAGE_TYPES = frozenset(
 PAGE_KINDS = (
     ("product", frozenset("Product ProductGroup ProductModel IndividualProduct SomeProducts "
                           "Vehicle Car Motorcycle".split())),
+    # an FAQ page's mainEntity is a list of Question objects: it is an FAQ, not a thread
+    ("faq", frozenset({"FAQPage"})),
     ("forum", frozenset("DiscussionForumPosting QAPage Question".split())),
     ("recipe", frozenset({"Recipe"})),
     ("article", ARTICLE_TYPES - {"DiscussionForumPosting"}),

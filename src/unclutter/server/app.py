@@ -145,7 +145,7 @@ class ArticleDoc(BaseModel):
     canonical_url: str | None
     lead_image: str | None
     excerpt: str | None
-    page_type: str | None = Field(None, description="What the page says it is (JSON-LD type, else og:type): article, product, forum...")
+    page_type: str | None = Field(None, description="What the page says it is (JSON-LD type, else og:type): article, product, faq, forum...")
     url: str | None
     markdown: str = Field(description="GitHub-flavoured Markdown, starting with `# title` when known.")
     text: str
