@@ -65,6 +65,10 @@ def test_forum_thread_keeps_posts_in_order():
     order = ["oak cupboard door", "front one moves", "front screw helped", "loosen the screws"]
     positions = [text.find(s) for s in order]
     assert all(p >= 0 for p in positions) and positions == sorted(positions)
+    # the Markdown marks where each of the four posts ends
+    markdown = unclutter.extract(data, url=CASE_URL).markdown
+    parts = markdown.split("\n---\n")
+    assert len(parts) == 4 and all(s in part for s, part in zip(order, parts)), markdown
 
 
 def test_lazy_image_appears_once():

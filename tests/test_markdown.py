@@ -893,3 +893,20 @@ def test_emphasis_around_strong_around_a_link_keeps_both():
         out = to_markdown(parse_html(html).body, "https://e.example/")
         rendered = md.renderInline(out.strip())
         assert "<em><strong>" in rendered and "</strong></em>" in rendered, (out, rendered)
+
+
+def test_posts_of_a_thread_are_separated_by_thematic_breaks():
+    post = "<article class='message message--post'><div class='bbWrapper'><p>{}</p></div></article>\n"
+    thread = "<div class='block-body'>" + "".join(post.format(f"Reply number {k} says something.") for k in range(3)) + "</div>"
+    md = md_of(thread)
+    assert md.count("\n---\n") == 2, md
+    assert [t.type for t in tokens(md)].count("hr") == 2  # GFM reads them as thematic breaks
+    assert "---" not in markdown_to_text(md)  # the plain text stays the posts' words
+    # an FAQ's answers with its questions between them: no break between a question and its answer
+    faq = "".join(f"<h3>Question {k}?</h3><div class='faq-answer'><p>Answer {k}.</p></div>" for k in range(3))
+    assert "---" not in md_of(f"<div>{faq}</div>")
+    # layout sections whose class only starts with "post" are not posts
+    layout = "".join(f"<section class='post-section'><p>Part {k} of the story.</p></section>" for k in range(3))
+    assert "---" not in md_of(f"<div>{layout}</div>")
+    # one post alone, or posts under different parents: nothing to separate
+    assert "---" not in md_of(post.format("Only post."))

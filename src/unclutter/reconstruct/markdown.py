@@ -82,6 +82,9 @@ from .rules import (
     MAX_LIST_START,
     MAX_ROWSPAN,
     MIN_FENCE_LENGTH,
+    POST_BREAK_TAGS,
+    POST_CLASS_SPLIT_RE,
+    POST_ITEM_WORDS,
     PRE_TAGS,
     SKIP_TAGS,
     TITLE_HEADING_MAX_PRECEDING_BLOCKS,
@@ -369,6 +372,9 @@ class _Renderer:
         self.one_line = 0  # > 0 inside a heading or table cell: blocks become spaces
         self.heading = 0
         self.images_seen: set[str] = set()
+        # posts met so far (ids; POST_BREAK_TAGS) and each parent's child positions
+        self.posts_met: set[int] = set()
+        self.sibling_index: dict[int, dict[int, int]] = {}
         # running paragraph
         self.toks: list[str] = []
         self.kinds: list[int] = []
@@ -702,6 +708,27 @@ class _Renderer:
         return md, plain
 
     # -- blocks -----------------------------------------------------------------------
+    def _post_break(self, node: Node) -> None:
+        """A ``---`` before ``node`` when it is a post right after a post of the same tag
+        and class, with content written since (see ``rules.POST_BREAK_TAGS``)."""
+        cls = node.attrs.get("class")
+        parent = node.parent
+        if not cls or parent is None or not _names_post(cls):
+            return
+        index = self.sibling_index.get(id(parent))
+        if index is None:
+            index = self.sibling_index[id(parent)] = {id(ch): k for k, ch in enumerate(parent.children)}
+        k = index.get(id(node), 0) - 1
+        siblings = parent.children
+        while k >= 0 and siblings[k].tag == TEXT and not siblings[k].text.strip():
+            k -= 1
+        prev = siblings[k] if k >= 0 else None
+        fr = self.frames[-1]
+        if (prev is not None and prev.tag == node.tag and prev.attrs.get("class") == cls
+                and id(prev) in self.posts_met and fr.blocks and fr.blocks[-1] != "---"):
+            self._add_block("---", _K_OTHER)
+        self.posts_met.add(id(node))
+
     def _add_block(self, text: str, kind: int, list_mark: str = "") -> None:
         fr = self.frames[-1]
         fr.blocks.append(text)
@@ -988,6 +1015,8 @@ class _Renderer:
                 else:
                     if toks:
                         self._flush()
+                    if tag in POST_BREAK_TAGS and "class" in node.attrs:
+                        self._post_break(node)
                     push(_EXIT_BLOCK)
                 if node.children:
                     extend(reversed(node.children))
@@ -1152,6 +1181,15 @@ class _Renderer:
             self._flush()
         blocks = self.frames[0].blocks
         return "\n\n".join(blocks) + "\n" if blocks else ""
+
+
+def _names_post(cls: str) -> bool:
+    """Whether a class value has a token naming a post item (``rules.POST_ITEM_WORDS``)."""
+    for token in cls.split():
+        last = POST_CLASS_SPLIT_RE.split(token.lower())[-1] or token.lower()
+        if last.endswith(POST_ITEM_WORDS):
+            return True
+    return False
 
 
 def to_markdown(

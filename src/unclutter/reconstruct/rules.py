@@ -32,6 +32,20 @@ BLOCK_TAGS = frozenset(
     "ul ol menu h1 h2 h3 h4 h5 h6".split()
 )
 
+#: Posts of a thread (forum posts, answers, comments) are separated by a thematic break
+#: (``---``, GFM spec section 4.1) so that a reader or a model sees where one author's post
+#: ends: an element of ``POST_BREAK_TAGS`` with a class token naming a post item (its last
+#: ``-``/``_`` part ends with one of ``POST_ITEM_WORDS``: phpBB ``post``, XenForo
+#: ``message--post``, Discourse ``crawler-post``, Stack Exchange ``answer``, Invision
+#: ``ipsEntry``; not ``post-section`` or ``post-col``, layout names) whose previous element
+#: sibling has the same tag and class and wrote content (an FAQ's questions between its
+#: answers stop it). On a sample of wcxb-dev (every 4th page), 12 of 22 forum threads get
+#: breaks, 1 of 203 articles (a music chart's entries), no other page; the plain text
+#: (``Article.text``) does not change.
+POST_BREAK_TAGS = frozenset(("article", "div", "section"))
+POST_ITEM_WORDS = ("post", "message", "comment", "reply", "answer", "entry")
+POST_CLASS_SPLIT_RE = re.compile(r"[-_]+")
+
 #: Headings and their Markdown level (ATX heading, GFM spec section 4.2).
 HEADING_LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 
