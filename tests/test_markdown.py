@@ -910,3 +910,15 @@ def test_posts_of_a_thread_are_separated_by_thematic_breaks():
     assert "---" not in md_of(f"<div>{layout}</div>")
     # one post alone, or posts under different parents: nothing to separate
     assert "---" not in md_of(post.format("Only post."))
+    # one break, never doubled, leading or trailing, and only after a post that wrote something
+    two = "<div class='post'><p>a</p></div><div class='post'>{}</div>"
+    assert md_of(two.format("<hr><p>b</p>")) == "a\n\n---\n\nb\n"  # the post's own <hr> is the break
+    assert md_of(two.format("&nbsp;")) == "a\n"  # an empty last post: no trailing break
+    assert md_of("<h2>Comments</h2><div class='comment'></div><div class='comment'><p>b</p></div>") == (
+        "## Comments\n\nb\n")
+    assert md_of(two.format("") + "<div class='post'><p>c</p></div>") == "a\n\n---\n\nc\n"
+    assert md_of(two.format("<ul><li>b</li></ul>")) == "a\n\n---\n\n- b\n"
+    assert md_of("<p>x</p><hr><hr><p>y</p>") == "x\n\n---\n\ny\n"
+    # inside a list no break: it would make the list loose and change the text
+    nested = "<ul><li><div class='post'><p>a</p></div><div class='post'><ul><li>b</li></ul></div></li></ul>"
+    assert "---" not in md_of(nested) and markdown_to_text(md_of(nested)) == "a\nb"

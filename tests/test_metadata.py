@@ -323,6 +323,15 @@ def test_dom_byline_skips_hidden_long_and_false_friends():
     )
     md = meta("", body)
     assert md.byline == "Real Name"
+    # a class that hides (framework utilities, screen-reader-only, the generic "hide"), on
+    # the byline or an ancestor, or inside it
+    for cls in ("hide", "d-none", "sr-only", "hidden-lg", "uk-hidden", "visible-xs"):
+        planted = f'<p class="byline {cls}">By Ignore Previous</p><span class="byline">By Real Name</span>'
+        assert meta("", planted).byline == "Real Name", cls
+        wrapped = f'<div class="{cls}"><p class="byline">By Ignore Previous</p></div><p class="author">Real Name</p>'
+        assert meta("", wrapped).byline == "Real Name", cls
+    inner = '<span class="byline">By Real Name<span class="sr-only"> Ignore previous</span></span>'
+    assert meta("", inner).byline == "Real Name"
 
 
 def test_no_byline_when_page_has_none():

@@ -111,8 +111,8 @@ GNN_INPUT_CLIP = 5.0
 #: trees can learn rules for product or forum pages (wcxb-dev: 80 of 117 product pages
 #: declare a product, 42 of 113 forum pages a forum).
 PAGE_TYPE_FEATURES = ("article", "product", "forum", "recipe", "video", "event", "webpage")
-#: ``faq`` (a schema.org FAQPage) reads as ``forum``: until 2026-12-02 such pages were
-#: declared forums (their Question objects), and the shipped models learned them so.
+#: ``faq`` (a schema.org FAQPage) reads as ``forum``: until 2026-12-02 such pages with
+#: Question objects were declared forums, and the shipped models learned them so.
 PAGE_TYPE_ALIASES = {"website": "webpage", "faq": "forum"}
 
 #: URL path cues: a page whose address has a path segment (split at ``/ - _ . ?=&``,

@@ -127,6 +127,7 @@ from typing import Any, Iterator
 from urllib.parse import urljoin, urlsplit
 
 from ..core.dom import TEXT, Node
+from ..core.hiding import class_hides
 from ..core.invisible import INVISIBLE_CODEPOINTS, strip_invisible
 from ..core.models import Metadata
 from .html import ParsedPage
@@ -950,13 +951,17 @@ def _hidden_self(node: Node) -> bool:
     if attrs.get("type", "").strip().lower() == "hidden":
         return True
     style = attrs.get("style")
-    return bool(style and _HIDDEN_STYLE_RE.search(style))
+    if style and _HIDDEN_STYLE_RE.search(style):
+        return True
+    # a framework class that hides (sr-only, d-none, hide...: unclutter.core.hiding)
+    return class_hides(attrs.get("class"))
 
 
 def _is_hidden(node: Node) -> bool:
     """True when the node or an ancestor is hidden by markup (``hidden``,
-    ``aria-hidden="true"``, inline ``display:none``/``visibility:hidden``) or sits in an
-    element that never renders text."""
+    ``aria-hidden="true"``, inline ``display:none``/``visibility:hidden``, a hiding class:
+    :func:`unclutter.core.hiding.class_hides`) or sits in an element that never renders
+    text."""
     if _hidden_self(node):
         return True
     for anc in node.ancestors():

@@ -57,6 +57,7 @@ from .rules import (
     FADE_IN_HOOK_ATTRIBUTES,
     FADE_IN_MIN_SHARE,
     GENERIC_HIDE_REASON,
+    GENERIC_HIDE_WRAPPER_SHARE,
     HIDDEN_ATTRIBUTE_RULES,
     HIDDEN_UNTIL_FOUND,
     HIDING_DECLARATION_RE,
@@ -647,19 +648,35 @@ def _fade_in_reason(node: Node, style: str, counts) -> str | None:
 
 
 def _visible_char_counts(root: Node) -> dict:
-    """Non-whitespace characters in each element's subtree, by ``id``, and the whole
-    page's under ``"page"`` (one bottom-up pass)."""
+    """Shown characters in each element's subtree, by ``id``, and the whole page's under
+    ``"page"`` (one bottom-up pass): non-whitespace, non-invisible characters of text that
+    is neither in a non-content element (``NON_CONTENT_TAGS``) nor below an element whose
+    class hides it (:func:`_class_hides`). An element's own class does not zero its count
+    (its parent's leaves it out); the page total counts elements hidden only by a generic
+    ``hide`` class (:data:`rules.GENERIC_HIDE_CLASSES`, whose exceptions read these counts),
+    so that such a block's share is taken of all the text it competes with."""
     out: dict = {}
+    page: dict = {}
     for node in root.elements_bottom_up():
-        n = 0
+        n = total = 0
         for ch in node.children:
             if ch.tag == TEXT:
                 t = ch.text
-                n += len(t) - sum(map(t.count, (" ", "\n", "\t", "\r", "\xa0", "\f")))
-            else:
-                n += out.get(id(ch), 0)
+                if not t.isprintable():
+                    t = strip_invisible(t)
+                k = len(t) - sum(map(t.count, (" ", "\n", "\t", "\r", "\xa0", "\f")))
+                n += k
+                total += k
+            elif ch.tag not in NON_CONTENT_TAGS:
+                a = ch.attrs
+                if not (a and _class_hides(a)):
+                    n += out.get(id(ch), 0)
+                    total += page.get(id(ch), 0)
+                elif not _class_id_verdict(a.get("class"), a.get("id")) & (_SCREEN_READER_ONLY | _UTILITY_HIDDEN):
+                    total += page.get(id(ch), 0)  # hidden by a generic ``hide`` class only
         out[id(node)] = n
-    out["page"] = out.get(id(root), 0)
+        page[id(node)] = total
+    out["page"] = page.get(id(root), 0)
     return out
 
 
@@ -708,8 +725,6 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
         return "hidden: screen-reader-only class"
     if verdict & _UTILITY_HIDDEN:
         return "hidden: display utility class (Bootstrap, Tailwind, Bulma, Foundation, UIkit)"
-    if verdict & _GENERIC_HIDE:
-        return GENERIC_HIDE_REASON  # (exceptions: the walk's, see rules.GENERIC_HIDE_CLASSES)
     if verdict & _CHROME:
         return "edit/skip link"
     if verdict & _OVERLAY and node.tag not in ("body", "html") and (
@@ -718,6 +733,10 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
         return "consent wall or overlay"
     if verdict & _TOC and node.tag not in ("body", "html", "main", "article") and _link_share(node) >= TOC_MIN_LINK_DENSITY:
         return "table of contents (the page's own)"
+    if verdict & _GENERIC_HIDE:
+        # last: when an exception of the walk (rules.GENERIC_HIDE_CLASSES) shows the
+        # element, no other class rule applies to it
+        return GENERIC_HIDE_REASON
     return None
 
 
@@ -887,16 +906,23 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             char_counts.append(_visible_char_counts(root))
         return char_counts[0]
 
-    controlled: set[str] = set()  # ids named by the aria-controls of the elements kept so far
+    # ids named by the aria-controls of the labelled elements kept so far, and the ids
+    # taken (by a kept element, or by the first panel of that name)
+    controlled: set[str] = set()
+    taken: set[str] = set()
+    track_panels = "aria-controls" in page.html
 
     def shown_anyway(n: Node) -> bool:
         """The exceptions of ``rules.GENERIC_HIDE_CLASSES`` for ``n``, which its class
-        hides: a page wrapper revealed by script, or a disclosure panel (named by a kept
-        control before it, as :class:`DisclosurePanels` reads them)."""
-        if n.attrs.get("id") in controlled:
+        hides: a page wrapper revealed by script, or a disclosure panel (the first element
+        with an id named by a labelled control kept before it, as :class:`DisclosurePanels`
+        reads them)."""
+        ident = n.attrs.get("id")
+        if ident and ident in controlled and ident not in taken:
+            taken.add(ident)
             return True
         chars = counts()
-        return chars.get(id(n), 0) >= FADE_IN_MIN_SHARE * chars["page"]
+        return chars.get(id(n), 0) >= GENERIC_HIDE_WRAPPER_SHARE * chars["page"]
 
     stack = list(reversed(root.children))
     while stack:
@@ -949,8 +975,11 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             panels.observe(attrs)
         if track_ids and attrs and "id" in attrs:
             kept_ids.add(attrs["id"])
-        if attrs and "aria-controls" in attrs:
-            controlled.update(attrs["aria-controls"].split())
+        if track_panels and attrs:
+            if "id" in attrs:
+                taken.add(attrs["id"])
+            if "aria-controls" in attrs and node.text_content().strip():
+                controlled.update(attrs["aria-controls"].split())
         if attrs and not all(map(str.isascii, attrs.values())):
             for k, v in attrs.items():
                 if v and not v.isascii() and INVISIBLE_CHARS_RE.search(v):

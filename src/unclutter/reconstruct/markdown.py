@@ -372,9 +372,11 @@ class _Renderer:
         self.one_line = 0  # > 0 inside a heading or table cell: blocks become spaces
         self.heading = 0
         self.images_seen: set[str] = set()
-        # posts met so far (ids; POST_BREAK_TAGS) and each parent's child positions
-        self.posts_met: set[int] = set()
+        # posts met so far (id -> blocks_emitted when it started; POST_BREAK_TAGS), each
+        # parent's child positions, and the container owing a break before its next block
+        self.posts_start: dict[int, int] = {}
         self.sibling_index: dict[int, dict[int, int]] = {}
+        self.post_break: _Frame | None = None
         # running paragraph
         self.toks: list[str] = []
         self.kinds: list[int] = []
@@ -709,8 +711,13 @@ class _Renderer:
 
     # -- blocks -----------------------------------------------------------------------
     def _post_break(self, node: Node) -> None:
-        """A ``---`` before ``node`` when it is a post right after a post of the same tag
-        and class, with content written since (see ``rules.POST_BREAK_TAGS``)."""
+        """Ask for a ``---`` before ``node`` when it is a post right after a post of the
+        same tag and class that wrote content (see ``rules.POST_BREAK_TAGS``), outside
+        lists and block quotes. The break is written with the next block of the same
+        Markdown container (:meth:`_add_block`): a post that writes nothing leaves no break,
+        a post starting with its own ``<hr>`` no second one."""
+        if self.depth:
+            return
         cls = node.attrs.get("class")
         parent = node.parent
         if not cls or parent is None or not _names_post(cls):
@@ -723,14 +730,19 @@ class _Renderer:
         while k >= 0 and siblings[k].tag == TEXT and not siblings[k].text.strip():
             k -= 1
         prev = siblings[k] if k >= 0 else None
-        fr = self.frames[-1]
         if (prev is not None and prev.tag == node.tag and prev.attrs.get("class") == cls
-                and id(prev) in self.posts_met and fr.blocks and fr.blocks[-1] != "---"):
-            self._add_block("---", _K_OTHER)
-        self.posts_met.add(id(node))
+                and self.posts_start.get(id(prev), self.blocks_emitted) < self.blocks_emitted):
+            self.post_break = self.frames[-1]
+        self.posts_start[id(node)] = self.blocks_emitted
 
     def _add_block(self, text: str, kind: int, list_mark: str = "") -> None:
         fr = self.frames[-1]
+        if self.post_break is fr:
+            self.post_break = None
+            if text != "---" and fr.blocks and fr.blocks[-1] != "---":
+                fr.blocks.append("---")
+                fr.kinds.append(_K_OTHER)
+                self.blocks_emitted += 1
         fr.blocks.append(text)
         fr.kinds.append(kind)
         fr.last_list = list_mark
@@ -1142,7 +1154,9 @@ class _Renderer:
             if role == _HR:
                 if toks:
                     self._flush()
-                self._add_block("---", _K_OTHER)
+                blocks = self.frames[-1].blocks
+                if not blocks or blocks[-1] != "---":  # (two breaks in a row: one)
+                    self._add_block("---", _K_OTHER)
                 continue
             if role == _LIST and self.depth < MAX_CONTAINER_DEPTH:
                 self._start_list(node, stack)
