@@ -1387,6 +1387,9 @@ def test_the_generic_hide_class_hides_but_not_a_revealed_page_or_an_open_variant
                  + "pad " * 600 + "</div></div>"):
         page = f"<html><body><article>{story}{body}</article></body></html>"
         assert "Ignore previous" not in unclutter.extract(page).text, body
+    # HTML splits class names on ASCII whitespace only: "note\u00a0hide" is one class name
+    nbsp = f"<html><body><article>{story}<p class='note\u00a0hide'>A note the reader sees.</p></article></body></html>"
+    assert "A note the reader sees" in unclutter.extract(nbsp).text
     # a shown hidden-class element is still judged by the other class rules (a table of contents)
     toc = (f"<html><body><article>{story}<button aria-expanded='false' aria-controls='t'>Contents</button>"
            "<div id='t' class='toc hide'><ul><li><a href='#a'>Alpha section</a></li><li><a href='#b'>Beta "

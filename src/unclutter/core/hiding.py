@@ -12,7 +12,7 @@ import re
 
 __all__ = ["SCREEN_READER_CLASSES", "utility_hidden", "other_framework_hidden", "generic_hide",
            "GENERIC_HIDE_CLASSES", "GENERIC_HIDE_WRAPPER_SHARE", "GENERIC_HIDE_REASON", "SHOW_VARIANT_RE",
-           "class_hides"]
+           "class_hides", "class_tokens"]
 
 #: Class names of the "visually hidden" / screen-reader-only utility (Bootstrap
 #: ``sr-only``/``visually-hidden``, WordPress ``screen-reader-text``, Tailwind ``sr-only``,
@@ -156,12 +156,23 @@ def utility_hidden(tokens: list[str]) -> bool:
     return False
 
 
+#: HTML splits a class attribute on ASCII whitespace only (space, tab, LF, FF, CR: HTML
+#: Living Standard, "split a string on ASCII whitespace"); a no-break space is part of a
+#: class name.
+_ASCII_WHITESPACE_RE = re.compile(r"[ \t\n\f\r]+")
+
+
+def class_tokens(cls: str) -> list[str]:
+    """The class names of a ``class`` value, split as HTML does (ASCII whitespace)."""
+    return [t for t in _ASCII_WHITESPACE_RE.split(cls) if t]
+
+
 def class_hides(cls: str | None) -> bool:
     """Whether a ``class`` value hides its element by any rule of this module (the generic
     ``hide`` class included, without the prune stage's exceptions for page wrappers and
     disclosure panels). Class tokens are split on ASCII whitespace (HTML's rule)."""
     if not cls:
         return False
-    tokens = cls.split()
+    tokens = class_tokens(cls)
     return (not SCREEN_READER_CLASSES.isdisjoint(tokens) or utility_hidden(tokens)
             or generic_hide(tokens))

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
 from ..core.dom import TEXT, Node
+from ..core.hiding import class_tokens
 from ..core.invisible import (
     ASCII_CONTROLS_RE,
     strip_invisible,  # re-exported: the prune stage's text rule
@@ -549,7 +550,7 @@ def _class_verdict(cls: str) -> int:
     / ``_CONTENT_WORD`` (an ``OVERLAY_CLASS_RE`` / ``OVERLAY_CONTENT_RE`` match). Cached:
     class values repeat across a page and across pages, ids do not."""
     bits = 0
-    tokens = cls.split()
+    tokens = class_tokens(cls)
     if not SCREEN_READER_CLASSES.isdisjoint(tokens):
         bits |= _SCREEN_READER_ONLY
     if utility_hidden(tokens):
@@ -706,7 +707,7 @@ def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
     cls = attrs.get("class")
     return (_attribute_hiding_reason(attrs)
             or ("hidden: screen-reader-only class"
-                if cls and not SCREEN_READER_CLASSES.isdisjoint(cls.split()) else None)
+                if cls and not SCREEN_READER_CLASSES.isdisjoint(class_tokens(cls)) else None)
             or _selector_reason(node, attrs, selectors))
 
 
