@@ -919,6 +919,17 @@ def test_posts_of_a_thread_are_separated_by_thematic_breaks():
     assert md_of(two.format("") + "<div class='post'><p>c</p></div>") == "a\n\n---\n\nc\n"
     assert md_of(two.format("<ul><li>b</li></ul>")) == "a\n\n---\n\n- b\n"
     assert md_of("<p>x</p><hr><hr><p>y</p>") == "x\n\n---\n\ny\n"
+    # alternating row classes, empty separators between posts, posts named by their id
+    phpbb = "".join(f"<div id='p{k}' class='post has-profile bg{1 + k % 2}'><div class='content'>Post {k} body.</div>"
+                    "</div><hr class='divider'>" for k in range(3))
+    assert md_of(f"<div>{phpbb}</div>").count("---") == 2
+    vb = "".join(f"<table id='post{k}' class='tborder'><tr><td>Post {k} body.</td></tr></table>" for k in range(3))
+    assert md_of(f"<div>{vb}</div>").count("---") == 2
+    mixed = "<div class='answer accepted-answer'><p>One.</p></div><div class='js-answer answer'><p>Two.</p></div>"
+    assert md_of(mixed).count("---") == 1
+    # different kinds of items (a question, then its answer) or text between: no break
+    assert "---" not in md_of("<div class='question'><p>Q?</p></div><div class='answer'><p>A.</p></div>")
+    assert "---" not in md_of("<div class='post'><p>a</p></div>Some words.<div class='post'><p>b</p></div>")
     # inside a list no break: it would make the list loose and change the text
     nested = "<ul><li><div class='post'><p>a</p></div><div class='post'><ul><li>b</li></ul></div></li></ul>"
     assert "---" not in md_of(nested) and markdown_to_text(md_of(nested)) == "a\nb"

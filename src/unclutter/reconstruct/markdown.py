@@ -84,6 +84,7 @@ from .rules import (
     MIN_FENCE_LENGTH,
     POST_BREAK_TAGS,
     POST_CLASS_SPLIT_RE,
+    POST_ID_RE,
     POST_ITEM_WORDS,
     PRE_TAGS,
     SKIP_TAGS,
@@ -711,27 +712,37 @@ class _Renderer:
 
     # -- blocks -----------------------------------------------------------------------
     def _post_break(self, node: Node) -> None:
-        """Ask for a ``---`` before ``node`` when it is a post right after a post of the
-        same tag and class that wrote content (see ``rules.POST_BREAK_TAGS``), outside
-        lists and block quotes. The break is written with the next block of the same
-        Markdown container (:meth:`_add_block`): a post that writes nothing leaves no break,
-        a post starting with its own ``<hr>`` no second one."""
-        if self.depth:
+        """Ask for a ``---`` before ``node`` when it is a post right after a post naming the
+        same item word that wrote content (see ``rules.POST_BREAK_TAGS``), outside lists and
+        block quotes. The break is written with the next block of the same Markdown
+        container (:meth:`_add_block`): a post that writes nothing leaves no break, a post
+        starting with its own ``<hr>`` no second one."""
+        if self.depth or node.parent is None:
             return
-        cls = node.attrs.get("class")
+        words = _post_words(node)
+        if not words:
+            return
         parent = node.parent
-        if not cls or parent is None or not _names_post(cls):
-            return
         index = self.sibling_index.get(id(parent))
         if index is None:
             index = self.sibling_index[id(parent)] = {id(ch): k for k, ch in enumerate(parent.children)}
         k = index.get(id(node), 0) - 1
         siblings = parent.children
-        while k >= 0 and siblings[k].tag == TEXT and not siblings[k].text.strip():
+        # the previous sibling with text (whitespace, empty separators and anchors skipped)
+        while k >= 0:
+            sib = siblings[k]
+            if sib.tag == TEXT:
+                if sib.text.strip():
+                    return
+            elif id(sib) in self.posts_start or sib.text_content().strip():
+                break
             k -= 1
-        prev = siblings[k] if k >= 0 else None
-        if (prev is not None and prev.tag == node.tag and prev.attrs.get("class") == cls
-                and self.posts_start.get(id(prev), self.blocks_emitted) < self.blocks_emitted):
+        if k < 0:
+            self.posts_start[id(node)] = self.blocks_emitted
+            return
+        prev = siblings[k]
+        start = self.posts_start.get(id(prev))
+        if start is not None and start < self.blocks_emitted and not words.isdisjoint(_post_words(prev)):
             self.post_break = self.frames[-1]
         self.posts_start[id(node)] = self.blocks_emitted
 
@@ -1027,7 +1038,7 @@ class _Renderer:
                 else:
                     if toks:
                         self._flush()
-                    if tag in POST_BREAK_TAGS and "class" in node.attrs:
+                    if tag in POST_BREAK_TAGS and node.attrs:
                         self._post_break(node)
                     push(_EXIT_BLOCK)
                 if node.children:
@@ -1181,6 +1192,8 @@ class _Renderer:
             # any other block: div, p, section, li outside a list, layout table parts...
             if toks:
                 self._flush()
+            if tag in POST_BREAK_TAGS and node.attrs:
+                self._post_break(node)  # (a layout table holding a post: vBulletin)
             push(_EXIT_BLOCK)
             if role == _DT:
                 if not self.emph["**"]:
@@ -1194,16 +1207,37 @@ class _Renderer:
         if toks:
             self._flush()
         blocks = self.frames[0].blocks
+        # a break separates: none before the first block or after the last
+        start, end = 0, len(blocks)
+        while start < end and blocks[start] == "---":
+            start += 1
+        while end > start and blocks[end - 1] == "---":
+            end -= 1
+        blocks = blocks[start:end]
         return "\n\n".join(blocks) + "\n" if blocks else ""
 
 
-def _names_post(cls: str) -> bool:
-    """Whether a class value has a token naming a post item (``rules.POST_ITEM_WORDS``)."""
-    for token in cls.split():
-        last = POST_CLASS_SPLIT_RE.split(token.lower())[-1] or token.lower()
-        if last.endswith(POST_ITEM_WORDS):
-            return True
-    return False
+def _post_words(node: Node) -> frozenset[str]:
+    """The post-item words an element's class tokens and id name (``rules.POST_ITEM_WORDS``,
+    ``rules.POST_ID_RE``; ``p123`` names a ``post``), empty for any other element."""
+    attrs = node.attrs
+    if not attrs:
+        return frozenset()
+    words = set()
+    cls = attrs.get("class")
+    if cls:
+        for token in cls.split():
+            last = POST_CLASS_SPLIT_RE.split(token.lower())[-1] or token.lower()
+            for word in POST_ITEM_WORDS:
+                if last.endswith(word):
+                    words.add(word)
+    ident = attrs.get("id")
+    if ident:
+        m = POST_ID_RE.fullmatch(ident.strip())
+        if m:
+            word = m.group(1).lower()
+            words.add("post" if word == "p" else word)
+    return frozenset(words)
 
 
 def to_markdown(

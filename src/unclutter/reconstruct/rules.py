@@ -34,17 +34,21 @@ BLOCK_TAGS = frozenset(
 
 #: Posts of a thread (forum posts, answers, comments) are separated by a thematic break
 #: (``---``, GFM spec section 4.1) so that a reader or a model sees where one author's post
-#: ends: an element of ``POST_BREAK_TAGS`` with a class token naming a post item (its last
-#: ``-``/``_`` part ends with one of ``POST_ITEM_WORDS``: phpBB ``post``, XenForo
+#: ends: an element of ``POST_BREAK_TAGS`` that names a post item -- a class token whose
+#: last ``-``/``_`` part ends with one of ``POST_ITEM_WORDS`` (phpBB ``post``, XenForo
 #: ``message--post``, Discourse ``crawler-post``, Stack Exchange ``answer``, Invision
-#: ``ipsEntry``; not ``post-section`` or ``post-col``, layout names) whose previous element
-#: sibling has the same tag and class and wrote content (an FAQ's questions between its
-#: answers stop it). On a sample of wcxb-dev (every 4th page), 12 of 22 forum threads get
-#: breaks, 1 of 203 articles (a music chart's entries), no other page; the plain text
-#: (``Article.text``) does not change.
-POST_BREAK_TAGS = frozenset(("article", "div", "section"))
+#: ``ipsEntry``; not ``post-section`` or ``post-col``, layout names), or an id such as
+#: vBulletin's ``post123`` or phpBB's ``p123`` (``POST_ID_RE``) -- whose previous element
+#: sibling with text names a post item of the same word and wrote content. Alternating row
+#: classes (``bg1``/``bg2``, ``rowodd``/``roweven``) and empty separators (``<hr
+#: class="divider">``) between posts do not matter; an FAQ's questions between its answers
+#: stop it. On a sample of wcxb-dev (every 4th page), 12 of 22 forum threads got breaks with
+#: exact class matching; this reading adds phpBB, Stack Exchange and XenForo threads whose
+#: classes alternate. The plain text (``Article.text``) does not change.
+POST_BREAK_TAGS = frozenset(("article", "div", "section", "table"))
 POST_ITEM_WORDS = ("post", "message", "comment", "reply", "answer", "entry")
 POST_CLASS_SPLIT_RE = re.compile(r"[-_]+")
+POST_ID_RE = re.compile(r"(?i)(post|message|comment|reply|answer|entry|p)[-_]?\d+")
 
 #: Headings and their Markdown level (ATX heading, GFM spec section 4.2).
 HEADING_LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
