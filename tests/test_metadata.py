@@ -334,6 +334,20 @@ def test_dom_byline_skips_hidden_long_and_false_friends():
     assert meta("", inner).byline == "Real Name"
 
 
+def test_dom_byline_names_a_person_not_a_date_or_a_profile():
+    # microdata: the Person's name property, also as <meta itemprop="name" content>
+    card = ('<div itemprop="author" itemscope itemtype="http://schema.org/Person"><a href="/u/1">Kumiko</a>'
+            '<meta itemprop="name" content="Kumiko"><span class="reputation">159</span> 1 silver badge</div>')
+    assert meta("", card).byline == "Kumiko"
+    # a forum profile's statistics after the name go
+    profile = '<div class="author">StarredSkies Posts: 116 Threads: 23 Joined: Feb 2019 Reputation: 7</div>'
+    assert meta("", profile).byline == "StarredSkies"
+    # a date alone is not a byline (phpBB's <p class="author"> holds the post's date)
+    for date in ("Sun Dec 17, 2023 11:23 am", "March 3rd, 2024 at 5:00 p.m.", "2024-05-01"):
+        assert meta("", f'<p class="author"><a href="#p1">{date}</a></p>').byline is None, date
+    assert meta("", '<p class="author">May Smith</p>').byline == "May Smith"  # a name, not a month
+
+
 def test_no_byline_when_page_has_none():
     assert meta("<title>t</title>", "<p>Just text.</p>").byline is None
 

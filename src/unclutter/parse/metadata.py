@@ -341,9 +341,23 @@ BYLINE_PREFIX_RE = re.compile(
     r"^(?:(?:written|posted|words|story|reported|text)\s+)?by\b\s*:?\s*", re.IGNORECASE
 )
 
-#: A publication-date trailer cut from bylines ("Jane Doe Published 7:07 PM EST Nov 19").
+#: A publication-date trailer cut from bylines ("Jane Doe Published 7:07 PM EST Nov 19"),
+#: and a forum profile's statistics after a poster's name ("StarredSkies Posts: 116
+#: Threads: 23 Joined: Feb 2019": MyBB, vBulletin, phpBB, XenForo profile labels).
 BYLINE_TRAILER_RE = re.compile(
-    r"\s+(?:published|updated|last updated|posted on|posted)\b.*$", re.IGNORECASE | re.DOTALL
+    r"\s+(?:(?:published|updated|last updated|posted on|posted)\b"
+    r"|(?:posts|threads|joined|join date|reputation|messages|reaction score|likes received)\s*:).*$",
+    re.IGNORECASE | re.DOTALL,
+)
+#: A byline that is only a date or time ("Sun Dec 17, 2023 11:23 am": phpBB's
+#: ``<p class="author">`` holds the post's date when the poster's name sits elsewhere)
+#: names nobody: English month and weekday names, ordinals, am/pm, separators, with at
+#: least one digit.
+BYLINE_DATE_ONLY_RE = re.compile(
+    r"(?:[\s,./:\-\u2013\u2014@]|\d+(?:st|nd|rd|th)?|[ap]\.?m\.?|at|on|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|"
+    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?)+",
+    re.IGNORECASE,
 )
 
 #: Title separators: a run of whitespace, one of these, a run of whitespace.
@@ -1778,6 +1792,8 @@ def _clean_byline(raw: Any, limit: int) -> str | None:
     text = BYLINE_TRAILER_RE.sub("", text).strip(" |,;:-\u2013\u2014")
     if not text or not any(ch.isalpha() for ch in text):
         return None
+    if BYLINE_DATE_ONLY_RE.fullmatch(text) and any(ch.isdigit() for ch in text):
+        return None
     return _cap(text, limit)
 
 
@@ -1796,6 +1812,11 @@ def _byline_text(node: Node) -> str:
     while stack and seen < MAX_BYLINE_SUBTREE_NODES and len(names) < MAX_AUTHORS:
         n, in_author = stack.pop()
         seen += 1
+        if n.tag == "meta" and (in_author or in_author_root) and "name" in n.attrs.get("itemprop", "").lower().split():
+            text = clean_text(n.attrs.get("content", ""), MAX_DOM_BYLINE_CHARS + 1)  # microdata's value
+            if text and text not in names:
+                names.append(text)
+            continue
         if n.tag == TEXT or _hidden_self(n):
             continue
         attrs = n.attrs
