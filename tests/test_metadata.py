@@ -348,6 +348,14 @@ def test_dom_byline_names_a_person_not_a_date_or_a_profile():
     assert meta("", '<p class="author">May Smith</p>').byline == "May Smith"  # a name, not a month
 
 
+def test_a_breadcrumb_trail_page_is_not_the_page():
+    trail = ld({"@type": "BreadcrumbList", "itemListElement": [{"@type": "ListItem", "position": 1, "item": {
+        "@type": "WebPage", "@id": "https://shop.example/", "name": "Example Shop"}}]})
+    head = trail + m("og:title", "Nikon D750 DSLR Camera with 24-120mm Lens") + "<title>Nikon D750 | Example Shop</title>"
+    assert meta(head, "<h1>Nikon D750 DSLR Camera with 24-120mm Lens</h1>").title == (
+        "Nikon D750 DSLR Camera with 24-120mm Lens")
+
+
 def test_no_byline_when_page_has_none():
     assert meta("<title>t</title>", "<p>Just text.</p>").byline is None
 

@@ -1165,9 +1165,13 @@ def _parse_json_ld(blocks: list[str], page_urls: set[str]) -> _LD:
             if isinstance(ref, str) and len(value) > 1 and ref not in ld.ids:
                 ld.ids[ref] = value
     best_rank, best = 9, None
+    # the pages a breadcrumb trail names (its ListItems' WebPage items: "Home") are not
+    # this page
+    in_trail = {id(o) for obj in ld.objects if "BreadcrumbList" in _ld_types(obj)
+                for o in _json_objects(obj)[1:]}
     for obj in ld.objects:
         types = _ld_types(obj)
-        if not types:
+        if not types or id(obj) in in_trail:
             continue
         if any(t in ARTICLE_TYPES for t in types):
             rank = 0
