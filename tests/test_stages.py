@@ -527,6 +527,25 @@ def test_listing_of_teaser_cards_is_kept_but_teasers_inside_an_article_go():
     assert "Real paragraph 9" in text and "Story number 99" not in text
 
 
+def test_a_forum_post_with_a_permalink_heading_is_no_teaser():
+    # FluxBB: each post's heading links to the post itself (#p<id>); short replies stay
+    post = ("<div id='p{k}' class='blockpost'><h2><span>#{k} <a href='viewtopic.php?pid={k}#p{k}'>"
+            "2024-01-0{k} 10:00</a></span></h2><div class='postmsg'><p>{body}</p></div></div>")
+    long = "A long first post that explains the whole problem, with commas, clauses, and details. " * 6
+    thread = ("<html><body><div id='brdmain'>" + post.format(k=1, body=long)
+              + "".join(post.format(k=k, body=f"Short reply {k}, with a comma.") for k in range(2, 6))
+              + "</div></body></html>")
+    text = " ".join(_select(thread).root.text_content().split())
+    assert all(f"Short reply {k}" in text for k in range(2, 6)), text
+    # a heading linking elsewhere, or to an anchor outside its card, still makes a teaser
+    from unclutter.score.select import _permalink_heading
+
+    card = parse_html("<div id='c'><h3><a href='/other#p9'>Elsewhere</a></h3><p id='p8'>x</p></div>").body.children[0]
+    assert not _permalink_heading(card.children[0], card)
+    inside = parse_html("<div id='p9'><h3><a href='#p9'>Here</a></h3></div>").body.children[0]
+    assert _permalink_heading(inside.children[0], inside)
+
+
 def test_teaser_cards_are_the_outermost_small_blocks_around_a_linked_heading():
     from unclutter.score.select import ATTEMPTS, _teasers
 

@@ -403,6 +403,26 @@ def _linked_heading(d: Node, stats: TextStats) -> bool:
     )
 
 
+def _permalink_heading(heading: Node, card: Node) -> bool:
+    """Whether every link of ``heading`` points into ``card`` itself (its fragment is the id
+    of ``card`` or of an element inside it): a forum post's permalink heading ("#17
+    2023-12-20" linking to ``...#p2188116``, the post's own id: FluxBB, phpBB), not a
+    teaser for another page."""
+    links = [a for a in heading.iter_elements() if a.tag == "a" and "href" in a.attrs]
+    links += [a for a in heading.ancestors() if a.tag == "a" and "href" in a.attrs]
+    fragments = set()
+    for a in links:
+        _, sep, fragment = a.attrs["href"].partition("#")
+        if not sep or not fragment:
+            return False
+        fragments.add(fragment)
+    if not fragments:
+        return False
+    ids = {n.attrs.get("id") for n in card.iter_elements() if n.attrs}
+    ids.add(card.attrs.get("id"))
+    return fragments <= ids
+
+
 def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
     """Teaser cards in the content: the outermost small (under ``TEASER_MAX_CHARS``)
     ``_TEASER_TAGS`` elements holding a linked heading, unless they *are* the content (a
@@ -437,7 +457,7 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
             if a.tag in _TEASER_TAGS and chars.get(id(a), 0) < TEASER_MAX_CHARS:
                 card = a
             a = a.parent
-        if card is not None:
+        if card is not None and not _permalink_heading(d, card):
             found[id(card)] = card
     if not found:
         return set()
