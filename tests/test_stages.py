@@ -528,15 +528,23 @@ def test_listing_of_teaser_cards_is_kept_but_teasers_inside_an_article_go():
 
 
 def test_a_forum_post_with_a_permalink_heading_is_no_teaser():
-    # FluxBB: each post's heading links to the post itself (#p<id>); short replies stay
-    post = ("<div id='p{k}' class='blockpost'><h2><span>#{k} <a href='viewtopic.php?pid={k}#p{k}'>"
-            "2024-01-0{k} 10:00</a></span></h2><div class='postmsg'><p>{body}</p></div></div>")
-    long = "A long first post that explains the whole problem, with commas, clauses, and details. " * 6
-    thread = ("<html><body><div id='brdmain'>" + post.format(k=1, body=long)
-              + "".join(post.format(k=k, body=f"Short reply {k}, with a comma.") for k in range(2, 6))
-              + "</div></body></html>")
-    text = " ".join(_select(thread).root.text_content().split())
-    assert all(f"Short reply {k}" in text for k in range(2, 6)), text
+    # FluxBB (bbs.archlinux.org): each post's heading links to the post itself (#p<id>)
+    post = ("<div id='p{k}' class='blockpost row{parity}'><h2><span><span class='conr'>#{k}</span> "
+            "<a href='viewtopic.php?pid={k}#p{k}'>2024-08-04 18:32:3{k}</a></span></h2><div class='box'>"
+            "<div class='inbox'><div class='postbody'><div class='postleft'><dl><dt><strong>user{k}</strong>"
+            "</dt><dd><span>Posts: 30,456</span></dd></dl></div><div class='postright'><h3>Re: Forum "
+            "software</h3><div class='postmsg'><p>{body}</p></div></div></div></div></div></div>")
+    long = ("A long post that explains the whole problem at length, with commas, clauses, and details "
+            "about the software. ") * 5
+    bodies = [long, "No, all that is needed is that, plus software that was designed on the same assumptions.",
+              long, "Thanks, that answers it.", long]
+    thread = ("<html><body><div id='brdmain'>" + "".join(
+        post.format(k=k, parity="odd" if k % 2 else "even", body=b) for k, b in enumerate(bodies, 1))
+        + "</div></body></html>")
+    import unclutter
+
+    text = unclutter.extract(thread, extractor="heuristic").text
+    assert "all that is needed" in text and "that answers it" in text, text
     # a heading linking elsewhere, or to an anchor outside its card, still makes a teaser
     from unclutter.score.select import _permalink_heading
 
