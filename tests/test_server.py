@@ -606,7 +606,7 @@ def test_unclutter_serve_runs_uvicorn_on_loopback(origin) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "unclutter", "serve", "--host", "127.0.0.1", "--port", str(port),
          "--no-access-log", "--log-level", "warning",
-         "--allow-private", "127.0.0.1", "--allow-port", str(origin.port)],
+         "--allow-address", "127.0.0.1", "--allow-port", str(origin.port)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
     try:
@@ -650,3 +650,15 @@ def test_reader_font_is_served_from_the_package_and_allowed_by_the_csp():
     assert "@font-face" in css and "fonts/SourceSerifPro-Regular.ttf" in css
     page = client.get("/")
     assert "font-src 'self'" in page.headers["content-security-policy"]
+
+
+def test_serve_refuses_a_bad_allowed_address_with_a_usage_error():
+    import subprocess
+    import sys
+
+    for args, words in ((["--allow-address", "10.0.0.0/8"], "single IP addresses"),
+                        (["--allow-port", "0"], "--allow-port")):
+        proc = subprocess.run([sys.executable, "-m", "unclutter", "serve", *args], capture_output=True,
+                              text=True, timeout=60)
+        assert proc.returncode == 2, proc.stderr
+        assert words in proc.stderr and "Traceback" not in proc.stderr

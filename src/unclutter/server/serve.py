@@ -44,10 +44,11 @@ __all__ = ["serve"]
 @click.option("--log-level", default="info", show_default=True,
               type=click.Choice(["critical", "error", "warning", "info", "debug"]))
 @click.option("--no-access-log", is_flag=True, help="Do not log one line per request.")
-@click.option("--allow-private", "allow_private", multiple=True, hidden=True,
-              help="Test hook: allow exactly this IP address to be fetched.")
-@click.option("--allow-port", "allow_port", multiple=True, type=int, hidden=True,
-              help="Test hook: allow this port besides 80 and 443.")
+@click.option("--allow-address", "--allow-private", "allow_private", multiple=True, metavar="IP",
+              help="Deliberately allow GET /read?url= to fetch this one non-public IP address "
+                   "(repeatable; a service inside a trusted network). Everything else stays refused.")
+@click.option("--allow-port", "allow_port", multiple=True, type=click.IntRange(1, 65535), metavar="PORT",
+              help="Also allow fetching from this TCP port besides 80 and 443 (repeatable).")
 def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None, max_jobs: int,
           max_queued: int, max_body_bytes: int, deadline: float, summary_backends: tuple[str, ...],
           log_level: str, no_access_log: bool, allow_private: tuple[str, ...],
@@ -66,9 +67,12 @@ def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None,
         if not api_key:
             raise UsageError(f"--api-key-env: environment variable {api_key_env} is not set or empty")
     policy = FetchPolicy()
-    if allow_private or allow_port:
-        policy = FetchPolicy(allow_addresses=frozenset(allow_private),
-                             allowed_ports=frozenset(policy.allowed_ports) | frozenset(allow_port))
+    if allow_private or allow_port:  # deliberate loosening, never implied
+        try:
+            policy = FetchPolicy(allow_addresses=frozenset(allow_private),
+                                 allowed_ports=frozenset(policy.allowed_ports) | frozenset(allow_port))
+        except ValueError as exc:
+            raise UsageError(f"bad fetch option: {exc}") from None
     try:
         config = ServerConfig(fetch_policy=policy, max_jobs=max_jobs, max_queued=max_queued,
                               max_body_bytes=max_body_bytes, request_deadline=deadline,
