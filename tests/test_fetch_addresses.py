@@ -67,8 +67,9 @@ VECTORS = [
     ("http://127.000.000.001/", INVALID, "127.000.000.001"),
     ("http://\u0661\u0662\u0667.\u0660.\u0660.\u0661/", INVALID, "invalid URL"),  # Arabic-Indic digits
     ("http://[::ffff:127.0.0.1%25lo]/", BLOCKED, "127.0.0.1, in IPv4-mapped form"),
-    # percent-escapes in a host are not decoded by the client: a name to resolve, not 127.0.0.1
-    ("http://%31%32%37.0.0.1/", FetchError, "could not resolve"),
+    # percent-escapes in a host are not decoded by the client, nor looked up: no host name
+    ("http://%31%32%37.0.0.1/", INVALID, "is not a host name"),
+    ("http://exa mple.org/", INVALID, "is not a host name"),  # (the client escapes the space)
     ("http://evil.test#@127.0.0.1/", FetchError, "could not resolve evil.test"),  # the host is evil.test
     ("http://0xa000001/", BLOCKED, "10.0.0.1 is a private"),
     # IPv4 categories

@@ -12,14 +12,21 @@ differently (DNS rebinding).
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
-from ipaddress import ip_address
 from collections.abc import Callable
+from ipaddress import ip_address
 
 import httpx
 
-from ..core.errors import BlockedAddressError, BlockedSchemeError, FetchError, FetchTimeoutError, PolicyError
+from ..core.errors import (
+    BlockedAddressError,
+    BlockedSchemeError,
+    FetchError,
+    FetchTimeoutError,
+    PolicyError,
+)
 from .addresses import IPAddress, classify_address, host_literal
 from .policy import FetchPolicy
 
@@ -28,6 +35,11 @@ __all__ = ["DEFAULT_PORT", "parse_url", "check_url", "url_port", "display_url", 
 #: Port used when a URL names none.
 DEFAULT_PORT = {"http": 80, "https": 443}
 
+
+#: The characters of a host name once IDNA-encoded (RFC 1123 section 2.1: letters, digits,
+#: hyphens, dots; underscores too, which DNS carries and some sites use); an IPv6 literal
+#: (a colon in the host) is checked as an address.
+_HOST_NAME_RE = re.compile(r"[A-Za-z0-9._-]+")
 
 def display_url(url: httpx.URL) -> str:
     """*url* as text for messages, with any user name or password left out."""
@@ -77,7 +89,12 @@ def check_url(url: httpx.URL, policy: FetchPolicy) -> None:
         raise BlockedAddressError(f"refused: credentials in the URL are not allowed ({shown})")
     if not url.raw_host:
         raise BlockedAddressError(f"refused: URL has no host ({shown})")
-    literal = host_literal(url.raw_host.decode("ascii"))
+    raw_host = url.raw_host.decode("ascii")
+    if not (_HOST_NAME_RE.fullmatch(raw_host) or ":" in raw_host):  # (an IPv6 literal)
+        # (the parser percent-encodes what a host name cannot hold: "exa mple.org" would be
+        # looked up as "exa%20mple.org")
+        raise PolicyError(f"refused: invalid URL {shown[:200]!r} (the host {raw_host[:100]!r} is not a host name)")
+    literal = host_literal(raw_host)
     if literal is not None:
         _check_address(literal, url.host, policy)
     port = url_port(url)
