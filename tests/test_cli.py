@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import REPO, case_html, find_case
 
 EXAMPLE = REPO / "examples" / "wikipedia-mozilla.html"
@@ -66,6 +66,11 @@ def test_stdin_and_explain():
     assert proc.returncode == 0
     err = proc.stderr.decode()
     assert "trace: select: attempt" in err and "removed [prune]" in err
+    # elements without text are counted per reason, not listed one by one (-f json lists them)
+    assert not re.search(r"^removed .* 0 chars:", err, re.M)
+    counts = re.findall(r"^removed \[\w+\] .*: (\d+) elements? without text$", err, re.M)
+    data = json.loads(run("-", "--explain", "-f", "json", stdin=EXAMPLE.read_bytes()).stdout)
+    assert sum(map(int, counts)) == sum(1 for r in data["removed"] if not r["chars"]) > 0
 
 
 @pytest.mark.parametrize(

@@ -169,12 +169,22 @@ def _explained(show: bool, run, *args, **kwargs):
 
 
 def _explain(article) -> None:
+    """The trace, then the removal log: every removed element holding text, and a count
+    per reason of those holding none (icons, empty wrappers, ``<meta>``), which only
+    ``-f json`` lists one by one."""
     err = sys.stderr
     for line in article.trace:
         err.write(f"trace: {line}\n")
+    empty: dict[str, int] = {}
     for r in article.removed:
+        if not r.chars:
+            key = f"[{r.stage}] {r.reason}"
+            empty[key] = empty.get(key, 0) + 1
+            continue
         err.write(f"removed [{r.stage}] <{r.tag}> {r.class_id[:40]!r} {r.chars} chars: {r.reason}"
                   f"{' | ' + r.preview if r.preview else ''}\n")
+    for key, n in sorted(empty.items(), key=lambda kv: -kv[1]):
+        err.write(f"removed {key}: {n} element{'s' if n > 1 else ''} without text\n")
 
 
 _SUMMARY_KEY = "unclutter.summary"
