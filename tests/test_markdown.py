@@ -482,6 +482,9 @@ def test_fence_longer_than_backtick_runs_inside():
 
 def test_language_from_lang_class_and_parent():
     assert md_of('<pre class="lang-js">x</pre>').startswith("```js\n")
+    # highlighter directives name no language (Discourse: lang-auto)
+    for attrs in ('class="lang-auto"', 'class="language-none"', 'data-lang="nohighlight"'):
+        assert md_of(f'<pre><code {attrs}>x = 1</code></pre>').startswith("```\n"), attrs
     assert md_of('<div class="highlight highlight-source-shell"><pre>ls</pre></div>').startswith("```shell\n")
     assert md_of('<pre><code class="language-c`x">x</code></pre>').startswith("```\n")
 

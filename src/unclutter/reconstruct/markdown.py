@@ -72,6 +72,7 @@ from .rules import (
     BLOCK_TAGS,
     CODE_LANGUAGE_ATTRS,
     CODE_LANGUAGE_CLASS_RE,
+    CODE_LANGUAGE_NOT_A_LANGUAGE,
     CODE_TAGS,
     EMPHASIS_MARKERS,
     HARD_BREAK,
@@ -318,13 +319,13 @@ def _code_language(pre: Node) -> str:
             continue
         for name in CODE_LANGUAGE_ATTRS:
             v = attrs.get(name, "").strip()
-            if v and _LANG_OK.fullmatch(v):
+            if v and _LANG_OK.fullmatch(v) and v.lower() not in CODE_LANGUAGE_NOT_A_LANGUAGE:
                 return v.lower()
         cls = attrs.get("class", "")
         if cls:
             for c in cls.split():
                 m = CODE_LANGUAGE_CLASS_RE.fullmatch(c)
-                if m and _LANG_OK.fullmatch(m.group(1)):
+                if m and _LANG_OK.fullmatch(m.group(1)) and m.group(1).lower() not in CODE_LANGUAGE_NOT_A_LANGUAGE:
                     return m.group(1).lower()
     return ""
 

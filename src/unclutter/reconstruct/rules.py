@@ -94,6 +94,10 @@ CODE_LANGUAGE_CLASS_RE = re.compile(r"(?:language|lang|highlight-source)-([A-Za-
 
 #: Attributes naming a code block's language.
 CODE_LANGUAGE_ATTRS = ("data-lang", "data-language")
+#: Values of those classes and attributes that name no language: highlighter directives
+#: (Discourse's ``lang-auto`` asks highlight.js to guess; ``nohighlight``/``none`` turn it
+#: off), so no info string is written.
+CODE_LANGUAGE_NOT_A_LANGUAGE = frozenset({"auto", "none", "nohighlight", "undefined", "null"})
 
 #: Shortest code fence (GFM spec section 4.5: at least three backticks).
 MIN_FENCE_LENGTH = 3
