@@ -346,6 +346,11 @@ def test_dom_byline_names_a_person_not_a_date_or_a_profile():
     for date in ("Sun Dec 17, 2023 11:23 am", "March 3rd, 2024 at 5:00 p.m.", "2024-05-01"):
         assert meta("", f'<p class="author"><a href="#p1">{date}</a></p>').byline is None, date
     assert meta("", '<p class="author">May Smith</p>').byline == "May Smith"  # a name, not a month
+    # read word by word: a long run of digits does not make the check backtrack (it hung)
+    from unclutter.parse.metadata import _clean_byline
+
+    assert _clean_byline("1" * 60 + " Jane", 200) == "1" * 60 + " Jane"
+    assert _clean_byline("12" * 30 + "x", 200) == "12" * 30 + "x"
 
 
 def test_a_breadcrumb_trail_page_is_not_the_page():

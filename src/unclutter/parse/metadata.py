@@ -351,12 +351,15 @@ BYLINE_TRAILER_RE = re.compile(
 )
 #: A byline that is only a date or time ("Sun Dec 17, 2023 11:23 am": phpBB's
 #: ``<p class="author">`` holds the post's date when the poster's name sits elsewhere)
-#: names nobody: English month and weekday names, ordinals, am/pm, separators, with at
-#: least one digit.
-BYLINE_DATE_ONLY_RE = re.compile(
-    r"(?:[\s,./:\-\u2013\u2014@]|\d+(?:st|nd|rd|th)?|[ap]\.?m\.?|at|on|"
+#: names nobody: every word between separators (``BYLINE_DATE_SEPARATOR_RE``) is a number
+#: or ordinal, am/pm, "at"/"on", or an English month or weekday name, and one is a number.
+#: (Word by word: one pattern for the whole text would backtrack exponentially on a long
+#: run of digits.)
+BYLINE_DATE_SEPARATOR_RE = re.compile(r"[\s,/:\-\u2013\u2014@]+")
+BYLINE_DATE_WORD_RE = re.compile(
+    r"\d+(?:st|nd|rd|th)?\.?|[ap]\.?m\.?|at|on|"
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|"
-    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?)+",
+    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?",
     re.IGNORECASE,
 )
 
@@ -1796,9 +1799,16 @@ def _clean_byline(raw: Any, limit: int) -> str | None:
     text = BYLINE_TRAILER_RE.sub("", text).strip(" |,;:-\u2013\u2014")
     if not text or not any(ch.isalpha() for ch in text):
         return None
-    if BYLINE_DATE_ONLY_RE.fullmatch(text) and any(ch.isdigit() for ch in text):
+    if _date_only(text):
         return None
     return _cap(text, limit)
+
+
+def _date_only(text: str) -> bool:
+    """Whether a byline is only a date or time (see :data:`BYLINE_DATE_WORD_RE`)."""
+    words = [w for w in BYLINE_DATE_SEPARATOR_RE.split(text) if w]
+    return (bool(words) and any(w[0].isdigit() for w in words)
+            and all(BYLINE_DATE_WORD_RE.fullmatch(w) for w in words))
 
 
 def _byline_text(node: Node) -> str:
