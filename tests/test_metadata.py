@@ -351,6 +351,7 @@ def test_dom_byline_names_a_person_not_a_date_or_a_profile():
 
     assert _clean_byline("1" * 60 + " Jane", 200) == "1" * 60 + " Jane"
     assert _clean_byline("12" * 30 + "x", 200) == "12" * 30 + "x"
+    assert _clean_byline("Jane Marcus 12", 200) == "Jane Marcus 12"  # names that start like months
 
 
 def test_a_breadcrumb_trail_page_is_not_the_page():

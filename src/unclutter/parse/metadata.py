@@ -358,8 +358,9 @@ BYLINE_TRAILER_RE = re.compile(
 BYLINE_DATE_SEPARATOR_RE = re.compile(r"[\s,/:\-\u2013\u2014@]+")
 BYLINE_DATE_WORD_RE = re.compile(
     r"\d+(?:st|nd|rd|th)?\.?|[ap]\.?m\.?|at|on|"
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|"
-    r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)[a-z]*\.?",
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
+    r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|"
+    r"saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?",
     re.IGNORECASE,
 )
 
