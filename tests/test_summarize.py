@@ -79,6 +79,28 @@ def test_candidate_filter_drops_page_residue():
     assert not is_candidate("Too short.")
     assert is_candidate("The council approved a new budget for public transport on Tuesday.")
     assert ExtractiveSummarizer().summarize("", max_sentences=3).text == ""
+    # a fragment without a sentence end (a hatnote, a heading) is no candidate; quotes may close one
+    assert not is_candidate("See also: Mozilla Foundation and Mozilla Corporation")
+    assert is_candidate("“The council approved a new budget for public transport on Tuesday.”")
+    assert is_candidate("Did the council approve a new budget for public transport on Tuesday?")
+
+
+def test_sentences_never_cross_a_blank_line():
+    from unclutter.summarize.sentences import split_sentences
+
+    text = "See also: Mozilla Foundation\n\nMozilla is a free-software community. It makes Firefox.\n \nEnd"
+    got = split_sentences(text)
+    assert [s.text for s in got] == ["See also: Mozilla Foundation", "Mozilla is a free-software community.",
+                                     "It makes Firefox.", "End"]
+    assert all(text[s.start:s.end] == s.text for s in got)
+    import unclutter
+
+    page = ("<html><body><article><h1>Mozilla</h1><div role='note' class='hatnote'>See also: Mozilla "
+            "Foundation and Mozilla Corporation</div>" + "<p>Mozilla is a free-software community, created in "
+            "1998 by members of Netscape, that makes the Firefox browser and other software.</p>" * 3
+            + "</article></body></html>")
+    summary = unclutter.extract(page, summary=True).summary
+    assert summary.startswith("Mozilla is a free-software community") and "See also" not in summary
 
 
 def test_extractive_prefers_simpler_among_near_equal():

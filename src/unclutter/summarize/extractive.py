@@ -83,13 +83,22 @@ _WORD_RE = re.compile(r"[^\W_]+(?:['’\-.][^\W_]+)*")
 _ALPHA_RE = re.compile(r"^[^\W\d_]+(?:['’\-][^\W\d_]+)*$")
 
 
+#: The end of a sentence: terminal punctuation (ASCII, the ellipsis, CJK and Arabic/Devanagari
+#: full stops and marks), then any closing quotes, brackets or footnote asterisks.
+SENTENCE_END_RE = re.compile(r"[.!?\u2026\u3002\uff01\uff1f\u061f\u06d4\u0964][\"'\u2019\u201d\u00bb)\]*]*$")
+
+
 def is_candidate(sentence: str) -> bool:
     """Whether a sentence may be picked: :data:`MIN_SENTENCE_WORDS` to
     :data:`MAX_SENTENCE_WORDS` words, at least two thirds of them alphabetic, and at least
     one lower-case word (so bylines, datelines, timestamps and all-caps banners are not),
     and not ending with a colon (a lead-in to a list or a quotation: "the menu is:",
-    "According to the Foundation:" say nothing by themselves)."""
-    if sentence.rstrip().endswith(":"):
+    "According to the Foundation:" say nothing by themselves), ending with a full stop, a
+    question or exclamation mark, or an ellipsis (:data:`SENTENCE_END_RE`; a paragraph
+    without one is a heading-like fragment, such as Wikipedia's "See also: Mozilla
+    Foundation and Mozilla Corporation" hatnote)."""
+    tail = sentence.rstrip()
+    if tail.endswith(":") or not SENTENCE_END_RE.search(tail):
         return False
     words = _WORD_RE.findall(sentence)
     if not (MIN_SENTENCE_WORDS <= len(words) <= MAX_SENTENCE_WORDS):

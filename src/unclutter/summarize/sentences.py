@@ -19,6 +19,10 @@ __all__ = ["Sentence", "split_sentences", "DEFAULT_LANGUAGE"]
 DEFAULT_LANGUAGE = "en"
 
 _WORDISH = re.compile(r"\w")
+#: A paragraph: from a non-space character to the next blank line. No sentence crosses a
+#: paragraph boundary (a heading or a Wikipedia hatnote without a full stop would otherwise
+#: run into the next paragraph's first sentence).
+_PARAGRAPH = re.compile(r"\S(?:[^\n]|\n(?![ \t]*(?:\n|$)))*")
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,8 @@ def _lang(language: str | None) -> str:
 
 
 def split_sentences(text: str, language: str | None = None) -> list[Sentence]:
-    """Split ``text`` into sentences with character offsets.
+    """Split ``text`` into sentences with character offsets, paragraph by paragraph (a
+    blank line always ends a sentence).
 
     Segments without a word character (stray punctuation, blank runs) are dropped.
 
@@ -49,16 +54,20 @@ def split_sentences(text: str, language: str | None = None) -> list[Sentence]:
     import sentencex
 
     out: list[Sentence] = []
-    pos = 0
-    for seg in sentencex.segment(_lang(language), text):
-        start = text.find(seg, pos) if not text.startswith(seg, pos) else pos
-        if start < 0:  # never expected: sentencex is lossless; resynchronise defensively
-            start = pos
-        end = start + len(seg)
-        pos = end
-        stripped = seg.strip()
-        if not stripped or not _WORDISH.search(stripped):
-            continue
-        lead = len(seg) - len(seg.lstrip())
-        out.append(Sentence(stripped, start + lead, start + lead + len(stripped)))
+    lang = _lang(language)
+    for para in _PARAGRAPH.finditer(text):
+        block = para.group()
+        base = para.start()
+        pos = 0
+        for seg in sentencex.segment(lang, block):
+            start = block.find(seg, pos) if not block.startswith(seg, pos) else pos
+            if start < 0:  # never expected: sentencex is lossless; resynchronise defensively
+                start = pos
+            end = start + len(seg)
+            pos = end
+            stripped = seg.strip()
+            if not stripped or not _WORDISH.search(stripped):
+                continue
+            lead = len(seg) - len(seg.lstrip())
+            out.append(Sentence(stripped, base + start + lead, base + start + lead + len(stripped)))
     return out
