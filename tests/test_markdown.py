@@ -933,6 +933,12 @@ def test_posts_of_a_thread_are_separated_by_thematic_breaks():
     # different kinds of items (a question, then its answer) or text between: no break
     assert "---" not in md_of("<div class='question'><p>Q?</p></div><div class='answer'><p>A.</p></div>")
     assert "---" not in md_of("<div class='post'><p>a</p></div>Some words.<div class='post'><p>b</p></div>")
+    # a last post that writes nothing leaves no break before what follows the thread, and a
+    # post that writes nothing is looked past
+    empty_last = "<div><div class='post'><p>a</p></div><div class='post'><p>b</p></div><div class='post'> </div></div>"
+    assert md_of(empty_last + "<p>After the thread.</p>") == "a\n\n---\n\nb\n\nAfter the thread.\n"
+    # numbered paragraphs (id="p1", "p2") are no posts
+    assert "---" not in md_of("<div id='p1'><p>One.</p></div><div id='p2'><p>Two.</p></div>")
     # inside a list no break: it would make the list loose and change the text
     nested = "<ul><li><div class='post'><p>a</p></div><div class='post'><ul><li>b</li></ul></div></li></ul>"
     assert "---" not in md_of(nested) and markdown_to_text(md_of(nested)) == "a\nb"

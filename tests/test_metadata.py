@@ -343,7 +343,8 @@ def test_dom_byline_names_a_person_not_a_date_or_a_profile():
     profile = '<div class="author">StarredSkies Posts: 116 Threads: 23 Joined: Feb 2019 Reputation: 7</div>'
     assert meta("", profile).byline == "StarredSkies"
     # a date alone is not a byline (phpBB's <p class="author"> holds the post's date)
-    for date in ("Sun Dec 17, 2023 11:23 am", "March 3rd, 2024 at 5:00 p.m.", "2024-05-01"):
+    for date in ("Sun Dec 17, 2023 11:23 am", "March 3rd, 2024 at 5:00 p.m.", "2024-05-01",
+                 "\u00bb Sun Dec 17, 2023 11:23 am EST", "2023-12-17T11:23:00Z", "Dec. 17, 2023 \u00b7 11:23 am"):
         assert meta("", f'<p class="author"><a href="#p1">{date}</a></p>').byline is None, date
     assert meta("", '<p class="author">May Smith</p>').byline == "May Smith"  # a name, not a month
     # read word by word: a long run of digits does not make the check backtrack (it hung)

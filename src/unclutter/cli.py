@@ -347,7 +347,7 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
         try:
             policy = FetchPolicy(**settings) if settings else None
         except ValueError as exc:
-            raise UsageError(f"bad fetch option: {exc}") from None
+            raise UsageError(f"bad fetch option: {str(exc)[:300]}") from None
         article = _explained(explain, pipeline.extract_url, source, policy=policy, **options)
     else:
         data = _read_source(source)

@@ -9,7 +9,9 @@ lxml wheels) and over lxml.html (libxml2), which is not HTML5-conformant and cap
 Limits: input deeper than :data:`~unclutter.core.limits.MAX_DOM_DEPTH` open elements is
 refused before parsing (the tree builder is quadratic in depth). Comments are dropped,
 ``<template>`` contents are not part of the tree (WHATWG keeps them in a separate
-fragment), and attribute values longer than ``MAX_ATTRIBUTE_CHARS`` are emptied.
+fragment), and attribute values longer than ``MAX_ATTRIBUTE_CHARS`` are emptied; an
+element whose ``style`` or ``class`` is that long is hidden (``display:none``: what it
+says about its visibility cannot be read).
 """
 
 from __future__ import annotations
@@ -525,9 +527,15 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             if attrs:
                 values = attrs.values()
                 if None in values or sum(map(len, values)) > MAX_ATTRIBUTE_CHARS:
+                    unreadable = False
                     for k, v in attrs.items():
                         if v is None or len(v) > MAX_ATTRIBUTE_CHARS:
                             attrs[k] = ""
+                            unreadable = unreadable or (v is not None and k in ("style", "class"))
+                    if unreadable:
+                        # a style or class too long to read may hide the element: it is
+                        # hidden (padding must not smuggle "display:none" past the checks)
+                        attrs["style"] = "display:none"
             defer = False
             if (
                 tag in drop_tags

@@ -355,9 +355,10 @@ BYLINE_TRAILER_RE = re.compile(
 #: or ordinal, am/pm, "at"/"on", or an English month or weekday name, and one is a number.
 #: (Word by word: one pattern for the whole text would backtrack exponentially on a long
 #: run of digits.)
-BYLINE_DATE_SEPARATOR_RE = re.compile(r"[\s,/:\-\u2013\u2014@]+")
+BYLINE_DATE_SEPARATOR_RE = re.compile(r"[\s,/:|\-\u2013\u2014@\u00b7\u2022\u00bb\u00ab]+")
 BYLINE_DATE_WORD_RE = re.compile(
-    r"\d+(?:st|nd|rd|th)?\.?|[ap]\.?m\.?|at|on|"
+    r"\d+(?:st|nd|rd|th)?\.?|\d+t\d+|\d+(?:\.\d+)?z|[ap]\.?m\.?|at|on|"
+    r"utc|gmt|[ecmp][sd]t|cet|cest|bst|ist|jst|aest|"
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december|"
     r"jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|monday|tuesday|wednesday|thursday|friday|"
     r"saturday|sunday|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?",

@@ -54,6 +54,7 @@ import unicodedata
 from urllib.parse import urljoin, urlsplit
 
 from ..core.dom import TEXT, Node
+from ..core.hiding import class_tokens
 from ..core.invisible import strip_invisible
 from .escaping import (
     INLINE_SPECIAL_RE,
@@ -187,7 +188,8 @@ _W_QUOTE = 2
     _X_CELL_END,
     _X_CAPTION_END,
     _X_SECTION_END,
-) = range(12)
+    _X_POST_END,
+) = range(13)
 
 _EXIT_WRAP = (_X_WRAP,)
 _EXIT_BLOCK = (_X_BLOCK,)
@@ -379,6 +381,8 @@ class _Renderer:
         self.posts_start: dict[int, int] = {}
         self.sibling_index: dict[int, dict[int, int]] = {}
         self.post_break: _Frame | None = None
+        self.post_break_owner: int | None = None  # id of the post that asked for it
+        self.has_text: dict[int, bool] = {}
         # running paragraph
         self.toks: list[str] = []
         self.kinds: list[int] = []
@@ -712,45 +716,54 @@ class _Renderer:
         return md, plain
 
     # -- blocks -----------------------------------------------------------------------
-    def _post_break(self, node: Node) -> None:
+    def _post_break(self, node: Node) -> bool:
         """Ask for a ``---`` before ``node`` when it is a post right after a post naming the
         same item word that wrote content (see ``rules.POST_BREAK_TAGS``), outside lists and
-        block quotes. The break is written with the next block of the same Markdown
+        block quotes; whether ``node`` is a post (its end then clears a break it asked for
+        and did not use). The break is written with the next block of the same Markdown
         container (:meth:`_add_block`): a post that writes nothing leaves no break, a post
         starting with its own ``<hr>`` no second one."""
         if self.depth or node.parent is None:
-            return
+            return False
         words = _post_words(node)
         if not words:
-            return
+            return False
         parent = node.parent
         index = self.sibling_index.get(id(parent))
         if index is None:
             index = self.sibling_index[id(parent)] = {id(ch): k for k, ch in enumerate(parent.children)}
         k = index.get(id(node), 0) - 1
         siblings = parent.children
-        # the previous sibling with text (whitespace, empty separators and anchors skipped)
+        # the previous sibling with text (whitespace, empty separators and anchors skipped;
+        # each sibling's text is looked for once: linear in the page)
         while k >= 0:
             sib = siblings[k]
             if sib.tag == TEXT:
                 if sib.text.strip():
-                    return
-            elif id(sib) in self.posts_start or sib.text_content().strip():
+                    break
+            elif id(sib) in self.posts_start:
                 break
+            else:
+                has = self.has_text.get(id(sib))
+                if has is None:
+                    has = self.has_text[id(sib)] = sib.has_text()
+                if has:
+                    break
             k -= 1
-        if k < 0:
-            self.posts_start[id(node)] = self.blocks_emitted
-            return
-        prev = siblings[k]
-        start = self.posts_start.get(id(prev))
-        if start is not None and start < self.blocks_emitted and not words.isdisjoint(_post_words(prev)):
-            self.post_break = self.frames[-1]
+        prev = siblings[k] if k >= 0 else None
+        if prev is not None and prev.tag != TEXT:
+            start = self.posts_start.get(id(prev))
+            if start is not None and start < self.blocks_emitted and not words.isdisjoint(_post_words(prev)):
+                self.post_break = self.frames[-1]
+                self.post_break_owner = id(node)
         self.posts_start[id(node)] = self.blocks_emitted
+        return True
 
     def _add_block(self, text: str, kind: int, list_mark: str = "") -> None:
         fr = self.frames[-1]
         if self.post_break is fr:
             self.post_break = None
+            self.post_break_owner = None
             if text != "---" and fr.blocks and fr.blocks[-1] != "---":
                 fr.blocks.append("---")
                 fr.kinds.append(_K_OTHER)
@@ -996,6 +1009,16 @@ class _Renderer:
                 elif code == _X_BLOCK:
                     if toks:
                         self._flush()
+                elif code == _X_POST_END:
+                    if toks:
+                        self._flush()
+                    if self.posts_start.get(node[1], -1) >= self.blocks_emitted:
+                        # the post wrote nothing: no break for it, and the next post looks
+                        # past it for the previous one
+                        del self.posts_start[node[1]]
+                        if self.post_break_owner == node[1]:
+                            self.post_break = None
+                            self.post_break_owner = None
                 elif code == _X_SPACE:
                     self.pending_space = True
                 elif code == _X_ITEM_START:
@@ -1039,9 +1062,10 @@ class _Renderer:
                 else:
                     if toks:
                         self._flush()
-                    if tag in POST_BREAK_TAGS and node.attrs:
-                        self._post_break(node)
-                    push(_EXIT_BLOCK)
+                    if tag in POST_BREAK_TAGS and node.attrs and self._post_break(node):
+                        push((_X_POST_END, id(node)))
+                    else:
+                        push(_EXIT_BLOCK)
                 if node.children:
                     extend(reversed(node.children))
                 continue
@@ -1193,9 +1217,10 @@ class _Renderer:
             # any other block: div, p, section, li outside a list, layout table parts...
             if toks:
                 self._flush()
-            if tag in POST_BREAK_TAGS and node.attrs:
-                self._post_break(node)  # (a layout table holding a post: vBulletin)
-            push(_EXIT_BLOCK)
+            if tag in POST_BREAK_TAGS and node.attrs and self._post_break(node):
+                push((_X_POST_END, id(node)))  # (a layout table holding a post: vBulletin)
+            else:
+                push(_EXIT_BLOCK)
             if role == _DT:
                 if not self.emph["**"]:
                     self.emph["**"] += 1
@@ -1220,14 +1245,14 @@ class _Renderer:
 
 def _post_words(node: Node) -> frozenset[str]:
     """The post-item words an element's class tokens and id name (``rules.POST_ITEM_WORDS``,
-    ``rules.POST_ID_RE``; ``p123`` names a ``post``), empty for any other element."""
+    ``rules.POST_ID_RE``), empty for any other element."""
     attrs = node.attrs
     if not attrs:
         return frozenset()
     words = set()
     cls = attrs.get("class")
     if cls:
-        for token in cls.split():
+        for token in class_tokens(cls):
             last = POST_CLASS_SPLIT_RE.split(token.lower())[-1] or token.lower()
             for word in POST_ITEM_WORDS:
                 if last.endswith(word):
@@ -1236,8 +1261,7 @@ def _post_words(node: Node) -> frozenset[str]:
     if ident:
         m = POST_ID_RE.fullmatch(ident.strip())
         if m:
-            word = m.group(1).lower()
-            words.add("post" if word == "p" else word)
+            words.add(m.group(1).lower())
     return frozenset(words)
 
 

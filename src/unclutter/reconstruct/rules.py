@@ -38,7 +38,8 @@ BLOCK_TAGS = frozenset(
 #: last ``-``/``_`` part ends with one of ``POST_ITEM_WORDS`` (phpBB ``post``, XenForo
 #: ``message--post``, Discourse ``crawler-post``, Stack Exchange ``answer``, Invision
 #: ``ipsEntry``; not ``post-section`` or ``post-col``, layout names), or an id such as
-#: vBulletin's ``post123`` or phpBB's ``p123`` (``POST_ID_RE``) -- whose previous element
+#: vBulletin's ``post123`` or ``comment-5`` (``POST_ID_RE``; not a bare ``p1``, a numbered
+#: paragraph as often as a phpBB post, whose class names it anyway) -- whose previous element
 #: sibling with text names a post item of the same word and wrote content. Alternating row
 #: classes (``bg1``/``bg2``, ``rowodd``/``roweven``) and empty separators (``<hr
 #: class="divider">``) between posts do not matter; an FAQ's questions between its answers
@@ -48,7 +49,7 @@ BLOCK_TAGS = frozenset(
 POST_BREAK_TAGS = frozenset(("article", "div", "section", "table"))
 POST_ITEM_WORDS = ("post", "message", "comment", "reply", "answer", "entry")
 POST_CLASS_SPLIT_RE = re.compile(r"[-_]+")
-POST_ID_RE = re.compile(r"(?i)(post|message|comment|reply|answer|entry|p)[-_]?\d+")
+POST_ID_RE = re.compile(r"(?i)(post|message|comment|reply|answer|entry)[-_]?\d+")
 
 #: Headings and their Markdown level (ATX heading, GFM spec section 4.2).
 HEADING_LEVELS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}

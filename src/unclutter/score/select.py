@@ -404,10 +404,10 @@ def _linked_heading(d: Node, stats: TextStats) -> bool:
 
 
 def _permalink_heading(heading: Node, card: Node) -> bool:
-    """Whether every link of ``heading`` points into ``card`` itself (its fragment is the id
-    of ``card`` or of an element inside it): a forum post's permalink heading ("#17
-    2023-12-20" linking to ``...#p2188116``, the post's own id: FluxBB, phpBB), not a
-    teaser for another page."""
+    """Whether every link of ``heading`` points at the post it heads: its fragment is the id
+    of ``card`` or of an element between the heading and ``card`` (a forum post's permalink
+    heading, "#17 2023-12-20" linking to ``...#p2188116``, the post's own id: FluxBB,
+    phpBB), not a teaser for another page."""
     links = [a for a in heading.iter_elements() if a.tag == "a" and "href" in a.attrs]
     links += [a for a in heading.ancestors() if a.tag == "a" and "href" in a.attrs]
     fragments = set()
@@ -418,8 +418,14 @@ def _permalink_heading(heading: Node, card: Node) -> bool:
         fragments.add(fragment)
     if not fragments:
         return False
-    ids = {n.attrs.get("id") for n in card.iter_elements() if n.attrs}
-    ids.add(card.attrs.get("id"))
+    ids = set()
+    a = heading.parent
+    while a is not None:
+        if a.attrs and "id" in a.attrs:
+            ids.add(a.attrs["id"])
+        if a is card:
+            break
+        a = a.parent
     return fragments <= ids
 
 

@@ -72,7 +72,7 @@ def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None,
             policy = FetchPolicy(allow_addresses=frozenset(allow_private),
                                  allowed_ports=frozenset(policy.allowed_ports) | frozenset(allow_port))
         except ValueError as exc:
-            raise UsageError(f"bad fetch option: {exc}") from None
+            raise UsageError(f"bad fetch option: {str(exc)[:300]}") from None
     try:
         config = ServerConfig(fetch_policy=policy, max_jobs=max_jobs, max_queued=max_queued,
                               max_body_bytes=max_body_bytes, request_deadline=deadline,
