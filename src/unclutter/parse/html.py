@@ -10,8 +10,9 @@ Limits: input deeper than :data:`~unclutter.core.limits.MAX_DOM_DEPTH` open elem
 refused before parsing (the tree builder is quadratic in depth). Comments are dropped,
 ``<template>`` contents are not part of the tree (WHATWG keeps them in a separate
 fragment), and attribute values longer than ``MAX_ATTRIBUTE_CHARS`` are emptied; an
-element whose ``style`` or ``class`` is that long is hidden (``display:none``: what it
-says about its visibility cannot be read).
+element whose ``style`` (less its custom properties and ``url()`` values,
+``_STYLE_BULK_RE``) or ``class`` is that long is hidden (``display:none``: what it says
+about its visibility cannot be read).
 """
 
 from __future__ import annotations
@@ -79,6 +80,11 @@ _NEVER_SKIPPED = frozenset({"html", "head", "body"})
 
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
 
+
+#: What makes an inline style long without saying anything about visibility: CSS custom
+#: property declarations (``--wt-padding: 18px;``, a newsletter theme's hundreds of them)
+#: and ``url(...)`` values (data URIs of background images).
+_STYLE_BULK_RE = re.compile(r"--[\w-]+\s*:[^;]*;?|url\([^)]*\)", re.IGNORECASE)
 
 def estimate_depth(html: str) -> int:
     """Quick upper estimate of element nesting depth from a linear scan of the tags.
@@ -530,6 +536,13 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                     unreadable = False
                     for k, v in attrs.items():
                         if v is None or len(v) > MAX_ATTRIBUTE_CHARS:
+                            if k == "style" and v is not None:
+                                # custom properties and url() values (data URIs) say nothing
+                                # about visibility: the rest is kept for the hiding checks
+                                v = _STYLE_BULK_RE.sub("", v)
+                                if len(v) <= MAX_ATTRIBUTE_CHARS:
+                                    attrs[k] = v
+                                    continue
                             attrs[k] = ""
                             unreadable = unreadable or (v is not None and k in ("style", "class"))
                     if unreadable:
