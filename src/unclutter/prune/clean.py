@@ -735,8 +735,8 @@ def _class_reason(node: Node, attrs: dict[str, str]) -> str | None:
     if verdict & _TOC and node.tag not in ("body", "html", "main", "article") and _link_share(node) >= TOC_MIN_LINK_DENSITY:
         return "table of contents (the page's own)"
     if verdict & _GENERIC_HIDE:
-        # last: when an exception of the walk (rules.GENERIC_HIDE_CLASSES) shows the
-        # element, no other class rule applies to it
+        # last: an element the walk then shows anyway (rules.GENERIC_HIDE_CLASSES'
+        # exceptions) has passed every other class rule above
         return GENERIC_HIDE_REASON
     return None
 
