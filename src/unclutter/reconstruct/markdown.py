@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from urllib.parse import urljoin, urlsplit
 
 from ..core.dom import TEXT, Node
@@ -1243,20 +1244,27 @@ class _Renderer:
         return "\n\n".join(blocks) + "\n" if blocks else ""
 
 
+@lru_cache(maxsize=4096)
+def _class_post_words(cls: str) -> frozenset[str]:
+    """The post-item words of a class value's tokens (see :func:`_post_words`); cached:
+    class values repeat across a page."""
+    words = set()
+    for token in class_tokens(cls):
+        last = POST_CLASS_SPLIT_RE.split(token.lower())[-1] or token.lower()
+        for word in POST_ITEM_WORDS:
+            if last.endswith(word):
+                words.add(word)
+    return frozenset(words)
+
+
 def _post_words(node: Node) -> frozenset[str]:
     """The post-item words an element's class tokens and id name (``rules.POST_ITEM_WORDS``,
     ``rules.POST_ID_RE``), empty for any other element."""
     attrs = node.attrs
     if not attrs:
         return frozenset()
-    words = set()
     cls = attrs.get("class")
-    if cls:
-        for token in class_tokens(cls):
-            last = POST_CLASS_SPLIT_RE.split(token.lower())[-1] or token.lower()
-            for word in POST_ITEM_WORDS:
-                if last.endswith(word):
-                    words.add(word)
+    words = set(_class_post_words(cls)) if cls else set()
     ident = attrs.get("id")
     if ident:
         m = POST_ID_RE.fullmatch(ident.strip())
