@@ -355,6 +355,12 @@ def test_dom_byline_names_a_person_not_a_date_or_a_profile():
     assert _clean_byline("Jane Marcus 12", 200) == "Jane Marcus 12"  # names that start like months
 
 
+def test_a_known_site_name_goes_even_when_the_h1_repeats_it():
+    head = m("og:site_name", "WRAL.com") + m("og:title", "Vehicle rental News and Reporting Coverage | WRAL")
+    md = meta(head, "<h1>Vehicle rental News and Reporting Coverage | WRAL</h1>", url="https://www.wral.com/x/")
+    assert md.title == "Vehicle rental News and Reporting Coverage"
+
+
 def test_a_breadcrumb_trail_page_is_not_the_page():
     trail = ld({"@type": "BreadcrumbList", "itemListElement": [{"@type": "ListItem", "position": 1, "item": {
         "@type": "WebPage", "@id": "https://shop.example/", "name": "Example Shop"}}]})

@@ -1497,7 +1497,8 @@ def _refine_title(
     h1_keys = [_norm_key(t) for t in h1_texts]
     matched = _match_h1(text, h1_keys)
     if matched is not None:
-        return matched
+        # a known site name stays out even when the page's <h1> repeats it ("... | WRAL")
+        return _strip_known_site(matched, site_keys)
     # A headline cut short by the site ("... (Including…") that starts a visible h1.
     key = _norm_key(text).rstrip(".\u2026 ")
     if len(key) >= TITLE_TRUNCATED_MIN_CHARS:
