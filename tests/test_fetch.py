@@ -416,7 +416,7 @@ def test_non_html_is_refused_before_the_body_is_read(content_type: str | None) -
         assert "/doc" in srv.disconnects
         assert srv.sent[key] < 16 * 2**20
     message = one_line(caught)
-    assert "is not HTML" in message
+    assert "is not HTML" in message and message.startswith("unsupported content:")  # exit 4, not a refusal (3)
     assert (repr(content_type) if content_type else "missing") in message
 
 

@@ -198,7 +198,7 @@ class _Session:
         media_type = raw_type.split(";", 1)[0].strip().lower()
         if media_type not in ACCEPTED_CONTENT_TYPES:
             what = repr(media_type) if media_type else "missing"
-            raise UnsupportedContentError(f"refused: content type {what} is not HTML ({shown})")
+            raise UnsupportedContentError(f"unsupported content: content type {what} is not HTML ({shown})")
         charset = response.charset_encoding
         charset = charset.strip().lower() if charset else None
         content = self._read_body(response, url, self.policy.max_bytes, truncate=False, charset=charset)
@@ -279,7 +279,7 @@ class _Session:
     def _sniff(head: bytes, charset: str | None, shown: str) -> None:
         kind = sniff_binary(head, charset)
         if kind is not None:
-            raise UnsupportedContentError(f"refused: {shown} is served as HTML but its content is {kind}")
+            raise UnsupportedContentError(f"unsupported content: {shown} is served as HTML but its content is {kind}")
 
     # -- robots.txt --------------------------------------------------------------------
 
