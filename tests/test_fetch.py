@@ -470,6 +470,13 @@ def test_connection_refused_names_the_address() -> None:
         policy = FetchPolicy(allow_addresses=frozenset({"127.0.0.1"}), allowed_ports=frozenset({port}))
         fetch(f"http://127.0.0.1:{port}/", policy)
     assert f"127.0.0.1 port {port}" in one_line(caught)
+    assert "proxy" not in one_line(caught)
+    # a dead proxy is named as the proxy
+    with LocalServer({"/": page(HTML)}) as srv:
+        with pytest.raises(FetchError) as caught:
+            fetch(srv.url("/"), local_policy(srv, proxy=f"http://127.0.0.1:{port}",
+                                              allowed_ports=frozenset({port, srv.port})))
+    assert f"could not connect to the proxy 127.0.0.1 port {port}" in one_line(caught)
 
 
 def test_unknown_name_fails_cleanly(dns) -> None:

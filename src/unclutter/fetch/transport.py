@@ -154,7 +154,8 @@ class PinnedBackend(httpcore.NetworkBackend):
                 continue
             self.connected.append((host, address, port))
             return _DeadlineStream(stream, self._deadline, f"{peer} port {port}")
-        raise FetchError(f"could not connect to {host} port {port} ({'; '.join(failures)})")
+        what = "the proxy " if self._proxy is not None else ""
+        raise FetchError(f"could not connect to {what}{host} port {port} ({'; '.join(failures)})")
 
     def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options=None):  # type: ignore[no-untyped-def]
         raise BlockedAddressError("refused: Unix sockets are not allowed")
