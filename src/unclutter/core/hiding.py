@@ -9,6 +9,7 @@ metadata stage takes no byline from them. Hidden text must never reach a reader 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = ["SCREEN_READER_CLASSES", "utility_hidden", "other_framework_hidden", "generic_hide",
            "GENERIC_HIDE_CLASSES", "GENERIC_HIDE_WRAPPER_SHARE", "GENERIC_HIDE_REASON", "SHOW_VARIANT_RE",
@@ -167,10 +168,12 @@ def class_tokens(cls: str) -> list[str]:
     return [t for t in _ASCII_WHITESPACE_RE.split(cls) if t]
 
 
+@lru_cache(maxsize=8192)
 def class_hides(cls: str | None) -> bool:
     """Whether a ``class`` value hides its element by any rule of this module (the generic
     ``hide`` class included, without the prune stage's exceptions for page wrappers and
-    disclosure panels). Class tokens are split on ASCII whitespace (HTML's rule)."""
+    disclosure panels). Class tokens are split on ASCII whitespace (HTML's rule). Cached:
+    class values repeat across a page."""
     if not cls:
         return False
     tokens = class_tokens(cls)

@@ -670,11 +670,11 @@ def _visible_char_counts(root: Node) -> dict:
                 total += k
             elif ch.tag not in NON_CONTENT_TAGS:
                 a = ch.attrs
-                if not (a and _class_hides(a)):
-                    n += out.get(id(ch), 0)
-                    total += page.get(id(ch), 0)
-                elif not _class_id_verdict(a.get("class"), a.get("id")) & (_SCREEN_READER_ONLY | _UTILITY_HIDDEN):
-                    total += page.get(id(ch), 0)  # hidden by a generic ``hide`` class only
+                verdict = _class_id_verdict(a.get("class"), a.get("id")) if a else 0
+                if not verdict & (_SCREEN_READER_ONLY | _UTILITY_HIDDEN):
+                    total += page.get(id(ch), 0)  # (one hidden by a generic ``hide`` class too)
+                    if not verdict & _GENERIC_HIDE:
+                        n += out.get(id(ch), 0)
         out[id(node)] = n
         page[id(node)] = total
     out["page"] = page.get(id(root), 0)
