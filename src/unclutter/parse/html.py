@@ -349,6 +349,14 @@ class ElementFilter:
     #: the page (its text passes the wrapper test's size and link density) is built and
     #: decided once the tree is complete: a wrapper stays, as a ``<div>`` without role.
     chrome: Callable[[str, dict[str, str]], bool] | None = None
+    #: ``loading(tag, attrs)``: the dropped element is hidden by its own attributes in a way
+    #: a page's script undoes when it has loaded (``hidden``, ``aria-hidden``, inline
+    #: ``display:none``/``visibility:hidden``). With ``parse_html(spare_wrappers=...)``, such
+    #: an element that could hold the page is built and decided once the tree is complete:
+    #: a wrapper holding the page's main landmark stays, without those attributes
+    #: (:func:`_holds_main_landmark`: a loading state, an age gate, a dialog's inert
+    #: background).
+    loading: Callable[[str, dict[str, str]], bool] | None = None
     #: ``hides(attrs)``: an element with these attributes is hidden; read on the descendants
     #: of a dropped element when the skipped elements are reported
     #: (``SkippedElement.hidden_inside``).
@@ -464,9 +472,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     (``tagged``), the ids of React streaming placeholders ``<template id="B:...">``
     (``streamed``) and, when ``index`` is given, each copied element by lexbor's node
     identity (``mem_id``) and the lower-cased class names and ids present (``classes``,
-    ``ids``). Chrome elements that may be page wrappers (``ElementFilter.chrome``,
-    :func:`_may_wrap` with ``wrapper``) are built and listed in ``deferred``, with their
-    lexbor nodes, for :func:`_decide_wrappers`; ``sizes`` receives the characters of all
+    ``ids``). Chrome and hidden elements that may be page wrappers (``ElementFilter.chrome``,
+    ``ElementFilter.loading``, :func:`_may_wrap` with ``wrapper``) are built and listed in
+    ``deferred``, with their lexbor nodes and kinds, for :func:`_decide_wrappers`; ``sizes`` receives the characters of all
     text nodes built (the page's size for the wrapper test).
     """
     root = Node(DOCUMENT)
@@ -475,12 +483,14 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     push = stack.append
     ws_free = _WHITESPACE_FREE_PARENTS
     blocks = BLOCK_ELEMENTS
-    observe = observe_dropped = chrome = None
-    open_deferred = 0  # deferred chrome elements open on the stack: nested ones are not deferred
+    observe = observe_dropped = chrome = loading = None
+    open_deferred = 0  # deferred elements open on the stack: nested ones are not deferred
     deferred_ids: set[int] = set()
     text_chars = 0
     if skip_elements is not None:
-        chrome = skip_elements.chrome if deferred is not None and wrapper is not None else None
+        if deferred is not None and wrapper is not None:
+            chrome = skip_elements.chrome
+            loading = skip_elements.loading
         drop_tags = skip_elements.tags
         check_tags = skip_elements.check_tags
         check_names = skip_elements.attribute_names
@@ -549,13 +559,12 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                         # a style or class too long to read may hide the element: it is
                         # hidden (padding must not smuggle "display:none" past the checks)
                         attrs["style"] = "display:none"
-            defer = False
+            defer = None
             if (
                 tag in drop_tags
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
-            ) and not (defer := chrome is not None and not open_deferred and chrome(tag, attrs or {})
-                       and _may_wrap(child, wrapper)):
+            ) and not (defer := _deferral(tag, attrs, child, chrome, loading, wrapper) if not open_deferred else None):
                 if observe_dropped is not None:
                     observe_dropped(attrs or {}, [  # (lexbor gives None for a valueless attribute)
                         {k: v or "" for k, v in n.attributes.items()} for n in child.css("[aria-controls]")])
@@ -570,7 +579,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             node.parent = parent
             siblings.append(node)
             if defer:
-                deferred.append((node, child))
+                deferred.append((node, child, defer))
                 deferred_ids.add(id(node))
             if observe is not None and attrs:
                 observe(attrs)
@@ -829,20 +838,22 @@ def _is_main_landmark(n: Node) -> bool:
 
 def _holds_main_landmark(node: Node) -> bool:
     """Whether ``node`` is or holds the page's main content landmark (``<main>``,
-    ``role=main``, or an ``<h1>``) and no ``<main>``/``role=main`` lies outside it: a
-    loading state hides the page's own main content; hidden text next to a visible
-    ``<main>`` is planted, however long."""
+    ``role=main``, or an ``<h1>``) and no ``<main>``/``role=main`` lies beside it (one
+    around it does not count): a loading state hides the page's own main content; hidden
+    text next to a visible ``<main>`` is planted, however long."""
     if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)):
         return False
+    around = set()
     top = node
     while top.parent is not None:
         top = top.parent
+        around.add(id(top))
     stack = [top]
     while stack:
         n = stack.pop()
         if n is node or n.tag == TEXT:
             continue
-        if _is_main_landmark(n):
+        if _is_main_landmark(n) and id(n) not in around:
             return False
         stack.extend(n.children)
     return True
@@ -861,16 +872,41 @@ def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:
     return links < wrapper[1] * len(text)
 
 
+#: The attributes by which a page hides a loading state (``ElementFilter.loading``), taken
+#: off a page wrapper that is kept.
+_LOADING_ATTRIBUTES = ("hidden", "aria-hidden", "style")
+
+
+def _deferral(tag: str, attrs: dict | None, lnode, chrome, loading,
+              wrapper: tuple[float, float, int] | None) -> str | None:
+    """``"chrome"`` or ``"loading"`` when an element the filter drops may wrap the page
+    (``ElementFilter.chrome`` / ``ElementFilter.loading``, then :func:`_may_wrap`): it is
+    built and decided by :func:`_decide_wrappers`; else ``None`` (dropped now)."""
+    if chrome is None and loading is None:
+        return None
+    a = attrs or {}
+    kind = ("chrome" if chrome is not None and chrome(tag, a)
+            else "loading" if loading is not None and tag not in _CODE_TAGS and loading(tag, a) else None)
+    return kind if kind is not None and _may_wrap(lnode, wrapper) else None
+
+
 def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float, int],
                      skipped: list[SkippedElement] | None) -> None:
-    """Keep the deferred chrome elements (disjoint: only outermost ones are deferred) that
-    hold the page (:func:`_is_wrapper`), as ``<div>``s without their role; remove the
-    others (reported in ``skipped``)."""
-    for node, lnode in deferred:
+    """Decide the deferred elements (disjoint: only outermost ones are deferred), listed as
+    ``(node, lexbor node, kind)``: chrome that holds the page (:func:`_is_wrapper`) stays as
+    a ``<div>`` without its role; a hidden (``"loading"``) element that holds the page and
+    its main landmark (:func:`_holds_main_landmark`) stays without its hiding attributes
+    (``_LOADING_ATTRIBUTES``); the others are removed (reported in ``skipped``)."""
+    for node, lnode, kind in deferred:
         if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
-            node.tag = "div"
-            node.attrs.pop("role", None)
-            continue
+            if kind == "chrome":
+                node.tag = "div"
+                node.attrs.pop("role", None)
+                continue
+            if _holds_main_landmark(node):
+                for name in _LOADING_ATTRIBUTES:
+                    node.attrs.pop(name, None)
+                continue
         if skipped is not None:
             skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
         node.remove()

@@ -347,6 +347,16 @@ def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
     return _attribute_hiding_reason(attrs) is None
 
 
+def _is_loading_state(tag: str, attrs: dict[str, str]) -> bool:
+    """Whether an element EARLY_DROP removes is hidden only the way a loading state is
+    (``hidden``, ``aria-hidden="true"``, inline ``display:none``/``visibility:hidden``; no
+    non-content role): the elements the page-wrapper rule (``rules.PAGE_WRAPPER``) may keep
+    when they hold the page's main landmark."""
+    if tag in EARLY_DROP_TAGS or _role_reason(attrs) is not None:
+        return False
+    return _attribute_hiding_reason(attrs) in _COLLAPSED
+
+
 #: The early-drop rules (``rules.EARLY_DROP_TAGS`` / ``EARLY_DROP_ATTRIBUTES``) for the
 #: parse stage.
 EARLY_DROP = ElementFilter(
@@ -355,6 +365,7 @@ EARLY_DROP = ElementFilter(
     attribute_names=EARLY_DROP_ATTRIBUTES,
     test=_early_drop_test,
     chrome=_is_chrome,
+    loading=_is_loading_state,
     hides=lambda attrs: _attribute_hiding_reason(attrs) is not None or _class_hides(attrs),
 )
 
@@ -374,7 +385,7 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
                          attribute_names=EARLY_DROP.attribute_names,
                          test=partial(_early_drop_test, panels=panels), observe=panels.observe,
                          observe_dropped=panels.observe_dropped, start=panels.start,
-                         chrome=_is_chrome, hides=EARLY_DROP.hides)
+                         chrome=_is_chrome, loading=_is_loading_state, hides=EARLY_DROP.hides)
 
 
 def _applies_early_drop(f: ElementFilter | None) -> bool:
