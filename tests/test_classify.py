@@ -302,6 +302,32 @@ def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_kn
     assert trace == ["select: auto: page type not declared -> heuristic"]
 
 
+def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declared_article():
+    from unclutter.core.options import AUTO_MIN_ARTICLE_SELECTION_SHARE
+
+    # a list page typed "article" (Wikipedia's lists): the heuristic takes the one comma-rich
+    # paragraph; the learned extractor gets the page, on a fresh pruned tree
+    items = "".join(f"<li><a href='/lang/{i}'>Language {i}</a> - a programming language first released in "
+                    f"{1950 + i}, designed for teaching and systems work.</li>" for i in range(60))
+    page = ("<html><head><meta property='og:type' content='article'></head><body>"
+            "<nav><a href='/'>Home</a> <a href='/about'>About</a></nav>"
+            "<div class='intro'><p>This list, like others, is incomplete; it may, however, grow.</p></div>"
+            f"<div class='content'><h2>A</h2><ul>{items}</ul></div></body></html>")
+    assert "Language 42" not in unclutter.extract(page, extractor="heuristic").text
+    article = unclutter.extract(page, explain=True)
+    trace = [line for line in article.trace if "auto:" in line]
+    assert len(trace) == 1 and "an article and the heuristic kept" in trace[0] and trace[0].endswith("-> gbdt")
+    kept, total = map(int, trace[0].split("kept ")[1].split(" chars")[0].split(" of "))
+    assert kept < AUTO_MIN_ARTICLE_SELECTION_SHARE * total
+    assert "Language 42" in article.text and article.text.count("a programming language") >= 50
+    # removal log of the first pruning only (the tree built again logs nothing)
+    assert sum(r.reason == "non-content element" and r.tag == "nav" for r in article.removed) == 1
+    # a selection over the floor stands (the page is an article)
+    longer = page.replace("grow.</p>", "grow.</p>" + "<p>Each entry, in turn, names one language, its year, and its use.</p>" * 8)
+    trace = [line for line in unclutter.extract(longer).trace if "auto:" in line]
+    assert trace == ["select: auto: page type article -> heuristic"], trace
+
+
 def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor():
     from unclutter.core.options import AUTO_SHOP_MARKUP_RE
 

@@ -37,6 +37,7 @@ import codecs
 import gc
 from urllib.parse import urlsplit
 import re
+from collections.abc import Callable
 
 from .core.dom import Node
 from .core.errors import InputTooLargeError, NoContentError, UsageError
@@ -44,6 +45,7 @@ from .core.models import Article, Metadata
 from .core.options import (
     AUTO_LEARNED_EXTRACTOR,
     AUTO_MAX_LEARNED_ELEMENTS,
+    AUTO_MIN_ARTICLE_SELECTION_SHARE,
     AUTO_MIN_SELECTION_SHARE,
     AUTO_SHOP_MARKUP_RE,
     Options,
@@ -159,22 +161,27 @@ def _structured_markdown(body: str) -> str:
 
 
 def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None,
-            source: str = ""):
+            source: str = "", reprune: Callable[[], Node] | None = None):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
     by the page's declared type (:func:`unclutter.core.options.auto_extractor`); on a
     page not declared a story (:func:`~unclutter.core.options.auto_may_shop`) it runs the
     learned extractor when the page ``source`` (the decoded HTML) names an add-to-cart
-    action (:data:`~unclutter.core.options.AUTO_SHOP_MARKUP_RE`); on a page not known to
-    be an article (:func:`~unclutter.core.options.auto_may_fall_back`) it replaces a
-    heuristic selection holding less than
-    :data:`~unclutter.core.options.AUTO_MIN_SELECTION_SHARE` of the page's text by the
-    learned extractor's; it refines a heuristic selection it keeps (:func:`_refine`)."""
+    action (:data:`~unclutter.core.options.AUTO_SHOP_MARKUP_RE`); it replaces a heuristic
+    selection holding less than :data:`~unclutter.core.options.AUTO_MIN_SELECTION_SHARE`
+    of the page's text on a page not known to be an article
+    (:func:`~unclutter.core.options.auto_may_fall_back`), or less than
+    :data:`~unclutter.core.options.AUTO_MIN_ARTICLE_SELECTION_SHARE` on the others, by the
+    learned extractor's, on the pruned tree that ``reprune()`` builds again (the heuristic
+    edits ``pruned.root`` in place; without ``reprune`` a copy is kept beforehand); it
+    refines a heuristic selection it keeps (:func:`_refine`)."""
     body = pruned.root
     extractor = options.extractor
     page_type = meta.page_type
     route = None
     spare = None
+    floor = 0.0
+    known = False
     if extractor == "auto":
         extractor = auto_extractor(page_type)
         route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
@@ -189,16 +196,24 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
             else:
                 extractor = AUTO_LEARNED_EXTRACTOR
                 route += f" -> {extractor}"
-        elif auto_may_fall_back(page_type, meta.byline) and not _more_elements_than(
-                body, AUTO_MAX_LEARNED_ELEMENTS):
-            spare = body.clone()  # the heuristic works in place
+        else:
+            known = not auto_may_fall_back(page_type, meta.byline)
+            floor = AUTO_MIN_ARTICLE_SELECTION_SHARE if known else AUTO_MIN_SELECTION_SHARE
+            if reprune is None and not _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
+                spare = body.clone()  # the heuristic works in place
     if extractor == "heuristic":
         sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
-        if spare is not None:
-            page_chars = collapsed_len(spare.text_content())
-            if sel.chars < AUTO_MIN_SELECTION_SHARE * page_chars:
-                route += (f"; no article metadata and the heuristic kept {sel.chars} of {page_chars} chars"
-                          f" -> {AUTO_LEARNED_EXTRACTOR}")
+        # (pruned.chars counts whitespace too: at least the collapsed count, so a selection
+        # above the floor of it is above the floor of the page)
+        if floor and sel.chars < floor * pruned.chars:
+            if spare is None and reprune is not None:
+                spare = reprune()
+                if _more_elements_than(spare, AUTO_MAX_LEARNED_ELEMENTS):
+                    spare = None
+            page_chars = collapsed_len(spare.text_content()) if spare is not None else 0
+            if sel.chars < floor * page_chars:
+                route += (f"; {'an article' if known else 'no article metadata'} and the heuristic kept"
+                          f" {sel.chars} of {page_chars} chars -> {AUTO_LEARNED_EXTRACTOR}")
                 extractor, body = AUTO_LEARNED_EXTRACTOR, spare
     if extractor != "heuristic":
         from .classify import classify_main_content
@@ -243,6 +258,13 @@ def _first_paragraph(text: str) -> str | None:
                 para = para[:EXCERPT_MAX_CHARS - 1].rsplit(" ", 1)[0] + "…"
             return para
     return None
+
+
+def _repruner(html: str, url: str | None, utf8: bytes | None, scripting: bool) -> Callable[[], Node]:
+    """``reprune()`` for :func:`_select`: the pruned tree of the page built again (parse and
+    prune are deterministic; no removal log: the first build's is the one reported)."""
+    return lambda: prune(parse_for_pruning(html, url, scripting=scripting, utf8=utf8,
+                                           report_skipped=False), log=False).root
 
 
 def _more_elements_than(root: Node, limit: int) -> bool:
@@ -301,14 +323,14 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     settle_title(meta, pruned.root)  # (before the selection edits the pruned tree)
     if log and meta.sources.get("title") != title_source:
         trace.append(f"metadata: title from {meta.sources.get('title') or 'nowhere'} after pruning")
-    selection = _select(pruned, options, meta, url, html)
+    selection = _select(pruned, options, meta, url, html, _repruner(html, url, utf8, True))
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
         page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
         pruned2 = prune(page2, log=log)
-        selection2 = _select(pruned2, options, meta, url, html)
+        selection2 = _select(pruned2, options, meta, url, html, _repruner(html, url, None, False))
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2
