@@ -406,6 +406,26 @@ def test_headings_are_never_unlikely_candidates():
     assert [r.class_id for r in removed] == ["header"]
 
 
+def test_a_class_hiding_a_part_of_the_element_is_no_negative_word():
+    from unclutter.score.heuristic import value_words
+
+    # Drupal's "field--label-hidden" hides the field's label, Tailwind's "overflow-hidden"
+    # clips nothing visible: neither says the element is boilerplate; "hidden" alone does
+    assert [value_words(v) & 1 for v in ("field field--label-hidden", "overflow-hidden rounded",
+                                         "hidden", "box hidden", "comment-list")] == [0, 0, 1, 1, 1]
+    # gameinformer.com's round-up (wcxb-dev): every entry sits in a Drupal field whose class
+    # says "label-hidden"; conditional cleaning no longer drops the list as boilerplate
+    entries = "".join(f"<div class='paragraph list-item'><h2>Game {i}</h2><p>Entry {i} of the list, with a "
+                      f"description, its designer, and why it earned a place this year.</p></div>" for i in range(6))
+    intro = "".join(f"<p>Intro paragraph {i}: even as video games explore new horizons, the tabletop scene, "
+                    "with its designers, publishers and players, keeps growing every year.</p>" for i in range(3))
+    html = (f"<html><body><main><div class='content-wrapper'>{intro}"
+            f"<div class='field field--name-field-list-items field--label-hidden'>{entries}</div>"
+            "</div></main></body></html>")
+    text = select_main_content(prune(parse_html(html)).root).root.text_content()
+    assert "Entry 5 of the list" in text and "Intro paragraph 2" in text
+
+
 def test_undo_log_puts_back_every_edit_of_an_attempt():
     from unclutter.core.dom import UndoLog
     from unclutter.score.select import ATTEMPTS, _run_attempt

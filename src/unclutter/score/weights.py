@@ -65,13 +65,17 @@ POSITIVE_RE = folded(
     r"article|body|content|entry|main|page|post|story|text|blog|hentry|h-entry|prose|"
     r"instapaper_body|markdown|richtext|rich-text|wysiwyg")
 
-#: class/id words that suggest boilerplate.
+#: class/id words that suggest boilerplate. "hidden" only as a class of its own (not
+#: ``field--label-hidden``, Drupal's mark of a field whose *label* is hidden, nor Tailwind's
+#: ``overflow-hidden``, ``hidden-xs``): hidden elements are removed at prune by their
+#: hiding classes (``core.hiding``). On wcxb-dev the heuristic alone gained 0.0024 F1
+#: (33 pages better, 18 worse: Drupal sites), AEB -0.0003 (three figure captions kept).
 NEGATIVE_RE = folded(
     r"-ad-|\bads?\b|^ad-|advert|banner|byline|combx|comment|contact|foot|footer|footnote|"
     r"gdpr|masthead|media|meta|outbrain|promo|related|recommend|scroll|share|sharing|"
     r"shoutbox|sidebar|skyscraper|sponsor|shopping|tags|taboola|tool|widget|newsletter|"
     r"subscribe|signup|popular|trending|teaser|breadcrumb|pagination|pager|social|"
-    r"author-bio|disclaimer|hidden|\bhid\b|tags?\b|tagbox|tag-?list|tag-?cloud|recent|"
+    r"author-bio|disclaimer|(?<![\w-])hidden(?![\w-])|\bhid\b|tags?\b|tagbox|tag-?list|tag-?cloud|recent|"
     r"next-?prev|prev-?next|more-?stories|read-?more|row-more|slideshow|gallery-?nav")
 
 # --- Unlikely candidates (Readability.js: REGEXPS.unlikelyCandidates) ------------------
