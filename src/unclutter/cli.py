@@ -284,7 +284,7 @@ def _render_all(article, fmt: str, explain: bool) -> str:
               help="Main-content extractor: auto (gbdt on pages that declare a product, an FAQ or a "
                    "forum thread, on shop pages (add-to-cart markup, no article declared) and on "
                    "pages not known as articles where the heuristic keeps under half of the "
-                   "text; the heuristic, then a learned clean-up of its selection, on the "
+                   "text, or articles where it keeps under 5%; the heuristic, then a learned clean-up of its selection, on the "
                    "others), heuristic "
                    "(Readability-style), cetd (text density), gbdt (boosted trees), gnn "
                    "(graph network). --explain shows the route.")

@@ -12,8 +12,9 @@
 Stage 5 is the heuristic (:mod:`unclutter.score.select`) or a learned extractor
 (:mod:`unclutter.classify`: ``cetd``, ``gbdt``, ``gnn``) chosen by ``Options.extractor``; both
 return the same ``Selection``. The default, ``auto``, picks per page (:func:`_select`): the
-GBDT on declared products and forum threads and on pages not known as articles where the
-heuristic keeps under half of the text, the heuristic on every other page, its selection
+GBDT on declared products and forum threads, on pages not known as articles where the
+heuristic keeps under half of the text and on articles where it keeps under 5% of it, the
+heuristic on every other page, its selection
 then refined by a classifier trained for that (:mod:`unclutter.classify.refine`: credits,
 promos, tag lines and teaser lists inside the article container go).
 
@@ -58,7 +59,7 @@ from .parse.html import ParsedPage, parse_html
 from .parse.metadata import extract_metadata, settle_title, structured_article_body
 from .prune.clean import PruneResult, parse_for_pruning, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
-from .score.features import collapsed_len
+from .score.features import collapsed_len, prose_chars
 from .score.select import select_main_content
 from .structure.toc import build_toc
 from .structure.tokens import TOKENIZER_NAME, count_tokens
@@ -210,10 +211,15 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
                 spare = reprune()
                 if _more_elements_than(spare, AUTO_MAX_LEARNED_ELEMENTS):
                     spare = None
-            page_chars = collapsed_len(spare.text_content()) if spare is not None else 0
+                    route += f"; the heuristic kept little (over {AUTO_MAX_LEARNED_ELEMENTS} elements: it stays)"
+            # an article's share is of the page's text outside links: a page of teasers or a
+            # site map beside a short story is no sign that the heuristic missed the story
+            page_chars = 0 if spare is None else prose_chars(spare) if known else collapsed_len(spare.text_content())
             if sel.chars < floor * page_chars:
-                route += (f"; {'an article' if known else 'no article metadata'} and the heuristic kept"
-                          f" {sel.chars} of {page_chars} chars -> {AUTO_LEARNED_EXTRACTOR}")
+                what = "a page known as an article" if known else "no article metadata"
+                text = "text outside links" if known else "chars"
+                route += (f"; {what} and the heuristic kept {sel.chars} of {page_chars} {text}"
+                          f" -> {AUTO_LEARNED_EXTRACTOR}")
                 extractor, body = AUTO_LEARNED_EXTRACTOR, spare
     if extractor != "heuristic":
         from .classify import classify_main_content

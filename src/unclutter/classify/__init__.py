@@ -21,7 +21,8 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
 ``auto`` routes by the page's declared type (:func:`auto_extractor`, defined with the
 options so that the ``heuristic`` extractor never imports this package): :data:`AUTO_EXTRACTOR`
 for product and forum pages, and for pages not known as articles where the heuristic keeps
-under half of the text (``unclutter.pipeline._select``), the heuristic for every other page,
+under half of the text (articles: under 5%; ``unclutter.pipeline._select``), the heuristic
+for every other page,
 whose selection :mod:`.refine` then cleans with a classifier trained on heuristic selections.
 """
 

@@ -354,7 +354,7 @@ class ElementFilter:
     #: ``display:none``/``visibility:hidden``). With ``parse_html(spare_wrappers=...)``, such
     #: an element that could hold the page is built and decided once the tree is complete:
     #: a wrapper holding the page's main landmark stays, without those attributes
-    #: (:func:`_holds_main_landmark`: a loading state, an age gate, a dialog's inert
+    #: (:func:`_is_loading_page`: a loading state, an age gate, a dialog's inert
     #: background).
     loading: Callable[[str, dict[str, str]], bool] | None = None
     #: ``hides(attrs)``: an element with these attributes is hidden; read on the descendants
@@ -833,28 +833,64 @@ def _is_wrapper(node: Node, page_chars: int, share: float, density: float, least
 
 
 def _is_main_landmark(n: Node) -> bool:
-    return n.tag == "main" or n.attrs.get("role", "").strip().lower() == "main"
+    return n.tag == "main" or "main" in n.attrs.get("role", "").lower().split()
+
+
+#: A hidden page wrapper must hold at least this share of the text of a landmark around it
+#: (``<main>``, ``<article>``, an element with ``role=main``): one that shows text of its
+#: own beside the wrapper is a visible article, and the hidden block is planted next to it.
+_LANDMARK_FILL = 0.9
 
 
 def _holds_main_landmark(node: Node) -> bool:
     """Whether ``node`` is or holds the page's main content landmark (``<main>``,
-    ``role=main``, or an ``<h1>``) and no ``<main>``/``role=main`` lies beside it (one
-    around it does not count): a loading state hides the page's own main content; hidden
-    text next to a visible ``<main>`` is planted, however long."""
+    ``role=main``, or an ``<h1>``) and no ``<main>``/``role=main`` lies outside it (one
+    around it included): a loading state hides the page's own main content; hidden text
+    next to a visible ``<main>`` is planted, however long. (The rule for stylesheet-hidden
+    wrappers; :func:`_is_loading_page` is stricter.)"""
     if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)):
         return False
-    around = set()
     top = node
     while top.parent is not None:
         top = top.parent
-        around.add(id(top))
     stack = [top]
     while stack:
         n = stack.pop()
         if n is node or n.tag == TEXT:
             continue
-        if _is_main_landmark(n) and id(n) not in around:
+        if _is_main_landmark(n):
             return False
+        stack.extend(n.children)
+    return True
+
+
+def _is_loading_page(node: Node) -> bool:
+    """Whether ``node`` (hidden by its own attributes) is or holds the page's main content
+    landmark (``<main>``, ``role=main``, or an ``<h1>``) and the page shows no other: no
+    ``<main>``, ``role=main``, ``<article>`` or ``<h1>`` outside it, except a landmark
+    around it that it fills (:data:`_LANDMARK_FILL`): a loading state, an age gate, a
+    dialog's inert background hide the page's own main content; hidden text next to a
+    visible article, title or ``<main>`` is planted, however long."""
+    if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)):
+        return False
+    around: dict[int, Node] = {}
+    top = node
+    while top.parent is not None:
+        top = top.parent
+        around[id(top)] = top
+    chars = None
+    stack = [top]
+    while stack:
+        n = stack.pop()
+        if n is node or n.tag == TEXT:
+            continue
+        if n.tag in ("h1", "article") or _is_main_landmark(n):
+            if id(n) not in around or n.tag == "h1":
+                return False
+            if chars is None:
+                chars = _text_counts(node)[0]
+            if chars < _LANDMARK_FILL * _text_counts(n)[0]:
+                return False
         stack.extend(n.children)
     return True
 
@@ -873,8 +909,14 @@ def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:
 
 
 #: The attributes by which a page hides a loading state (``ElementFilter.loading``), taken
-#: off a page wrapper that is kept.
+#: off a page wrapper that is kept (``ElementFilter.loading`` has checked that the style
+#: hides nothing else).
 _LOADING_ATTRIBUTES = ("hidden", "aria-hidden", "style")
+#: Share of the page's text a hidden element must hold to be a loading state (of the built
+#: text: the page without its other hidden parts); three quarters, above the chrome
+#: wrappers' half: little visible text may stand beside it (wcxb-dev's three such pages:
+#: 0.79 to 1.0).
+_LOADING_SHARE = 0.75
 
 
 def _deferral(tag: str, attrs: dict | None, lnode, chrome, loading,
@@ -894,19 +936,24 @@ def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, floa
                      skipped: list[SkippedElement] | None) -> None:
     """Decide the deferred elements (disjoint: only outermost ones are deferred), listed as
     ``(node, lexbor node, kind)``: chrome that holds the page (:func:`_is_wrapper`) stays as
-    a ``<div>`` without its role; a hidden (``"loading"``) element that holds the page and
-    its main landmark (:func:`_holds_main_landmark`) stays without its hiding attributes
+    a ``<div>`` without its role; a hidden (``"loading"``) element that holds
+    ``_LOADING_SHARE`` of the page and its main landmark (:func:`_is_loading_page`) stays
+    without its hiding attributes
     (``_LOADING_ATTRIBUTES``); the others are removed (reported in ``skipped``)."""
     for node, lnode, kind in deferred:
-        if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
-            if kind == "chrome":
+        if kind == "chrome":
+            if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
                 node.tag = "div"
                 node.attrs.pop("role", None)
                 continue
-            if _holds_main_landmark(node):
-                for name in _LOADING_ATTRIBUTES:
-                    node.attrs.pop(name, None)
-                continue
+        elif _is_wrapper(node, page_chars, _LOADING_SHARE, *wrapper[1:], lnode=lnode) and _is_loading_page(node):
+            for name in _LOADING_ATTRIBUTES:
+                node.attrs.pop(name, None)
+            continue
+        if skipped:
+            # what was left out while it was built lies inside it: one entry (its own) says it
+            inside = {id(n) for n in node.iter_elements(include_self=True)}
+            skipped[:] = [s for s in skipped if id(s.parent) not in inside]
         if skipped is not None:
             skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
         node.remove()

@@ -347,14 +347,48 @@ def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
     return _attribute_hiding_reason(attrs) is None
 
 
+#: What else an inline style may do to a collapsed disclosure panel: an accordion's
+#: collapse animation ends at zero height with overflow hidden (react-collapsed:
+#: ``display:none;height:0px;overflow:hidden``).
+_PANEL_COLLAPSE_REASONS = frozenset({"hidden: inline style (zero size, overflow hidden)"})
+
+
+def _hidden_only_collapsed(attrs: dict[str, str], also: frozenset[str] = frozenset()) -> bool:
+    """Whether every way ``attrs`` hide the element is a collapsed state (``_COLLAPSED``:
+    the ``hidden`` attribute, ``aria-hidden="true"``, inline ``display:none`` /
+    ``visibility:hidden``) and at least one applies: no other attribute rule, and the inline
+    style hides nothing once those declarations are taken out (an off-screen position,
+    zero size or opacity, same-colour text stacked on ``display:none`` still hides), but
+    for the reasons in ``also``."""
+    found = False
+    for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
+        if name in attrs and (value is None or attrs[name].strip().lower() == value):
+            if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
+                continue
+            if f"hidden: {reason}" not in _COLLAPSED:
+                return False
+            found = True
+    style = attrs.get("style")
+    if style:
+        reason = _cached_style_hides(style)
+        if reason is not None:
+            if reason not in _COLLAPSED:
+                return False
+            found = True
+        rest = style_hides(HIDING_DECLARATION_RE.sub(";", normalise_css(style)))
+        if rest is not None and rest not in also:
+            return False
+    return found
+
+
 def _is_loading_state(tag: str, attrs: dict[str, str]) -> bool:
     """Whether an element EARLY_DROP removes is hidden only the way a loading state is
-    (``hidden``, ``aria-hidden="true"``, inline ``display:none``/``visibility:hidden``; no
-    non-content role): the elements the page-wrapper rule (``rules.PAGE_WRAPPER``) may keep
-    when they hold the page's main landmark."""
-    if tag in EARLY_DROP_TAGS or _role_reason(attrs) is not None:
+    (:func:`_hidden_only_collapsed`; no non-content role, no hiding class): the elements the
+    page-wrapper rule (``rules.PAGE_WRAPPER``) may keep when they hold the page's main
+    landmark."""
+    if tag in EARLY_DROP_TAGS or _role_reason(attrs) is not None or _class_hides(attrs):
         return False
-    return _attribute_hiding_reason(attrs) in _COLLAPSED
+    return _hidden_only_collapsed(attrs)
 
 
 #: The early-drop rules (``rules.EARLY_DROP_TAGS`` / ``EARLY_DROP_ATTRIBUTES``) for the
@@ -639,7 +673,7 @@ def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | N
             reasons.append(reason)
     if not reasons:
         return None
-    if panels is not None and _COLLAPSED.issuperset(reasons) and panels.claim(attrs.get("id")):
+    if panels is not None and _hidden_only_collapsed(attrs, _PANEL_COLLAPSE_REASONS) and panels.claim(attrs.get("id")):
         return None
     return reasons[0]
 

@@ -114,13 +114,17 @@ VISUALLY_HIDDEN_RES = (
 #:   until the full stylesheet arrives (``main{visibility:hidden}``, undone by a linked
 #:   stylesheet we do not fetch: the flash-of-unstyled-content guard). Hidden text next
 #:   to a visible article stays hidden however long it is;
-#: * the same holds for an element hidden by its own attributes as a script-lifted state
-#:   is (``hidden``, ``aria-hidden="true"``, inline ``display:none`` or
-#:   ``visibility:hidden``): an inline FOUC guard around the whole page, an age gate or
-#:   app-loading wrapper around the product, a ``<main aria-hidden="true">`` behind an
-#:   open dialog (wcxb-dev: GeeksforGeeks, eBay, a Shopify age gate). It stays without
-#:   those attributes. Visual-hiding tricks (zero size, off-screen, clipping, text colour)
-#:   are never spared;
+#: * an element hidden by its own attributes only as a script-lifted state is
+#:   (``hidden``, ``aria-hidden="true"``, inline ``display:none`` or ``visibility:hidden``;
+#:   no other hiding declaration, class or role) is a loading state under stricter
+#:   conditions: it holds three quarters of the page's text (``parse.html._LOADING_SHARE``)
+#:   and the page's main landmark, and no ``<main>``, ``role=main``, ``<article>`` or
+#:   ``<h1>`` is visible outside it (a ``<main>`` or ``<article>`` around it counts unless
+#:   it fills nine tenths of its text): an inline FOUC guard around the whole page, an age
+#:   gate or app-loading wrapper around the product, a ``<main aria-hidden="true">``
+#:   behind an open dialog (wcxb-dev: GeeksforGeeks, eBay, a Shopify age gate). It stays
+#:   without those attributes. Visual-hiding tricks (zero size, off-screen, clipping,
+#:   text colour) are never spared, alone or stacked on ``display:none``;
 #: * a chrome tag (``WRAPPER_CHROME_TAGS``) or role (``WRAPPER_CHROME_ROLES``) on it is a
 #:   mislabelled wrapper (a ``role="tablist"`` around the tab panels, an ``<aside>`` opened
 #:   around the whole page): it stays as a ``<div>`` without the role. Navigation, banners,

@@ -33,6 +33,21 @@ def collapsed_len(text: str) -> int:
     return len(" ".join(text.split()))
 
 
+def prose_chars(root: Node) -> int:
+    """Characters of the text below ``root`` outside ``<a>`` elements, each text node's
+    whitespace runs collapsed (about :func:`collapsed_len` of that text): what a page holds
+    besides its links."""
+    total = 0
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.tag == TEXT:
+            total += len(" ".join(n.text.split()))
+        elif n.tag != "a" and n.children:
+            stack.extend(n.children)
+    return total
+
+
 @dataclass
 class TextStats:
     chars: dict[int, int] = field(default_factory=dict)
