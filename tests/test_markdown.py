@@ -105,7 +105,8 @@ def test_no_html_tags_or_attributes_survive():
         "</option></select><textarea>TA</textarea><p>End</p></div>"
     )
     md = md_of(html)
-    assert md == "Kept text\n\nEnd\n"
+    # (a MathML formula is content: its text, token by token)
+    assert md == "Kept text\n\nM\n\nEnd\n"
     assert "<" not in md and "=" not in md
 
 
@@ -942,3 +943,40 @@ def test_posts_of_a_thread_are_separated_by_thematic_breaks():
     # inside a list no break: it would make the list loose and change the text
     nested = "<ul><li><div class='post'><p>a</p></div><div class='post'><ul><li>b</li></ul></div></li></ul>"
     assert "---" not in md_of(nested) and markdown_to_text(md_of(nested)) == "a\nb"
+
+
+def test_mathml_formulas_become_tex_or_their_text():
+    # MathJax/LaTeXML pages: a TeX annotation gives GitHub's math syntax; the annotation's
+    # text is not read twice; without TeX the formula is read token by token (as
+    # readability-tests' mathjax page expects); MediaWiki's {\displaystyle ...} is unwrapped
+    html = ("<html><body><p>When <math><mi>a</mi><mo>&#x2260;</mo><mn>0</mn></math>, there are two solutions.</p>"
+            "<math display='block'><semantics><mrow><mi>a</mi><msup><mi>x</mi><mn>2</mn></msup><mo>+</mo>"
+            "<mi>c</mi></mrow><annotation encoding='application/x-tex'>ax^2 + c</annotation>"
+            "<annotation-xml encoding='MathML-Content'><apply><plus/><ci>CONTENT-MATHML</ci></apply>"
+            "</annotation-xml></semantics></math>"
+            "<p>Famous: <math alttext='{\\displaystyle E=mc^{2}}'><mi>E</mi></math>, and "
+            "<math alttext='\\text{costs } \\$5'><mi>x</mi></math>.</p>"
+            "<h2>In a heading <math display='block' alttext='y=1'><mi>y</mi></math></h2>"
+            "</body></html>")
+    md = md_of(html)
+    assert "When a ≠ 0, there are two solutions." in md
+    assert "\n$$\nax^2 + c\n$$\n" in md and "CONTENT-MATHML" not in md
+    assert "Famous: $E=mc^{2}$, and `\\text{costs } \\$5`." in md
+    assert "## In a heading $y=1$" in md  # (no block inside a heading)
+    text = markdown_to_text(md)
+    assert "a ≠ 0" in text and "ax^2 + c" in text and "$E=mc^{2}$" in text
+    # the parse stage keeps the formula as one element with one text node
+    page = parse_html(html)
+    formulas = [n for n in page.root.iter() if n.tag == "math"]
+    assert len(formulas) == 5 and all(len(n.children) == 1 for n in formulas)
+    assert formulas[1].attrs == {"display": "block", "data-tex": "ax^2 + c"}
+    # a formula hidden with its wrapper (Wikipedia's MathML span, display:none) stays out;
+    # its fallback image's alt text is what the reader sees
+    import unclutter
+
+    wiki = ("<html><body><article><h1>Energy</h1><p>The relation <span style='display:none'><math alttext="
+            "'{\\displaystyle E=mc^{2}}'><mi>E</mi></math></span><img alt='{\\displaystyle E=mc^{2}}' "
+            "src='/m.svg'> links mass and energy, as physics courses, books and lectures explain.</p>"
+            "</article></body></html>")
+    article = unclutter.extract(wiki, url=URL)
+    assert "$E=mc^{2}$" not in article.markdown and "{\\displaystyle E=mc^{2}}" in article.markdown

@@ -600,6 +600,10 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 "json" in attrs.get("type", "").lower() or attrs.get("id") == "__NEXT_DATA__"
             ):
                 data_scripts.append(node)
+            if tag == "math":
+                _read_math(node, child)
+                text_chars += sum(len(c.text) for c in node.children)
+                continue
             if tag not in OPAQUE_TAGS and tag not in VOID_ELEMENTS:
                 push((child.iter(include_text=True), node, pre or tag in _PRESERVE_WHITESPACE))
                 if defer:
@@ -621,6 +625,48 @@ _STREAM_CALL_RE = re.compile(
 #: A streamed segment's opening tag, and a boundary's or placeholder's, as React writes them.
 _SEGMENT_RE = re.compile(r"""<div hidden id="S:([0-9a-zA-Z_]+)">""")
 _STREAM_TEMPLATE_RE = re.compile(r"""<template id="([BP]:[0-9a-zA-Z_]+)">""")
+
+
+#: TeX annotations of a MathML formula (MathML 3 §5.1: ``<semantics>`` with an
+#: ``<annotation>`` in a TeX encoding), as MathJax, KaTeX, LaTeXML (arXiv) and Wikipedia write them.
+_TEX_ANNOTATION = ('annotation[encoding="application/x-tex"], annotation[encoding="TeX"], '
+                   'annotation[encoding="text/x-tex"], annotation[encoding="application/x-latex"]')
+#: MediaWiki wraps its TeX in ``{\displaystyle ...}`` (or ``\textstyle``).
+_TEX_STYLE_RE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
+
+
+def _read_math(node: Node, lnode) -> None:
+    """Make the ``<math>`` copy ``node`` one text node: the formula read token by token
+    (MathML's ``mi``/``mn``/``mo``... text, space-separated, its annotations left out), with
+    its TeX source, when the page gives one (``alttext``, a TeX ``<annotation>``), in the
+    ``data-tex`` attribute for the Markdown stage; ``display`` is kept (``block`` or
+    ``inline``), every other attribute dropped."""
+    attrs = node.attrs or {}
+    tex = " ".join((attrs.get("alttext") or "").split())
+    notes = lnode.css("annotation, annotation-xml")
+    if not tex:
+        for ann in lnode.css(_TEX_ANNOTATION):
+            tex = " ".join(ann.text(deep=True).split())
+            if tex:
+                break
+    m = _TEX_STYLE_RE.match(tex)
+    if m:
+        tex = m.group(1).strip()
+    text = lnode.text(deep=True, separator=" ")
+    for ann in notes:
+        note = ann.text(deep=True, separator=" ")
+        if note:
+            text = text.replace(note, " ")
+    text = " ".join(text.split())
+    display = (attrs.get("display") or "").strip().lower()
+    node.attrs = {"display": display} if display else {}
+    if tex:
+        node.attrs["data-tex"] = tex
+    node.children = []
+    if text:
+        t = Node(TEXT, None, text)
+        t.parent = node
+        node.children.append(t)
 
 
 def _stream_swaps(html: str) -> list[tuple[str, str, str]]:

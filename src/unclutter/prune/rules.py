@@ -35,7 +35,7 @@ from ..core.textmatch import folded
 #: https://html.spec.whatwg.org/multipage/indices.html#elements-3). ``form`` itself is *not*
 #: here: ASP.NET and similar frameworks wrap the whole page in one ``<form>``.
 NON_CONTENT_TAGS = frozenset(
-    """script style noscript template iframe frame frameset canvas svg math object embed
+    """script style noscript template iframe frame frameset canvas svg object embed
     applet audio video map area link meta base title head dialog
     input button select textarea option optgroup datalist output progress meter keygen
     nav aside menu""".split()

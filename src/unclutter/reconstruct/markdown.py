@@ -122,7 +122,8 @@ __all__ = ["to_markdown", "markdown_to_text"]
     _FIGCAPTION,
     _Q,
     _NOTHING,
-) = range(22)
+    _MATH,
+) = range(23)
 
 _ROLE: dict[str, int] = {}
 for _t in BLOCK_TAGS:
@@ -157,6 +158,7 @@ _ROLE.update(
     dt=_DT,
     figcaption=_FIGCAPTION,
     q=_Q,
+    math=_MATH,
 )
 _ROLE[TEXT] = _INLINE
 _TABLE_PART_ROLES = frozenset((_TR, _CELL, _CAPTION, _SECTION, _SKIP))
@@ -849,6 +851,24 @@ class _Renderer:
             if text.endswith(" "):
                 self.pending_space = True
 
+    def _math(self, node: Node) -> None:
+        """A formula (parse stage: ``<math>`` made one text node, its TeX source in
+        ``data-tex``): GitHub's math syntax, ``$TeX$`` inline and a ``$$`` block for
+        ``display="block"`` (a word break in a heading or table cell); TeX holding ``$``
+        as a code span; without TeX, the formula's text read token by token."""
+        tex = node.attrs.get("data-tex", "") if node.attrs else ""
+        if not tex:
+            for c in node.children:
+                if c.tag == TEXT:
+                    self._text(c.text)
+            return
+        if node.attrs.get("display") == "block" and not self.one_line and "$" not in tex:
+            if self.toks:
+                self._flush()
+            self._add_block(f"$$\n{tex}\n$$", _K_OTHER)
+            return
+        self._raw(f"${tex}$" if "$" not in tex else code_span(tex))
+
     def _image(self, node: Node) -> None:
         if not self.include_images:
             return
@@ -1110,6 +1130,9 @@ class _Renderer:
                 continue
             if role == _CODE:
                 self._code_span(node, False)
+                continue
+            if role == _MATH:
+                self._math(node)
                 continue
             if role == _Q:
                 self._push_wrap('"', '"', _W_QUOTE, stack)

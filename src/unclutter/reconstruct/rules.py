@@ -17,7 +17,7 @@ import re
 #: ``<noscript>`` fallback copy is never emitted a second time. ``source``/``track`` only feed
 #: their parent ``<picture>``/``<video>``; ``col``/``colgroup`` carry no text.
 SKIP_TAGS = frozenset(
-    "script style template noscript svg math iframe frame frameset noframes button input "
+    "script style template noscript svg iframe frame frameset noframes button input "
     "select textarea option optgroup datalist object embed canvas audio video head title "
     "meta link base param source track area map col colgroup".split()
 )
