@@ -202,3 +202,33 @@ def test_a_long_article_is_not_cut_by_refinement():
     assert "Paragraph 259:" in a.text and "Paragraph 130:" in a.text
     assert any("selection kept whole" in line for line in a.trace)
     assert refine_mod.REFINE_MAX_CHARS < len(a.text)
+
+
+def test_refinement_keeps_the_figures_of_the_kept_text():
+    # images carry no text, so no model judges them: dropping one block must not take
+    # the article's figures along (it took every image of a refined page before)
+    figure = ("<figure><img src='/chart.png' alt='Budget chart'></figure>"
+              "<p><img src='/photo.jpg' alt='Council chamber'></p>")
+    teaser = "<div class='teaser'><img src='/thumb.jpg' alt='Thumb'><p>The minutes, read them here now.</p></div>"
+    html = _article(figure + EXTRA + teaser)
+    a = _auto(html, Stub(drop=("minutes",)), explain=True)
+    assert "minutes" not in a.text
+    assert "![Budget chart](https://example.org/chart.png)" in a.markdown
+    assert "![Council chamber](https://example.org/photo.jpg)" in a.markdown
+    # an image inside a dropped block goes with it (a teaser's thumbnail)
+    assert "thumb.jpg" not in a.markdown
+    # the learned extractor on a whole page keeps a figure between kept blocks only
+    from unclutter.classify import _rebuild
+    from unclutter.classify.features import build_graph
+    from unclutter.parse.html import parse_html
+
+    page = parse_html("<html><body><div><img src='/logo.png'></div><div><p>First kept paragraph of text.</p>"
+                      "<figure><img src='/fig.png'></figure><p>Second kept paragraph of text.</p></div>"
+                      "<div><p>Dropped footer text here.</p><img src='/badge.png'></div></body></html>")
+    g = build_graph(page.body)
+    keep = np.asarray(["kept" in g.unit_text(int(i)) for i in g.units])
+    removed: list = []
+    root = _rebuild(g, keep, removed, lambda j: "test")
+    srcs = [n.attrs.get("src") for n in root.iter() if n.tag == "img"]
+    assert srcs == ["/fig.png"]
+    assert any(r.reason == "media outside the kept text" and r.tag == "div" for r in removed)

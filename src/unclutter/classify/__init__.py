@@ -83,7 +83,14 @@ def orphan_headings(g: PageGraph, keep: np.ndarray) -> list[int]:
     return out
 
 
-def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reason) -> Node:
+def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reason,
+             media_inside: bool = False) -> Node:
+    """The tree of the kept units (``keep``, one flag per unit): every element holding a
+    kept unit, with the kept units' own text and inline elements. An element holding media
+    (``img``, ``picture``, ``figure``, ``video``...) and no text at all is no unit, so no
+    model judged it: it stays when ``media_inside`` (the refinement of a selection: the
+    article's figures between its paragraphs) or, on a whole page, when kept siblings stand
+    before and after it (a figure inside the story, not a logo above it)."""
     n = g.n
     kept_el = np.zeros(n, dtype=bool)
     kept_el[g.units[keep]] = True
@@ -91,6 +98,9 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reas
     owner = g.owner
     is_block = owner == np.arange(n)
     keep_el = has_kept | (~is_block & kept_el[owner])
+    is_unit = np.zeros(n)
+    is_unit[g.units] = 1.0
+    media_only = ((g.raw["NMEDIA"] > 0) & (g.subtree_sum(is_unit) == 0)).tolist()
     nodes = g.nodes
     index = {id(nd): i for i, nd in enumerate(nodes)}
     keep_l = keep_el.tolist()
@@ -100,21 +110,26 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reas
         i = stack.pop()
         node = nodes[i]
         out = []
-        for ch in node.children:
+        kids = [index[id(ch)] if ch.tag != TEXT else -1 for ch in node.children]
+        kept_at = [p for p, j in enumerate(kids) if j >= 0 and keep_l[j]]
+        for p, ch in enumerate(node.children):
             if ch.tag == TEXT:
                 if owner_kept[i]:
                     out.append(ch)
                 continue
-            j = index[id(ch)]
+            j = kids[p]
             if keep_l[j]:
                 out.append(ch)
                 stack.append(j)
+            elif media_only[j] and (has_kept[i] or i == 0) and (
+                    media_inside or (kept_at and kept_at[0] < p < kept_at[-1])):
+                out.append(ch)  # a figure of the kept content, whole
             else:
                 if removed is not None:
                     text = " ".join(ch.text_content().split())
-                    if text:
-                        removed.append(Removal("classify", reason(j), ch.tag, ch.class_id[:100],
-                                               len(text), text[:_PREVIEW]))
+                    if text or media_only[j]:
+                        removed.append(Removal("classify", reason(j) if text else "media outside the kept text",
+                                               ch.tag, ch.class_id[:100], len(text), text[:_PREVIEW]))
                 ch.parent = None
         node.children = out
     container = Node("div")

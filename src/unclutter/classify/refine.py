@@ -116,7 +116,7 @@ def refine_selection(root: Node, model, page_type: str | None = None, url: str |
         j = unit_pos.get(i)
         return f"refine: P(content) {prob[j]:.2f}" if j is not None else "refine: no kept block inside"
 
-    new_root = _rebuild(g, keep, removed, reason)
+    new_root = _rebuild(g, keep, removed, reason, media_inside=True)
     line = (f"refine: dropped {n_units - int(keep.sum())}/{n_units} blocks with P(content) < "
             f"{model.threshold:.2f} ({collapsed_len(new_root.text_content())} chars stay)")
     return new_root, [line], removed or []
