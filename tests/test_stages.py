@@ -686,6 +686,13 @@ LEAKY_PAGE = r"""<html><head><style>
 <p style="display:/**/none">LEAK-COMMENT</p><p style="display:\6e one">LEAK-ESCAPED-STYLE</p>
 <p style="opacity:0">LEAK-OPACITY</p><p style="font-size:0">LEAK-FONT</p><p style="position:absolute;left:-9999px">LEAK-OFFSCREEN</p>
 <p style="height:0;overflow:hidden">LEAK-ZERO</p><span class="sr-only">LEAK-SR</span>
+<span style="color:transparent">LEAK-TRANSPARENT</span><span style="color:rgba(0,0,0,0)">LEAK-RGBA0</span>
+<span style="color: rgb(0 0 0 / 0%)">LEAK-RGB-SLASH</span><span style="transform:translateX(-10000px)">LEAK-TRANSLATE</span>
+<span style="font-size:1px">LEAK-TINY</span><span style="font-size:0.1px">LEAK-TINIER</span>
+<span style="filter:opacity(0)">LEAK-FILTER</span><span style="scale:0">LEAK-SCALE</span>
+<span style="opacity:.01">LEAK-FAINT</span><span style="zoom:0.01">LEAK-ZOOM</span>
+<span style="color: rgb(0, 0, 0)">VISIBLE-BLACK</span> <span style="opacity:0.5">VISIBLE-HALF</span>
+<span style="transform:translateX(-50%)">VISIBLE-CENTRED</span> <span style="font-size:12px">VISIBLE-SIZED</span>
 <span class="off-screen">LEAK-BBC-OFFSCREEN</span><span class="show-for-sr">LEAK-FOUNDATION-SR</span>
 <span style="color:#fff;background:white">LEAK-WHITE-ON-WHITE</span>
 <img src="/a.png" alt="picture&#x202E;cba&#xE0041;"><a href="/x&#x202E;y">link text</a>
@@ -718,6 +725,7 @@ def test_no_hiding_trick_leaks_into_any_output():
         assert "LEAK-" not in out
         assert "\u202e" not in out and "\U000E0041" not in out
     assert "PRINT-ONLY-VISIBLE" in article.text and "Visible paragraph two" in article.text
+    assert all(f"VISIBLE-{w}" in article.text for w in ("BLACK", "HALF", "CENTRED", "SIZED"))
 
 
 def test_html_view_shows_the_date_and_whole_minutes_as_the_reader_page_does():

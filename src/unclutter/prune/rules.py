@@ -90,14 +90,26 @@ HIDING_DECLARATION_RE = re.compile(
 )
 
 #: Declarations that keep an element's text from being seen although it is rendered:
-#: zero opacity, zero font size, clipping to nothing, scaling to nothing, positioning far
-#: off-screen, zero height or width with overflow hidden. These are the usual ways to plant
+#: zero (or under 10%) opacity, a font size of zero or under 2px, transparent text colour
+#: (``transparent``, alpha 0), clipping to nothing, scaling or zooming to nothing, an
+#: ``opacity(0)`` filter, positioning or translating far off-screen, zero height or width
+#: with overflow hidden. These are the usual ways to plant
 #: text for machines that humans do not see (OWASP "LLM01: Prompt Injection", indirect
 #: injection via hidden page text). Applied to inline ``style`` attributes (a stylesheet's
 #: initial ``opacity:0`` is too often a fade-in animation state).
 VISUALLY_HIDDEN_RES = (
-    (re.compile(r"(?:^|[;\s])opacity\s*:\s*0*(?:\.0+)?\s*(?:!important\s*)?(?:;|$)"), "opacity 0"),
+    # (0.0x counts as 0: no reader makes out text at 5% opacity)
+    (re.compile(r"(?:^|[;\s])opacity\s*:\s*0*(?:\.0\d*)?%?\s*(?:!important\s*)?(?:;|$)"), "opacity 0"),
     (re.compile(r"(?:^|[;\s])font-size\s*:\s*0+(?:\.0+)?(?:px|em|rem|pt|%)?\s*(?:!important\s*)?(?:;|$)"), "font-size 0"),
+    (re.compile(r"(?:^|[;\s])font-size\s*:\s*(?:0*\.\d+|1(?:\.0+)?)(?:px|pt)\s*(?:!important\s*)?(?:;|$)"),
+     "font-size under 2px"),
+    # (alpha 0: the fourth value of rgba()/hsla(), or after the "/" of the space syntax)
+    (re.compile(r"(?:^|[;\s])color\s*:\s*(?:transparent|(?:rgb|hsl)a?\((?:[^,)/]*,){3}\s*0*(?:\.0+)?%?\s*\)|"
+                r"(?:rgb|hsl)a?\([^)/]*/\s*0*(?:\.0+)?%?\s*\))"), "transparent text"),
+    (re.compile(r"(?:^|[;\s])filter\s*:[^;]*\bopacity\(\s*0*(?:\.0\d*)?%?\s*\)"), "filtered to nothing"),
+    (re.compile(r"(?:^|[;\s])(?:scale|zoom)\s*:\s*0*(?:\.0\d*)?%?\s*(?:!important\s*)?(?:;|$)"), "scaled to nothing"),
+    (re.compile(r"(?:^|[;\s])transform\s*:[^;]*\btranslate(?:x|y|3d)?\(\s*(?:[^,)]*,\s*)?-\s*\d{4,}(?:\.\d+)?px"),
+     "positioned off-screen"),
     (re.compile(r"(?:^|[;\s])clip\s*:\s*rect\(\s*0[^)]*\)"), "clipped to nothing"),
     (re.compile(r"(?:^|[;\s])clip-path\s*:\s*inset\(\s*(?:50|100)%"), "clipped to nothing"),
     (re.compile(r"(?:^|[;\s])transform\s*:\s*scale\(\s*0(?:\.0+)?\s*\)"), "scaled to nothing"),
