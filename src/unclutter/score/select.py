@@ -478,6 +478,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
            posts: frozenset[int] = frozenset()) -> None:
     teasers = _teasers(container, stats, attempt)
     embeds = embedded_posts(container)
+    counts = None  # _subtree_counts, made when first needed
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
@@ -512,7 +513,9 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         elif node.tag in ("h1", "h2") and attempt.weight_classes and class_weight(node) < 0:
             reason = "heading with negative class weight"
         elif attempt.clean_conditionally and node.tag in CONDITIONAL_TAGS:
-            reason = _conditional_reason(node, scores, stats, attempt)
+            if counts is None:
+                counts = _subtree_counts(container, stats)
+            reason = _conditional_reason(node, scores, stats, attempt, counts[id(node)])
         if reason:
             _log(removed, node, stats, reason)
             if undo is not None:
@@ -565,7 +568,38 @@ def _orphan_headings(container: Node) -> list[Node]:
     return orphans if content else []
 
 
-def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: Attempt) -> str | None:
+def _subtree_counts(container: Node, stats: TextStats) -> dict[int, tuple[int, int, int, int, bool]]:
+    """For each element below ``container`` (by ``id``): the ``<p>``, ``<img>`` and ``<li>``
+    elements below it, the characters of those ``<li>``, and whether it is or holds a
+    ``<figure>``; one bottom-up pass (walking each element's subtree in turn was quadratic
+    on deeply nested lists). Exact for :func:`_clean`, which judges an element before
+    anything below it is removed."""
+    out: dict[int, tuple[int, int, int, int, bool]] = {}
+    chars = stats.chars
+    for node in container.elements_bottom_up():
+        p = img = li = li_chars = 0
+        fig = node.tag == "figure"
+        for c in node.children:
+            if c.tag == TEXT:
+                continue
+            cp, ci, cl, clc, cf = out[id(c)]
+            t = c.tag
+            p += cp + (t == "p")
+            img += ci + (t == "img")
+            li += cl
+            li_chars += clc
+            if t == "li":
+                li += 1
+                li_chars += chars.get(id(c), 0)
+            fig = fig or cf
+        out[id(node)] = (p, img, li, li_chars, fig)
+    return out
+
+
+def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: Attempt,
+                        counts: tuple[int, int, int, int, bool]) -> str | None:
+    """Readability's conditional cleaning of one element; ``counts``: its
+    :func:`_subtree_counts` entry."""
     k = id(node)
     weight = class_weight(node) if attempt.weight_classes else 0.0
     if weight + (scores.score.get(k) or 0.0) < 0:
@@ -574,19 +608,9 @@ def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: A
         return None
     chars = stats.chars.get(k, 0)
     ld = stats.link_density(node)
-    p = img = li = 0
-    li_chars = 0
-    for d in node.iter_elements(include_self=False):
-        t = d.tag
-        if t == "p":
-            p += 1
-        elif t == "img":
-            img += 1
-        elif t == "li":
-            li += 1
-            li_chars += stats.chars.get(id(d), 0)
+    p, img, li, li_chars, has_figure = counts
     is_list = node.tag in ("ul", "ol", "dl") or (li and chars and li_chars >= LIST_TEXT_SHARE * chars)
-    if img > 1 and p / img < IMAGE_PARAGRAPH_RATIO and not any(a.tag == "figure" for a in node.iter_elements()):
+    if img > 1 and p / img < IMAGE_PARAGRAPH_RATIO and not has_figure:
         if chars < IMAGE_BLOCK_MAX_CHARS:
             return "more images than paragraphs"
     if not is_list and li - LIST_ITEM_ALLOWANCE > p:
