@@ -742,6 +742,19 @@ def test_html_view_shows_the_date_and_whole_minutes_as_the_reader_page_does():
     assert f"{max(1, round(article.reading_time_min))} min read" in html
 
 
+def test_html_view_renders_relative_links_and_refuses_script_urls():
+    from unclutter.render.htmlview import markdown_to_html
+
+    # a page read without its address keeps relative targets: they render as links and
+    # images (markdown-it printed the Markdown source of a link it refused)
+    html = markdown_to_html("a [free](/wiki/Free) b ![](b.png) c ![x](//cdn.example/y.png) d "
+                            "[j](javascript:alert(1)) [d](data:text/html,x) [v](vbscript:x) [m](mailto:a@b.c)")
+    assert '<a href="/wiki/Free"' in html and '<img src="b.png"' in html and 'src="//cdn.example/y.png"' in html
+    assert 'href="mailto:a@b.c"' in html
+    assert 'href="javascript' not in html and 'href="data:' not in html and 'href="vbscript' not in html
+    assert "[j](javascript:alert(1))" in html  # refused: printed as text, never a link
+
+
 def test_utf8_bytes_given_to_the_parser_build_the_same_tree():
     from unclutter.pipeline import _decode
     from unclutter.core.options import Options

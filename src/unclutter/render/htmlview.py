@@ -3,7 +3,7 @@
 Safety by construction: the article HTML is produced **from the clean Markdown** (never
 from the source page's HTML) by markdown-it-py in CommonMark mode with GFM tables and
 ``html=False`` (raw HTML in the Markdown is escaped, not passed through), links are limited
-to http(s)/mailto/fragment URLs, and the page carries a strict Content-Security-Policy
+to http(s)/mailto/fragment URLs and relative references, and the page carries a strict Content-Security-Policy
 (no scripts at all, no frames, styles inline only, images from http(s) only). Headings get
 ``id`` attributes equal to the table-of-contents anchors
 (:func:`unclutter.structure.toc.build_toc`).
@@ -12,6 +12,7 @@ to http(s)/mailto/fragment URLs, and the page carries a strict Content-Security-
 from __future__ import annotations
 
 import html as html_lib
+import re
 from importlib import resources
 
 from markdown_it import MarkdownIt
@@ -29,13 +30,25 @@ CONTENT_SECURITY_POLICY = (
 )
 
 _SAFE_SCHEMES = ("http://", "https://", "mailto:", "#")
+#: A URI scheme (RFC 3986 §3.1), read after dropping ASCII whitespace and controls (which
+#: browsers ignore inside a scheme: "java\tscript:").
+_SCHEME_RE = re.compile(r"^[a-z][a-z0-9+.-]*:")
+_IGNORED_IN_URL_RE = re.compile(r"[\x00-\x20\x7f]+")
+
+
+def _safe_link(url: str) -> bool:
+    """Whether a link or image target may be rendered: http(s), mailto, a fragment, or a
+    relative reference (no scheme: a page read without its address keeps ``/wiki/...``;
+    rejected, markdown-it would print the Markdown source of the link instead)."""
+    u = _IGNORED_IN_URL_RE.sub("", url).lower()
+    return u.startswith(_SAFE_SCHEMES) or not _SCHEME_RE.match(u)
 
 
 def _md() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     md.enable("strikethrough")
-    md.validateLink = lambda url: url.strip().lower().startswith(_SAFE_SCHEMES)  # type: ignore[method-assign]
+    md.validateLink = _safe_link  # type: ignore[method-assign]
     return md
 
 
