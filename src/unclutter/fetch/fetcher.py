@@ -238,7 +238,7 @@ class _Session:
         shown = display_url(url)
         announced = response.headers.get("content-length", "").strip()
         if not truncate and announced.isdigit() and int(announced) > limit:
-            raise TooLargeError(f"refused: {shown} announces {int(announced)} bytes, over the {limit}-byte limit")
+            raise TooLargeError(f"too large: {shown} announces {int(announced)} bytes, over the {limit}-byte limit")
         codings = parse_content_encoding(response.headers.get("content-encoding"))
         decoder = make_decoder(codings, self.policy.max_content_encodings, shown)
         body = bytearray()
@@ -252,7 +252,7 @@ class _Session:
                         body.extend(piece[: limit - len(body)])
                         return False
                     encoded = f" ({', '.join(codings)})" if codings else ""
-                    raise TooLargeError(f"refused: body of {shown} is over {limit} bytes once decoded{encoded}")
+                    raise TooLargeError(f"too large: body of {shown} is over {limit} bytes once decoded{encoded}")
                 body.extend(piece)
                 if not sniffed and len(body) >= SNIFF_BYTES:
                     self._sniff(bytes(body[:SNIFF_BYTES]), charset, shown)
@@ -267,7 +267,7 @@ class _Session:
                     chunk = chunk[: len(chunk) - (received - limit)]
                     add(decoder.feed(chunk))
                     return bytes(body)
-                raise TooLargeError(f"refused: body of {shown} is over {limit} bytes as received")
+                raise TooLargeError(f"too large: body of {shown} is over {limit} bytes as received")
             if not add(decoder.feed(chunk)):
                 return bytes(body)
         add(decoder.flush())
