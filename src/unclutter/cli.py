@@ -225,7 +225,8 @@ def _summary_options(f):
         click.option("--strict", is_flag=True, help="Drop summary sentences with numbers, dates or names that are "
                      "not in the page. Implies --summary."),
         click.option("--chunks", metavar="N", help="Emit the Markdown as JSON Lines chunks of at most N "
-                     "cl100k_base tokens (or thousands: 4k, 8k, 16k...) instead of the normal output."),
+                     "cl100k_base tokens (or thousands: 4k, 8k, 16k...) instead of the normal output "
+                     "(not with -f html or text)."),
     ]
     for opt in reversed(options):
         wrapper = opt(wrapper)
@@ -248,6 +249,8 @@ def _render_all(article, fmt: str, explain: bool) -> str:
     if s.get("chunks"):
         from .structure.chunk import chunk
 
+        if fmt in ("html", "text"):
+            raise UsageError(f"--chunks writes JSON Lines of Markdown chunks: it does not combine with -f {fmt}")
         try:
             chunks = chunk(article, s["chunks"])
         except UsageError as exc:  # (name the flag the user typed, not the API's parameter)
