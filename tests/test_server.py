@@ -226,16 +226,18 @@ def test_malformed_requests_are_400(client, request_kwargs) -> None:
     assert err["code"] == "bad_request" and err["message"].startswith("malformed request")
 
 
-@pytest.mark.parametrize("request_kwargs", [
-    {"content": b"<html><body><p>raw page</p></body></html>", "headers": {"Content-Type": "text/html"}},
-    {"json": ["http://x/"]},
-    {"content": b"url=http://x/", "headers": {"Content-Type": "application/x-www-form-urlencoded"}},
+@pytest.mark.parametrize("request_kwargs,status", [
+    ({"content": b"<html><body><p>raw page</p></body></html>", "headers": {"Content-Type": "text/html"}}, 415),
+    ({"json": ["http://x/"]}, 400),
+    ({"content": b"url=http://x/", "headers": {"Content-Type": "application/x-www-form-urlencoded"}}, 415),
 ])
-def test_a_body_that_is_not_a_json_object_says_what_read_takes(client, request_kwargs) -> None:
+def test_a_body_that_is_not_a_json_object_says_what_read_takes(client, request_kwargs, status) -> None:
+    # a JSON body of the wrong shape is malformed (400); another media type is 415
     r = client.post("/read", **request_kwargs)
-    assert r.status_code == 400, r.text
+    assert r.status_code == status, r.text
     err = error_of(r)
-    assert err["code"] == "bad_request" and '{"html": ..., "url": ...}' in err["message"], err
+    assert err["code"] == ("bad_request" if status == 400 else "unsupported_media_type"), err
+    assert '{"html": ..., "url": ...}' in err["message"], err
     assert "Input should be" not in err["message"]  # no validation library wording
 
 

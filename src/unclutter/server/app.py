@@ -458,7 +458,7 @@ its metadata and table of contents, or a reader-view HTML page.
 * Format: `format=json|markdown|text|html` or the Accept header; JSON by default.
 * Errors: `{{"error": {{"code": "...", "message": "..."}}}}`; 400 for a URL the safety policy
   refuses (private/reserved addresses, other schemes and ports) or a malformed request, 413
-  too large, 415 not HTML, 422 no main content, 502 origin failure, 504 deadline.
+  too large, 415 not HTML (or a request body that is not JSON), 422 no main content, 502 origin failure, 504 deadline.
 * Limits: a bounded worker pool (503 when full), a request body cap (413), a per-request
   deadline (504). Optional API key (`{API_KEY_HEADER}` header or `Authorization: Bearer`) and
   per-client rate limit (429), both off unless configured (`unclutter serve --help`).
@@ -592,7 +592,13 @@ def _install_error_handlers(app: FastAPI) -> None:
     async def _validation(request: Request, exc: RequestValidationError) -> Response:
         errors = exc.errors()
         if any(tuple(e.get("loc", ())) == ("body",) for e in errors):
-            # the body is not a JSON object (raw HTML, a form, a list): say what /read takes
+            # the body is not a JSON object (raw HTML, a form, a list): say what /read takes;
+            # sent as another media type, 415 (RFC 9110 §15.5.16)
+            media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if media and media != "application/json" and not media.endswith("+json"):
+                return answer(request, 415, "unsupported_media_type",
+                              f"unsupported media type {media[:80]!r}: the body must be a JSON object, "
+                              '{"url": ...} or {"html": ..., "url": ...}, sent as Content-Type: application/json')
             return answer(request, 400, "bad_request",
                           'malformed request: the body must be a JSON object, {"url": ...} or '
                           '{"html": ..., "url": ...}, sent as Content-Type: application/json')
