@@ -970,13 +970,19 @@ def test_mathml_formulas_become_tex_or_their_text():
     formulas = [n for n in page.root.iter() if n.tag == "math"]
     assert len(formulas) == 5 and all(len(n.children) == 1 for n in formulas)
     assert formulas[1].attrs == {"display": "block", "data-tex": "ax^2 + c"}
-    # a formula hidden with its wrapper (Wikipedia's MathML span, display:none) stays out;
-    # its fallback image's alt text is what the reader sees
+    # Wikipedia: the MathML hides in a display:none span (it stays out) and the formula is an
+    # image marked aria-hidden whose alt is the TeX: that image is what readers see, written
+    # as math (once); other aria-hidden images stay hidden
     import unclutter
 
-    wiki = ("<html><body><article><h1>Energy</h1><p>The relation <span style='display:none'><math alttext="
-            "'{\\displaystyle E=mc^{2}}'><mi>E</mi></math></span><img alt='{\\displaystyle E=mc^{2}}' "
-            "src='/m.svg'> links mass and energy, as physics courses, books and lectures explain.</p>"
+    wiki = ("<html><body><article><h1>Energy</h1><p>The relation <span class='mwe-math-element'><span "
+            "class='mwe-math-mathml-inline' style='display:none'><math alttext='{\\displaystyle E=mc^{2}}'>"
+            "<mi>E</mi></math></span><img class='mwe-math-fallback-image-inline' aria-hidden='true' "
+            "alt='{\\displaystyle E=mc^{2}}' src='/m.svg'></span> links mass and energy, as physics courses, "
+            "books and lectures explain.</p><p>Icons <img aria-hidden='true' alt='Logo' src='/logo.png'> and "
+            "<img aria-hidden='true' alt='' src='/dot.png'> stay out of it, with words, commas, and more.</p>"
             "</article></body></html>")
     article = unclutter.extract(wiki, url=URL)
-    assert "$E=mc^{2}$" not in article.markdown and "{\\displaystyle E=mc^{2}}" in article.markdown
+    assert article.markdown.count("$E=mc^{2}$") == 1 and "displaystyle" not in article.markdown
+    assert "$E=mc^{2}$ links mass" in article.text
+    assert "logo.png" not in article.markdown and "dot.png" not in article.markdown

@@ -632,7 +632,7 @@ _STREAM_TEMPLATE_RE = re.compile(r"""<template id="([BP]:[0-9a-zA-Z_]+)">""")
 _TEX_ANNOTATION = ('annotation[encoding="application/x-tex"], annotation[encoding="TeX"], '
                    'annotation[encoding="text/x-tex"], annotation[encoding="application/x-latex"]')
 #: MediaWiki wraps its TeX in ``{\displaystyle ...}`` (or ``\textstyle``).
-_TEX_STYLE_RE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
+TEX_STYLE_RE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
 
 
 def _read_math(node: Node, lnode) -> None:
@@ -649,7 +649,7 @@ def _read_math(node: Node, lnode) -> None:
             tex = " ".join(ann.text(deep=True).split())
             if tex:
                 break
-    m = _TEX_STYLE_RE.match(tex)
+    m = TEX_STYLE_RE.match(tex)
     if m:
         tex = m.group(1).strip()
     text = lnode.text(deep=True, separator=" ")

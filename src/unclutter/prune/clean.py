@@ -46,6 +46,7 @@ from ..core.models import Removal
 from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .media import media_query_matches
 from .rules import (
+    TEX_FORMULA_ALT_RE,
     ANIMATED_STYLE_RE,
     CAPTION_CLASS_RE,
     CAPTION_TRUNCATION_TAIL_RE,
@@ -662,6 +663,8 @@ def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | N
         if name in attrs and (value is None or attrs[name].strip().lower() == value):
             if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
                 continue
+            if name == "aria-hidden" and "src" in attrs and TEX_FORMULA_ALT_RE.match(attrs.get("alt", "")):
+                continue  # MediaWiki's formula image: every sighted reader sees it (rules.TEX_FORMULA_ALT_RE)
             if panels is None:  # (the usual page: the first reason is the answer)
                 return f"hidden: {reason}"
             reasons.append(f"hidden: {reason}")

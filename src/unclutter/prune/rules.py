@@ -56,6 +56,12 @@ HIDDEN_ATTRIBUTE_RULES = (
     ("type", "hidden", 'type="hidden"'),
 )
 
+#: The alt text of a formula image, TeX in MediaWiki's ``{\displaystyle ...}`` (or
+#: ``\textstyle``) wrapper: Wikipedia shows each formula as an image marked
+#: ``aria-hidden="true"`` (screen readers get the MathML beside it, which is hidden from
+#: sight by ``display:none``), so the image is what a reader sees and it is not hidden.
+TEX_FORMULA_ALT_RE = re.compile(r"^\s*\{\\(?:display|text)style\b")
+
 #: Collapsed disclosure panels (WAI-ARIA Authoring Practices 1.2: the disclosure, accordion
 #: and tabs patterns): an element collapsed by the ``hidden`` attribute, ``aria-hidden`` or
 #: inline ``display:none`` whose ``id`` an earlier, visible control names in

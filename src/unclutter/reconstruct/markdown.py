@@ -57,6 +57,7 @@ from urllib.parse import urljoin, urlsplit
 from ..core.dom import TEXT, Node
 from ..core.hiding import class_tokens
 from ..core.invisible import strip_invisible
+from ..parse.html import TEX_STYLE_RE
 from .escaping import (
     INLINE_SPECIAL_RE,
     LINE_START_CHARS,
@@ -870,6 +871,12 @@ class _Renderer:
         self._raw(f"${tex}$" if "$" not in tex else code_span(tex))
 
     def _image(self, node: Node) -> None:
+        tex = TEX_STYLE_RE.match(node.attrs.get("alt", "").strip()) if node.attrs else None
+        if tex and tex.group(1).strip():
+            # MediaWiki's formula image: its alt text is the formula's TeX (see _math)
+            self._math(Node("math", {"data-tex": " ".join(tex.group(1).split()),
+                                     "display": "block" if "display" in node.attrs.get("class", "") else ""}))
+            return
         if not self.include_images:
             return
         url = self._url(pick_image_url(node))
