@@ -986,3 +986,13 @@ def test_mathml_formulas_become_tex_or_their_text():
     assert article.markdown.count("$E=mc^{2}$") == 1 and "displaystyle" not in article.markdown
     assert "$E=mc^{2}$ links mass" in article.text
     assert "logo.png" not in article.markdown and "dot.png" not in article.markdown
+
+
+def test_dollar_pairs_are_escaped_so_they_never_read_as_math():
+    # our formulas are GitHub math ($...$): two dollar signs in a text could pair up
+    assert escape_text("Prices went from $5-$10 today") == "Prices went from \\$5-\\$10 today"
+    assert escape_text("It costs $5.50, or less") == "It costs $5.50, or less"  # one alone stays bare
+    md = md_of("<p>From $5-$10, or <b>$20</b> at most.</p>")
+    assert md == "From \\$5-\\$10, or **$20** at most.\n"
+    assert markdown_to_text(md) == "From $5-$10, or $20 at most."
+    assert rendered_text(md) == "From $5-$10, or $20 at most."

@@ -22,6 +22,8 @@ character                  escaped when
                            ``(``, ``[`` or ``:`` (inline links, reference definitions)
 ``<``                      before a letter, ``/``, ``!`` or ``?`` (raw HTML, autolinks)
 ``&``                      it starts an entity or numeric reference (section 2.5)
+``$``                      the text holds two or more: a pair could read as GitHub math
+                           (``$5-$10``), which our formulas use; one alone stays bare
 ``!``                      it ends the text right before a link's ``[`` (image syntax)
 ``|``                      inside a table cell, always (section 4.10), done by the caller
 line start: ``#``          1-6 ``#`` then a space or the end (ATX heading, section 4.2)
@@ -99,11 +101,12 @@ def right_flanking(prev: str, nxt: str) -> bool:
 
 #: Characters that may need an escape anywhere in a line; text without them (the vast
 #: majority) skips the slow path.
-INLINE_SPECIAL_RE = re.compile(r"[\\`*_~\[\]<&]")
+INLINE_SPECIAL_RE = re.compile(r"[\\`*_~\[\]<&$]")
 _INLINE_TOKEN = re.compile(
     r"(?P<bs>\\)|(?P<tick>`+)|(?P<star>\*+)|(?P<under>_+)|(?P<tilde>~+)|(?P<br>[\[\]])"
     r"|(?P<lt><)(?=[A-Za-z/!?])|(?P<amp>&)(?=#?[A-Za-z0-9]+;)"
 )
+_DOLLAR = re.compile(r"(?<!\\)\$")
 #: First characters of a line that may need an escape (block starts, see the table above).
 LINE_START_CHARS = frozenset("#>-+*=_|0123456789")
 _ATX_START = re.compile(r"#{1,6}(?=[ \t]|$)")
@@ -193,6 +196,8 @@ def escape_text(
             return "\\" + text
 
         out = _INLINE_TOKEN.sub(repl, s)
+    if "$" in out and out.count("$") > 1:
+        out = _DOLLAR.sub(r"\\$", out)
     if nxt == "[" and out.endswith("!") and not out.endswith("\\!"):
         out = out[:-1] + "\\!"
     return prefix + out if prefix else out
