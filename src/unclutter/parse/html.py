@@ -357,6 +357,12 @@ class ElementFilter:
     #: (:func:`_is_loading_page`: a loading state, an age gate, a dialog's inert
     #: background).
     loading: Callable[[str, dict[str, str]], bool] | None = None
+    #: The share of the page's text such a hidden element must hold, and the share of the
+    #: text of a ``<main>``/``<article>`` around it that it must fill (:func:`_is_loading_page`;
+    #: the prune stage passes ``rules.LOADING_WRAPPER_SHARE`` and ``rules.LOADING_LANDMARK_FILL``;
+    #: the defaults keep nothing).
+    loading_share: float = 1.01
+    landmark_fill: float = 1.01
     #: ``hides(attrs)``: an element with these attributes is hidden; read on the descendants
     #: of a dropped element when the skipped elements are reported
     #: (``SkippedElement.hidden_inside``).
@@ -882,10 +888,6 @@ def _is_main_landmark(n: Node) -> bool:
     return n.tag == "main" or "main" in n.attrs.get("role", "").lower().split()
 
 
-#: A hidden page wrapper must hold at least this share of the text of a landmark around it
-#: (``<main>``, ``<article>``, an element with ``role=main``): one that shows text of its
-#: own beside the wrapper is a visible article, and the hidden block is planted next to it.
-_LANDMARK_FILL = 0.9
 
 
 def _holds_main_landmark(node: Node) -> bool:
@@ -910,11 +912,11 @@ def _holds_main_landmark(node: Node) -> bool:
     return True
 
 
-def _is_loading_page(node: Node) -> bool:
+def _is_loading_page(node: Node, fill: float) -> bool:
     """Whether ``node`` (hidden by its own attributes) is or holds the page's main content
     landmark (``<main>``, ``role=main``, or an ``<h1>``) and the page shows no other: no
     ``<main>``, ``role=main``, ``<article>`` or ``<h1>`` outside it, except a landmark
-    around it that it fills (:data:`_LANDMARK_FILL`): a loading state, an age gate, a
+    around it whose text it fills to the share ``fill``: a loading state, an age gate, a
     dialog's inert background hide the page's own main content; hidden text next to a
     visible article, title or ``<main>`` is planted, however long."""
     if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)):
@@ -935,7 +937,7 @@ def _is_loading_page(node: Node) -> bool:
                 return False
             if chars is None:
                 chars = _text_counts(node)[0]
-            if chars < _LANDMARK_FILL * _text_counts(n)[0]:
+            if chars < fill * _text_counts(n)[0]:
                 return False
         stack.extend(n.children)
     return True
@@ -958,11 +960,6 @@ def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:
 #: off a page wrapper that is kept (``ElementFilter.loading`` has checked that the style
 #: hides nothing else).
 _LOADING_ATTRIBUTES = ("hidden", "aria-hidden", "style")
-#: Share of the page's text a hidden element must hold to be a loading state (of the built
-#: text: the page without its other hidden parts); three quarters, above the chrome
-#: wrappers' half: little visible text may stand beside it (wcxb-dev's three such pages:
-#: 0.79 to 1.0).
-_LOADING_SHARE = 0.75
 
 
 def _deferral(tag: str, attrs: dict | None, lnode, chrome, loading,
@@ -979,11 +976,13 @@ def _deferral(tag: str, attrs: dict | None, lnode, chrome, loading,
 
 
 def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float, int],
-                     skipped: list[SkippedElement] | None) -> None:
+                     skipped: list[SkippedElement] | None, loading_share: float = 1.01,
+                     landmark_fill: float = 1.01) -> None:
     """Decide the deferred elements (disjoint: only outermost ones are deferred), listed as
     ``(node, lexbor node, kind)``: chrome that holds the page (:func:`_is_wrapper`) stays as
     a ``<div>`` without its role; a hidden (``"loading"``) element that holds
-    ``_LOADING_SHARE`` of the page and its main landmark (:func:`_is_loading_page`) stays
+    ``loading_share`` of the page and its main landmark (:func:`_is_loading_page` with
+    ``landmark_fill``) stays
     without its hiding attributes
     (``_LOADING_ATTRIBUTES``); the others are removed (reported in ``skipped``)."""
     for node, lnode, kind in deferred:
@@ -992,7 +991,8 @@ def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, floa
                 node.tag = "div"
                 node.attrs.pop("role", None)
                 continue
-        elif _is_wrapper(node, page_chars, _LOADING_SHARE, *wrapper[1:], lnode=lnode) and _is_loading_page(node):
+        elif _is_wrapper(node, page_chars, loading_share, *wrapper[1:], lnode=lnode) and (
+                _is_loading_page(node, landmark_fill)):
             for name in _LOADING_ATTRIBUTES:
                 node.attrs.pop(name, None)
             continue
@@ -1127,7 +1127,8 @@ def parse_html(html: str, url: str | None = None, *,
         root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
                         index, classes, ids, tagged, streamed, deferred, spare_wrappers, sizes)
         if deferred:
-            _decide_wrappers(deferred, sizes[0], spare_wrappers, skipped)
+            _decide_wrappers(deferred, sizes[0], spare_wrappers, skipped,
+                             skip_elements.loading_share, skip_elements.landmark_fill)
         if selectors:
             if callable(skip_selector):
                 selectors = _applicable(selectors, classes, ids)

@@ -46,6 +46,8 @@ from ..core.models import Removal
 from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .media import media_query_matches
 from .rules import (
+    LOADING_LANDMARK_FILL,
+    LOADING_WRAPPER_SHARE,
     TEX_FORMULA_ALT_RE,
     ANIMATED_STYLE_RE,
     CAPTION_CLASS_RE,
@@ -401,6 +403,8 @@ EARLY_DROP = ElementFilter(
     test=_early_drop_test,
     chrome=_is_chrome,
     loading=_is_loading_state,
+    loading_share=LOADING_WRAPPER_SHARE,
+    landmark_fill=LOADING_LANDMARK_FILL,
     hides=lambda attrs: _attribute_hiding_reason(attrs) is not None or _class_hides(attrs),
 )
 
@@ -420,7 +424,8 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
                          attribute_names=EARLY_DROP.attribute_names,
                          test=partial(_early_drop_test, panels=panels), observe=panels.observe,
                          observe_dropped=panels.observe_dropped, start=panels.start,
-                         chrome=_is_chrome, loading=_is_loading_state, hides=EARLY_DROP.hides)
+                         chrome=_is_chrome, loading=_is_loading_state, loading_share=LOADING_WRAPPER_SHARE,
+                         landmark_fill=LOADING_LANDMARK_FILL, hides=EARLY_DROP.hides)
 
 
 def _applies_early_drop(f: ElementFilter | None) -> bool:

@@ -135,10 +135,10 @@ VISUALLY_HIDDEN_RES = (
 #: * an element hidden by its own attributes only as a script-lifted state is
 #:   (``hidden``, ``aria-hidden="true"``, inline ``display:none`` or ``visibility:hidden``;
 #:   no other hiding declaration, class or role) is a loading state under stricter
-#:   conditions: it holds three quarters of the page's text (``parse.html._LOADING_SHARE``)
-#:   and the page's main landmark, and no ``<main>``, ``role=main``, ``<article>`` or
-#:   ``<h1>`` is visible outside it (a ``<main>`` or ``<article>`` around it counts unless
-#:   it fills nine tenths of its text): an inline FOUC guard around the whole page, an age
+#:   conditions: it holds ``LOADING_WRAPPER_SHARE`` of the page's text and the page's main
+#:   landmark, and no ``<main>``, ``role=main``, ``<article>`` or ``<h1>`` is visible
+#:   outside it (a ``<main>`` or ``<article>`` around it counts unless it holds
+#:   ``LOADING_LANDMARK_FILL`` of its text): an inline FOUC guard around the whole page, an age
 #:   gate or app-loading wrapper around the product, a ``<main aria-hidden="true">``
 #:   behind an open dialog (wcxb-dev: GeeksforGeeks, eBay, a Shopify age gate). It stays
 #:   without those attributes. Visual-hiding tricks (zero size, off-screen, clipping,
@@ -151,6 +151,12 @@ VISUALLY_HIDDEN_RES = (
 #:
 #: A hidden menu or a real navigation block is mostly links.
 PAGE_WRAPPER = (0.5, 0.5, 200)
+#: Three quarters, above the chrome wrappers' half: little visible text may stand beside a
+#: page hidden while it loads (wcxb-dev's three such pages hold 0.79 to 1.0 of the built text).
+LOADING_WRAPPER_SHARE = 0.75
+#: A landmark around the hidden wrapper that shows text of its own beside it is a visible
+#: article, and the hidden block is planted next to it.
+LOADING_LANDMARK_FILL = 0.9
 #: Chrome tags and roles that the page-wrapper rule may keep: those seen around whole pages
 #: or articles in the shared datasets (wcxb-dev: an ``<aside class="columns">`` holding the
 #: page, ``role="tablist"`` accordions holding every panel).
