@@ -432,6 +432,13 @@ def test_summary_option_passes_through_only_when_extract_accepts_it(client, monk
         assert r.status_code == 200
         d = r.json()
         assert d["summary"] and any(entry.get("summary") for entry in d["toc"])
+        # Markdown and text carry the summary block the CLI prints (unclutter --summary)
+        md = client.post("/read", json={"html": ARTICLE.decode(), "summary": True, "format": "markdown"}).text
+        assert md.startswith(f"> **Summary** (extractive): {d['summary']}")
+        text = client.post("/read", json={"html": ARTICLE.decode(), "summary": True, "format": "text"}).text
+        assert text.startswith(f"Summary: {d['summary']}")
+        plain = client.post("/read", json={"html": ARTICLE.decode(), "format": "markdown"}).text
+        assert not plain.startswith(">")
     else:
         assert r.status_code == 400 and error_of(r)["code"] == "unsupported_option"
     # A build whose extract takes `summary`: the value reaches it unchanged.

@@ -262,17 +262,9 @@ def _render_all(article, fmt: str, explain: bool) -> str:
     err = sys.stderr
     for w in article.summary_warnings:
         err.write(f"unclutter: warning: {w.scope}: {w.kind} {w.value!r} is not in the page: {w.sentence}\n")
-    sections = [e for e in article.toc if e.summary]
-    if fmt == "markdown":
-        lines = [f"> **Summary** ({article.summary_backend}): {article.summary}"]
-        if sections:
-            lines.append(">")
-            lines += [f"> - **{e.title}**: {e.summary}" for e in sections]
-        return "\n".join(lines) + "\n\n" + text
-    if fmt == "text":
-        lines = [f"Summary: {article.summary}"] + [f"- {e.title}: {e.summary}" for e in sections]
-        return "\n".join(lines) + "\n\n" + text
-    return text
+    from .render.summary import with_summary
+
+    return with_summary(article, fmt, text)
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})

@@ -25,6 +25,7 @@ from markupsafe import Markup
 
 from ..core.models import Article
 from ..render.htmlview import markdown_to_html
+from ..render.summary import with_summary
 
 __all__ = [
     "FORMATS",
@@ -124,9 +125,9 @@ def render(article: Article, fmt: str, *, chunks: list | None = None, explain: b
         page: extra template values for the HTML page (``api_key_required``...).
     """
     if fmt == "markdown":
-        return article.markdown
+        return with_summary(article, fmt, article.markdown)
     if fmt == "text":
-        return article.text if article.text.endswith("\n") else article.text + "\n"
+        return with_summary(article, fmt, article.text if article.text.endswith("\n") else article.text + "\n")
     if fmt == "html":
         return render_page("article.html", view=article_view(article), **(page or {}))
     data = article.to_dict(explain=explain)
