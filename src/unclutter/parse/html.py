@@ -985,6 +985,8 @@ def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, floa
     ``landmark_fill``) stays
     without its hiding attributes
     (``_LOADING_ATTRIBUTES``); the others are removed (reported in ``skipped``)."""
+    inside: set[int] = set()  # the removed ones' elements
+    own: list[SkippedElement] = []  # their own entries
     for node, lnode, kind in deferred:
         if kind == "chrome":
             if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
@@ -996,13 +998,14 @@ def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, floa
             for name in _LOADING_ATTRIBUTES:
                 node.attrs.pop(name, None)
             continue
-        if skipped:
-            # what was left out while it was built lies inside it: one entry (its own) says it
-            inside = {id(n) for n in node.iter_elements(include_self=True)}
-            skipped[:] = [s for s in skipped if id(s.parent) not in inside]
         if skipped is not None:
-            skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
+            inside.update(id(n) for n in node.iter_elements(include_self=True))
+            own.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
         node.remove()
+    if skipped is not None and own:
+        # what was left out while a removed element was built lies inside it: one entry
+        # (its own) says it (one filtering pass for all of them)
+        skipped[:] = [s for s in skipped if id(s.parent) not in inside] + own
 
 
 def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement] | None,

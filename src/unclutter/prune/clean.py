@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache, partial
 
@@ -356,6 +357,20 @@ def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
 _PANEL_COLLAPSE_REASONS = frozenset({"hidden: inline style (zero size, overflow hidden)"})
 
 
+def _attribute_rule_reasons(attrs: dict[str, str]) -> Iterator[str]:
+    """The reasons (``"hidden: ..."``) of the ``HIDDEN_ATTRIBUTE_RULES`` that ``attrs``
+    meet, in the rules' order: not ``hidden="until-found"`` (``rules.HIDDEN_UNTIL_FOUND``),
+    not ``aria-hidden`` on MediaWiki's formula image (``rules.TEX_FORMULA_ALT_RE``: every
+    sighted reader sees it)."""
+    for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
+        if name in attrs and (value is None or attrs[name].strip().lower() == value):
+            if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
+                continue
+            if name == "aria-hidden" and "src" in attrs and TEX_FORMULA_ALT_RE.match(attrs.get("alt", "")):
+                continue
+            yield f"hidden: {reason}"
+
+
 def _hidden_only_collapsed(attrs: dict[str, str], also: frozenset[str] = frozenset()) -> bool:
     """Whether every way ``attrs`` hide the element is a collapsed state (``_COLLAPSED``:
     the ``hidden`` attribute, ``aria-hidden="true"``, inline ``display:none`` /
@@ -364,13 +379,10 @@ def _hidden_only_collapsed(attrs: dict[str, str], also: frozenset[str] = frozens
     zero size or opacity, same-colour text stacked on ``display:none`` still hides), but
     for the reasons in ``also``."""
     found = False
-    for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
-        if name in attrs and (value is None or attrs[name].strip().lower() == value):
-            if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
-                continue
-            if f"hidden: {reason}" not in _COLLAPSED:
-                return False
-            found = True
+    for reason in _attribute_rule_reasons(attrs):
+        if reason not in _COLLAPSED:
+            return False
+        found = True
     style = attrs.get("style")
     if style:
         reason = _cached_style_hides(style)
@@ -664,15 +676,10 @@ def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | N
     if _HIDING_ATTRIBUTE_NAMES.isdisjoint(attrs):
         return None
     reasons = []
-    for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
-        if name in attrs and (value is None or attrs[name].strip().lower() == value):
-            if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
-                continue
-            if name == "aria-hidden" and "src" in attrs and TEX_FORMULA_ALT_RE.match(attrs.get("alt", "")):
-                continue  # MediaWiki's formula image: every sighted reader sees it (rules.TEX_FORMULA_ALT_RE)
-            if panels is None:  # (the usual page: the first reason is the answer)
-                return f"hidden: {reason}"
-            reasons.append(f"hidden: {reason}")
+    for reason in _attribute_rule_reasons(attrs):
+        if panels is None:  # (the usual page: the first reason is the answer)
+            return reason
+        reasons.append(reason)
     style = attrs.get("style")
     if style:
         reason = _cached_style_hides(style)
