@@ -884,7 +884,7 @@ def test_title_without_word_characters_drops_nothing():
 
 def test_inline_quote_and_plain_inline_elements():
     md = md_of("<p>He said <q>hi <b>there</b></q>, H<sub>2</sub>O and x<sup>2</sup> <mark>m</mark> <u>u</u>.</p>")
-    assert md == 'He said "hi **there**", H2O and x2 m u.\n'
+    assert md == 'He said "hi **there**", H<sub>2</sub>O and x<sup>2</sup> m u.\n'
 
 
 
@@ -996,3 +996,35 @@ def test_dollar_pairs_are_escaped_so_they_never_read_as_math():
     assert md == "From \\$5-\\$10, or **$20** at most.\n"
     assert markdown_to_text(md) == "From $5-$10, or $20 at most."
     assert rendered_text(md) == "From $5-$10, or $20 at most."
+
+
+def test_sub_and_superscripts_keep_their_tags_in_markdown_only():
+    # "mc2" and "H2O" lose their meaning: GitHub renders raw <sub>/<sup>; a superscript
+    # holding a link is a citation marker and stays bare; literal "<sup>" text stays escaped
+    html = ("<h2>CO<sub>2</sub> levels</h2><p>Water is H<sub>2</sub>O, E = mc<sup>2</sup>."
+            "<sup class='reference'><a href='#fn1'>[1]</a></sup> Write &lt;sup&gt; for it; "
+            "<b>x<sup>n</sup></b> and <a href='/p'>p<sup>2</sup></a>.<sup> </sup></p>")
+    md = md_of(html)
+    assert "## CO<sub>2</sub> levels" in md
+    assert "Water is H<sub>2</sub>O, E = mc<sup>2</sup>.[\\[1\\]](https://example.org/articles/page.html#fn1)" in md
+    assert "Write \\<sup> for it; **x<sup>n</sup>** and [p<sup>2</sup>](https://example.org/p)." in md
+    assert "<sup></sup>" not in md and "<sup> </sup>" not in md
+    # markdown-it reads the tags as inline HTML, our plain text drops them
+    inline = [t for t in tokens(md) if t.type == "inline"][1]
+    assert [c.content for c in inline.children if c.type == "html_inline"] == [
+        "<sub>", "</sub>", "<sup>", "</sup>", "<sup>", "</sup>", "<sup>", "</sup>"]
+    text = markdown_to_text(md)
+    assert text == ("CO2 levels\n\nWater is H2O, E = mc2.[1] Write <sup> for it; xn and p2.")
+
+
+def test_sub_and_superscripts_in_the_reader_view_and_the_toc():
+    from unclutter.render.htmlview import markdown_to_html
+    from unclutter.structure.toc import build_toc, heading_text
+
+    md = "## CO<sub>2</sub> levels\n\nE = mc<sup>2</sup>, not \\<sup>3</sup> nor <script>x</script>.\n"
+    html = markdown_to_html(md)
+    assert '<h2 id="co2-levels">CO<sub>2</sub> levels</h2>' in html
+    assert "E = mc<sup>2</sup>, not &lt;sup&gt;3</sup> nor &lt;script&gt;x&lt;/script&gt;." in html
+    assert heading_text("CO<sub>2</sub> levels") == "CO2 levels"
+    assert heading_text("a \\<sub> b") == "a <sub> b"
+    assert [t.anchor for t in build_toc(md)] == ["co2-levels"]

@@ -23,7 +23,9 @@ Choices, each with its reason:
   Whitespace at a wrapper's edge is moved outside the delimiters; a pair whose delimiters
   would not be left-/right-flanking (section 6.4) is dropped rather than printed as ``*``.
 * Emphasis is ``*``/``**``, strikethrough ``~~`` (section 6.5); ``strong``/``b`` inside a
-  heading adds nothing and is dropped.
+  heading adds nothing and is dropped. Sub- and superscripts keep their HTML tags
+  (``<sub>``/``<sup>``, raw inline HTML, section 6.10: GitHub renders them), except a
+  superscript holding a link (a footnote marker).
 * Headings are ATX ``#``.. ``######``. At most one ``#`` heading is written: with
   ``title`` given every ``<h1>`` becomes ``##`` (the caller writes ``# title``), otherwise
   the first ``<h1>`` stays and later ones become ``##``.
@@ -91,6 +93,7 @@ from .rules import (
     POST_ID_RE,
     POST_ITEM_WORDS,
     PRE_TAGS,
+    RAW_INLINE_TAGS,
     SKIP_TAGS,
     TITLE_HEADING_MAX_PRECEDING_BLOCKS,
     UNSAFE_URL_SCHEMES,
@@ -124,7 +127,8 @@ __all__ = ["to_markdown", "markdown_to_text"]
     _Q,
     _NOTHING,
     _MATH,
-) = range(23)
+    _RAW_TAG,
+) = range(24)
 
 _ROLE: dict[str, int] = {}
 for _t in BLOCK_TAGS:
@@ -141,6 +145,8 @@ for _t in PRE_TAGS:
     _ROLE[_t] = _PRE
 for _t in LIST_TAGS:
     _ROLE[_t] = _LIST
+for _t in RAW_INLINE_TAGS:
+    _ROLE[_t] = _RAW_TAG
 _ROLE.update(
     a=_LINK,
     img=_IMG,
@@ -177,6 +183,7 @@ _B = 5  # hard line break
 _W_EMPH = 0
 _W_LINK = 1
 _W_QUOTE = 2
+_W_RAW = 3  # an inline element written as its own HTML tags (rules.RAW_INLINE_TAGS)
 
 # -- exit actions -------------------------------------------------------------------------
 (
@@ -274,6 +281,19 @@ class _Table:
         self.section = 1
         self.cell: tuple[int, int] | None = None
         self.caption = ""
+
+
+def _holds_link(node: Node) -> bool:
+    """Whether an ``<a href>`` lies under ``node`` (a superscript holding one is a footnote
+    or citation marker, written without its tags: see ``rules.RAW_INLINE_TAGS``)."""
+    stack = list(node.children)
+    while stack:
+        n = stack.pop()
+        if n.tag == "a" and n.attrs and n.attrs.get("href"):
+            return True
+        if n.children:
+            stack.extend(n.children)
+    return False
 
 
 def _collect_text(node: Node, pre: bool) -> str:
@@ -461,6 +481,8 @@ class _Renderer:
                     self.needs_escape = True  # "!" before "[" would start an image
                 kinds.append(_R)
                 self.links_open += 1
+            elif kind == _W_RAW:
+                kinds.append(_R)
             else:
                 kinds.append(_TL if self.links_open else _T)
             w[3] = len(toks)
@@ -477,6 +499,8 @@ class _Renderer:
         elif kind == _W_LINK:
             self.kinds.append(_R)
             self.links_open -= 1
+        elif kind == _W_RAW:
+            self.kinds.append(_R)
         else:
             self.kinds.append(_TL if self.links_open else _T)
 
@@ -1141,6 +1165,12 @@ class _Renderer:
             if role == _MATH:
                 self._math(node)
                 continue
+            if role == _RAW_TAG:
+                if not (tag == "sup" and _holds_link(node)):
+                    self._push_wrap(f"<{tag}>", f"</{tag}>", _W_RAW, stack)
+                if node.children:
+                    extend(reversed(node.children))
+                continue
             if role == _Q:
                 self._push_wrap('"', '"', _W_QUOTE, stack)
                 if node.children:
@@ -1330,7 +1360,8 @@ def to_markdown(
     Returns:
         Markdown text ending with one newline, or ``""`` when the subtree has no content.
         See the module docstring for the choices made; no HTML tag or attribute is ever
-        written, and literal text is escaped only where GFM would read it as markup.
+        written but ``<sub>``/``<sup>`` (:data:`~.rules.RAW_INLINE_TAGS`), and literal text
+        is escaped only where GFM would read it as markup.
 
     Never raises on any tree shape; runs in time linear in the subtree size (tables are
     scanned once more to tell data from layout).

@@ -10,7 +10,7 @@ alone takes over ten times as long); tests check the result against markdown-it'
 
 Other Markdown (for example plain paragraphs from structured data) is read the same way:
 it comes out right as long as it does not use reference links, setext headings, indented
-code or HTML.
+code or HTML (other than the ``<sub>``/``<sup>`` tags ``to_markdown`` writes).
 """
 
 from __future__ import annotations
@@ -27,7 +27,9 @@ _ATX = re.compile(r"(#{1,6})(?:[ \t]+|$)")
 _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _DELIMITER_ROW = re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$")
-_INLINE_MARKUP = re.compile(r"[\\`*~\[\]!]")
+_INLINE_MARKUP = re.compile(r"[\\`*~\[\]!<]")
+#: The raw HTML tags ``to_markdown`` writes (``rules.RAW_INLINE_TAGS``): dropped, their text kept.
+_RAW_TAG = re.compile(r"</?su[bp]>")
 _LINK_SCAN = re.compile(r"[\\`\[\]]")
 _BACKTICKS = re.compile(r"`+")
 
@@ -79,7 +81,8 @@ def _find_link_end(s: str, i: int) -> tuple[int, int]:
 
 def _inline_text(s: str) -> str:
     """Text of one line of inline Markdown: escapes undone, code span contents kept, emphasis
-    and strikethrough delimiters removed, links replaced by their text, images dropped."""
+    and strikethrough delimiters removed, links replaced by their text, images dropped,
+    ``<sub>``/``<sup>`` tags dropped (their text kept)."""
     search = _INLINE_MARKUP.search
     m = search(s)
     if m is None:
@@ -125,6 +128,12 @@ def _inline_text(s: str) -> str:
                 _, end = _find_link_end(s, i + 1)
             if end != -1:
                 pos = end
+            else:
+                out.append(ch)
+        elif ch == "<":
+            t = _RAW_TAG.match(s, i)
+            if t is not None:
+                pos = t.end()
             else:
                 out.append(ch)
         elif ch == "[":

@@ -74,6 +74,14 @@ EMPHASIS_MARKERS = {
     "strike": "~~",
 }
 
+#: Inline elements written as themselves, raw HTML (GFM spec section 6.10): Markdown has no
+#: syntax for sub- and superscripts, and without them "mc<sup>2</sup>" would read "mc2" and
+#: "H<sub>2</sub>O" would lose its meaning. GitHub renders these two tags (its HTML sanitizer
+#: allows them); the plain-text reading drops them, the HTML reader view renders them. A
+#: superscript holding a link (a footnote or citation marker: ``[1]``) is written as its
+#: content alone.
+RAW_INLINE_TAGS = frozenset(("sub", "sup"))
+
 #: List containers; ``menu`` and ``dir`` are unordered lists in HTML.
 LIST_TAGS = frozenset(("ul", "ol", "menu", "dir"))
 

@@ -2,7 +2,8 @@
 
 Safety by construction: the article HTML is produced **from the clean Markdown** (never
 from the source page's HTML) by markdown-it-py in CommonMark mode with GFM tables and
-``html=False`` (raw HTML in the Markdown is escaped, not passed through), links are limited
+``html=False`` (raw HTML in the Markdown is escaped, not passed through, but the exact
+``<sub>``/``<sup>`` tags our Markdown writes), links are limited
 to http(s)/mailto/fragment URLs and relative references, and the page carries a strict Content-Security-Policy
 (no scripts at all, no frames, styles inline only, images from http(s) only). Headings get
 ``id`` attributes equal to the table-of-contents anchors
@@ -16,6 +17,7 @@ import re
 from importlib import resources
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_inline import StateInline
 
 from ..core.models import Article
 from ..structure.toc import Slugger, heading_text
@@ -44,10 +46,32 @@ def _safe_link(url: str) -> bool:
     return u.startswith(_SAFE_SCHEMES) or not _SCHEME_RE.match(u)
 
 
+#: The only raw HTML rendered: the sub- and superscript tags ``to_markdown`` writes
+#: (:data:`unclutter.reconstruct.rules.RAW_INLINE_TAGS`), matched as exact strings.
+_RAW_TAG_RE = re.compile(r"</?su[bp]>")
+
+
+def _raw_sub_sup(state: StateInline, silent: bool) -> bool:
+    """markdown-it inline rule: an exact ``<sub>``, ``</sub>``, ``<sup>`` or ``</sup>`` becomes
+    that tag (with ``html=False`` every other ``<`` stays text; an escaped ``\\<sup>`` is
+    consumed by the escape rule first and stays text)."""
+    if state.src[state.pos] != "<":
+        return False
+    m = _RAW_TAG_RE.match(state.src, state.pos)
+    if m is None:
+        return False
+    if not silent:
+        token = state.push("html_inline", "", 0)
+        token.content = m.group(0)
+    state.pos = m.end()
+    return True
+
+
 def _md() -> MarkdownIt:
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     md.enable("strikethrough")
+    md.inline.ruler.before("html_inline", "raw_sub_sup", _raw_sub_sup)
     md.validateLink = _safe_link  # type: ignore[method-assign]
     return md
 

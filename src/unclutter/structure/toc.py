@@ -20,11 +20,15 @@ _FENCE_RE = re.compile(r"^(`{3,}|~{3,})", re.MULTILINE)
 # Characters GitHub drops from slugs: everything but letters, digits, marks, spaces,
 # hyphens and underscores.
 _DROP_RE = re.compile(r"[^\w\- ]", re.UNICODE)
-_MD_INLINE_RE = re.compile(r"!\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\([^)]*\)|[*_`~]|\\(?=[^\w\s])")
+# Inline markup of a heading: images, links, emphasis/code marks, backslash escapes and the
+# raw <sub>/<sup> tags to_markdown writes (reconstruct.rules.RAW_INLINE_TAGS).
+_MD_INLINE_RE = re.compile(
+    r"!\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\([^)]*\)|(?<!\\)</?su[bp]>|[*_`~]|\\(?=[^\w\s])")
 
 
 def heading_text(markdown_heading: str) -> str:
-    """Plain text of a Markdown heading's content (links -> text, emphasis marks removed)."""
+    """Plain text of a Markdown heading's content (links -> text, emphasis marks and
+    ``<sub>``/``<sup>`` tags removed)."""
     return _MD_INLINE_RE.sub(lambda m: m.group(1) or m.group(2) or "", markdown_heading).strip()
 
 
