@@ -1028,3 +1028,19 @@ def test_sub_and_superscripts_in_the_reader_view_and_the_toc():
     assert heading_text("CO<sub>2</sub> levels") == "CO2 levels"
     assert heading_text("a \\<sub> b") == "a <sub> b"
     assert [t.anchor for t in build_toc(md)] == ["co2-levels"]
+
+
+def test_mathjax2_tex_scripts_become_formulas_read_once():
+    # MathJax 2 keeps a formula's TeX in <script type="math/tex">: it was dropped with the
+    # scripts ("the roots of are"); a rendered copy before it is not read twice
+    html = ("<p>For <script type='math/tex'>a \\neq 0</script>, the roots of "
+            "<span class='MathJax_Preview'>ax^2+bx+c</span><script type='math/tex'>ax^2+bx+c=0</script>"
+            " are:</p><div class='MathJax_Display'><span class='MathJax'>x = glyphs</span></div>"
+            "<script type='math/tex; mode=display'>x = \\frac{-b}{2a}</script><p>End.</p>"
+            "<script>var leak = 1;</script><script type='math/tex'> </script>")
+    md = md_of(html)
+    assert md == "For $a \\neq 0$, the roots of $ax^2+bx+c=0$ are:\n\n$$\nx = \\frac{-b}{2a}\n$$\n\nEnd.\n"
+    page = parse_html(html)
+    formulas = [n for n in page.root.iter() if n.tag == "math"]
+    assert [n.attrs for n in formulas] == [
+        {"data-tex": "a \\neq 0"}, {"data-tex": "ax^2+bx+c=0"}, {"data-tex": "x = \\frac{-b}{2a}", "display": "block"}]

@@ -565,6 +565,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                         # a style or class too long to read may hide the element: it is
                         # hidden (padding must not smuggle "display:none" past the checks)
                         attrs["style"] = "display:none"
+            if tag == "script" and attrs and TEX_SCRIPT_TYPE_RE.match(attrs.get("type") or ""):
+                text_chars += _tex_script_math(child, attrs, parent, siblings)
+                continue
             defer = None
             if (
                 tag in drop_tags
@@ -639,6 +642,39 @@ _TEX_ANNOTATION = ('annotation[encoding="application/x-tex"], annotation[encodin
                    'annotation[encoding="text/x-tex"], annotation[encoding="application/x-latex"]')
 #: MediaWiki wraps its TeX in ``{\displaystyle ...}`` (or ``\textstyle``).
 TEX_STYLE_RE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
+
+
+#: MathJax 2's formula source: ``<script type="math/tex">`` (inline) and ``<script
+#: type="math/tex; mode=display">`` (MathJax 2 documentation, "MathJax's TeX input": the
+#: script elements the tex2jax preprocessor writes and pages may hold directly).
+TEX_SCRIPT_TYPE_RE = re.compile(r"\s*math/tex\s*(?:;|$)", re.IGNORECASE)
+#: The copies MathJax 2 renders beside such a script (a preview, the typeset formula):
+#: their class tokens. Dropped when the script follows them, so a formula is read once.
+_MATHJAX_RENDERED_CLASS_RE = re.compile(r"(?:^|\s)MathJax(?:_[A-Za-z]+)*(?:\s|$)")
+
+
+def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> int:
+    """Read a MathJax 2 TeX script as the ``<math>`` node :func:`_read_math` would make (its
+    TeX in ``data-tex``, the TeX as its text, ``display="block"`` for ``mode=display``) and
+    append it to ``siblings``, dropping a rendered MathJax copy right before it; characters
+    of text added (0 for an empty script, which adds nothing)."""
+    tex = " ".join(lnode.text(deep=True).split())
+    if not tex:
+        return 0
+    k = len(siblings) - 1
+    while k >= 0 and siblings[k].tag == TEXT and not siblings[k].text.strip():
+        k -= 1
+    if k >= 0 and siblings[k].attrs and _MATHJAX_RENDERED_CLASS_RE.search(siblings[k].attrs.get("class") or ""):
+        del siblings[k:]
+    node = Node("math", {"data-tex": tex})
+    if "mode=display" in attrs.get("type", "").replace(" ", "").lower():
+        node.attrs["display"] = "block"
+    node.parent = parent
+    t = Node(TEXT, None, tex)
+    t.parent = node
+    node.children.append(t)
+    siblings.append(node)
+    return len(tex)
 
 
 def _read_math(node: Node, lnode) -> None:
