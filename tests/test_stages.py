@@ -1626,3 +1626,20 @@ def test_excerpt_falls_back_to_the_first_paragraph_of_the_main_text():
     long = page.replace(para * 2, para * 40, 1)
     excerpt = unclutter.extract(long).excerpt
     assert len(excerpt) <= EXCERPT_MAX_CHARS and excerpt.endswith("…") and (para * 40).startswith(excerpt[:-1])
+
+
+def test_text_colour_equal_to_background_hides_but_unresolved_or_image_backgrounds_do_not():
+    from unclutter.prune.clean import style_hides
+
+    same = "hidden: inline style (text colour equals background)"
+    assert style_hides("color:#FFF;background:white") == same
+    assert style_hides("color: rgb(0, 0, 0); background: rgb(0,0,0)") == same
+    assert style_hides("color:white;background:no-repeat white") == same
+    assert style_hides("color:var(--a);background-color:var( --a )") == same
+    # an Elementor intro: two different theme variables (both were read as "var(")
+    assert style_hides("color: var( --e-global-color-text ); "
+                       "background-color: var( --e-global-color-accent );") is None
+    # text over an image shows whatever the fallback colour
+    assert style_hides("color:#fff;background:#fff url(hero.jpg)") is None
+    assert style_hides("color:#fff;background:linear-gradient(#000,#333) #fff") is None
+    assert style_hides("color:red;background:blue") is None

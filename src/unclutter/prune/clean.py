@@ -576,7 +576,7 @@ def style_hides(style: str) -> str | None:
         return "hidden: inline style (zero size, overflow hidden)"
     fg = _COLOR_RE.search(style)
     bg = _BACKGROUND_RE.search(style)
-    if fg and bg and _colour(fg.group(1)) == _colour(bg.group(1)):
+    if fg and bg and (colour := _colour(fg.group(1))) is not None and colour == _colour(bg.group(1)):
         return "hidden: inline style (text colour equals background)"
     # zero opacity last: it is the one reason a later stage may lift (a fade-in start
     # state), so it is only given when no other declaration hides the element
@@ -586,15 +586,31 @@ def style_hides(style: str) -> str | None:
 _COLOR_RE = re.compile(r"(?:^|[;\s])color\s*:\s*([^;!]+)")
 _BACKGROUND_RE = re.compile(r"(?:^|[;\s])background(?:-color)?\s*:\s*([^;!]+)")
 _NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "transparent": "transparent"}
+#: Keywords of the ``background`` shorthand that are not colours (CSS Backgrounds 3, §3.10).
+_BACKGROUND_KEYWORDS = frozenset(
+    "none repeat repeat-x repeat-y no-repeat space round scroll fixed local top bottom left "
+    "right center border-box padding-box content-box text auto cover contain inherit initial "
+    "unset revert".split())
+_CSS_FUNCTION_SPACES_RE = re.compile(r"\s*([(),/])\s*")
 
 
-def _colour(value: str) -> str:
-    """A comparable form of a CSS colour: named white/black, #rgb expanded to #rrggbb."""
-    v = value.strip().split()[0] if value.strip() else ""
-    v = _NAMED_COLOURS.get(v, v)
-    if re.fullmatch(r"#[0-9a-f]{3}", v):
-        v = "#" + "".join(c * 2 for c in v[1:])
-    return v
+def _colour(value: str) -> str | None:
+    """A comparable form of the colour in a ``color`` or ``background`` value (named
+    white/black, #rgb expanded to #rrggbb, spaces inside functions dropped: ``var( --a )``
+    is ``var(--a)``), or ``None`` when it names none or paints an image (``url()``, a
+    gradient), under which text may show whatever the colour."""
+    v = value.strip().lower()
+    if not v or "url(" in v or "gradient(" in v:
+        return None
+    tokens = _CSS_FUNCTION_SPACES_RE.sub(r"\1", v).split()
+    colour = next((t for t in tokens if t not in _BACKGROUND_KEYWORDS and not t[0].isdigit()
+                   and not t.startswith((".", "-"))), None)
+    if colour is None:
+        return None
+    colour = _NAMED_COLOURS.get(colour, colour)
+    if re.fullmatch(r"#[0-9a-f]{3}", colour):
+        colour = "#" + "".join(c * 2 for c in colour[1:])
+    return colour
 
 
 @lru_cache(maxsize=8192)
