@@ -1033,3 +1033,28 @@ def test_listed_elements_give_what_the_body_walk_gives():
 def test_page_type_from_json_ld_then_og_type(head, expected):
     md = extract_metadata(parse_html(f"<html><head>{head}</head><body><p>x</p></body></html>"))
     assert (md.page_type, md.sources.get("page_type")) == expected
+
+
+def test_publication_date_from_url_and_visible_text_when_the_markup_states_none(monkeypatch):
+    import htmldate.utils
+
+    import unclutter
+    from unclutter.parse import metadata as md
+
+    story = "<p>" + "Some words of a story, with commas, and more words. " * 20 + "</p>"
+    # visible text ("Published July 9, 2025") and the URL's /2016/02/09/
+    page = f"<html><head><title>T</title></head><body><article><h1>A story</h1><p class=\"post-date\">Published July 9, 2025</p>{story}</article></body></html>"
+    article = unclutter.extract(page, url="https://example.org/blog/a-story")
+    assert article.date_published == "2025-07-09"
+    assert "date_published from htmldate (URL, visible text)" in article.trace[1]
+    assert unclutter.extract(story, url="https://example.org/2016/02/09/a").date_published == "2016-02-09"
+    # the markup's own date wins; the search can be turned off
+    dated = page.replace("<head>", '<head><meta property="article:published_time" content="2024-01-02">')
+    assert unclutter.extract(dated, url="https://example.org/blog/a").date_published == "2024-01-02"
+    assert unclutter.extract(page, url="https://example.org/blog/a", search_date=False).date_published is None
+    # htmldate downloads a string that looks like a URL: it is only ever given a tree
+    monkeypatch.setattr(htmldate.utils, "fetch_url", lambda *a, **k: pytest.fail("htmldate tried to fetch"))
+    assert md.search_date("http://127.0.0.1:9/2020/01/01/x", None) is None
+    assert md.search_date("", None) is None
+    assert md.search_date("<p>x</p>" + " " * md.DATE_SEARCH_MAX_CHARS, "https://e.org/2020/01/01/") is None
+    assert md.search_date("<p>\udcff broken \x00 text</p>", "https://e.org/2020/01/02/") == "2020-01-02"

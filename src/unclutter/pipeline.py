@@ -56,7 +56,7 @@ from .core.options import (
 )
 from .parse.decode import decode_html, gunzip_page
 from .parse.html import ParsedPage, parse_html
-from .parse.metadata import extract_metadata, settle_title, structured_article_body
+from .parse.metadata import extract_metadata, search_date, settle_title, structured_article_body
 from .prune.clean import PruneResult, parse_for_pruning, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.features import collapsed_len, prose_chars
@@ -316,6 +316,11 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.
     meta: Metadata = extract_metadata(page, article_body=False)
+    if options.search_date and meta.date_published is None:
+        found = search_date(html, url)
+        if found is not None:
+            meta.date_published = found
+            meta.sources["date_published"] = "htmldate (URL, visible text)"
     fallback_body = None
     if options.structured_data_fallback:
         fallback_body = _lazy_structured_body(page)

@@ -32,6 +32,8 @@ records the winner as ``"json-ld"``, ``"next-data"``, ``"meta[<attr>=<key>]"`` (
                       > parsely-pub-date > <meta itemprop=datePublished> (anywhere)
                     > <time datetime> in the body (itemprop=datePublished or the
                       ``pubdate`` attribute first, else the first visible one)
+                    > (the pipeline, ``Options.search_date``) the URL and the
+                      visible text, read by htmldate (:func:`search_date`)
     date_modified   JSON-LD dateModified > article:modified_time > og:updated_time
                     > dc.date.modified > dcterms.modified > <meta itemprop=dateModified>
                     > <time itemprop=dateModified datetime>
@@ -142,6 +144,7 @@ __all__ = [
     "strip_invisible",
     "unescape_entities",
     "normalise_date",
+    "search_date",
     "normalise_language",
     "absolute_url",
 ]
@@ -1547,6 +1550,43 @@ def _meta_values(scan: _Scan, keys: tuple[str, ...]) -> Iterator[tuple[str, str]
         hit = scan.meta.get(key)
         if hit is not None:
             yield hit[0], _meta_source(scan, key)
+
+
+#: ``htmldate`` (Barbaresi, "htmldate: A Python package to extract publication dates from web
+#: pages", JOSS 5(51), 2020) is asked for the publication date only when the page's markup
+#: states none (``<meta>``, JSON-LD, microdata, ``<time>``): it reads the URL
+#: (``/2016/02/09/``) and the visible text ("Published July 9, 2025"). Fast mode (no
+#: extensive search): on wcxb-dev's 782 pages with a known date, the markup gave 582 dates
+#: (513 right); the fallback adds 157 on the 200 others (120 right, 37 wrong), taking the
+#: right dates from 0.656 to 0.809 of those pages, for about 4 ms on a page it runs on
+#: (measured 2026-12-02). Pages larger than this (characters) are not searched.
+DATE_SEARCH_MAX_CHARS = 5_000_000
+_DATE_ONLY_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def search_date(html: str, url: str | None) -> str | None:
+    """The publication date htmldate reads from the URL and the visible text of ``html``
+    (see :data:`DATE_SEARCH_MAX_CHARS`), as ``YYYY-MM-DD``, or ``None``: nothing found, a
+    page over the size limit, or htmldate failing on it (never raises on page content).
+    Dates before 1995 or after today are not taken (htmldate's defaults). htmldate gets a
+    tree parsed here by lxml, never the page string: given a string that looks like a URL
+    it would download it (``htmldate.utils.load_html``), and nothing here may fetch."""
+    if not html or len(html) > DATE_SEARCH_MAX_CHARS:
+        return None
+    try:
+        from htmldate import find_date
+        from lxml import html as lxml_html
+
+        # a tree, not the string: htmldate downloads a string that looks like a URL
+        tree = lxml_html.document_fromstring(
+            html.encode("utf-8", "surrogatepass"), parser=lxml_html.HTMLParser(encoding="utf-8"))
+        found = find_date(tree, url=url, original_date=True, extensive_search=False,
+                          outputformat="%Y-%m-%d")
+    except Exception:  # noqa: BLE001 - a third-party parser on hostile input: no date, no failure
+        return None
+    if not found or not _DATE_ONLY_RE.fullmatch(found):
+        return None
+    return found
 
 
 def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata:
