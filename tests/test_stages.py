@@ -1643,3 +1643,23 @@ def test_text_colour_equal_to_background_hides_but_unresolved_or_image_backgroun
     assert style_hides("color:#fff;background:#fff url(hero.jpg)") is None
     assert style_hides("color:#fff;background:linear-gradient(#000,#333) #fff") is None
     assert style_hides("color:red;background:blue") is None
+
+
+def test_aria_hidden_text_with_a_screen_reader_twin_is_shown_once():
+    import unclutter
+
+    # WooCommerce prices: the struck and the current price are aria-hidden, each with a
+    # screen-reader sentence beside it; both went, and the product lost its price
+    lead = "<p>A hand-poured candle with notes of lavender and cedar, burning for fifty hours, in a jar.</p>"
+    page = ("<html><body><main><h1>Lavender candle</h1>" + lead +
+            "<p class=price><del aria-hidden='true'><span>$</span>30.00</del> <span class='screen-reader-text'>"
+            "Original price was: $30.00.</span><ins aria-hidden='true'>$21.00</ins><span class='sr-only'>"
+            "Current price is: $21.00.</span></p>"
+            "<p>Rated <span aria-hidden='true'>decoration</span> well. <span aria-hidden='true' "
+            "style='display:none'>stacked</span><span class='sr-only'>twin</span> and <span aria-hidden='true'>"
+            "far</span> text <span class='sr-only'>not beside it</span></p></main></body></html>")
+    md = unclutter.extract(page).markdown
+    assert "~~$30.00~~ $21.00" in md
+    assert "Original price" not in md and "Current price" not in md
+    # no twin, another hiding rule, or text between: hidden as before
+    assert "decoration" not in md and "stacked" not in md and "far" not in md

@@ -357,6 +357,11 @@ class ElementFilter:
     #: (:func:`_is_loading_page`: a loading state, an age gate, a dialog's inert
     #: background).
     loading: Callable[[str, dict[str, str]], bool] | None = None
+    #: ``shown(tag, attrs, lnode)``: the dropped element is hidden only from assistive
+    #: technology (``aria-hidden``) while a screen-reader twin beside it says the same for
+    #: them: sighted readers see it. It is kept, without ``aria-hidden`` (``lnode``: its
+    #: lexbor node, whose siblings are read).
+    shown: Callable[[str, dict[str, str], object], bool] | None = None
     #: The share of the page's text such a hidden element must hold, and the share of the
     #: text of a ``<main>``/``<article>`` around it that it must fill (:func:`_is_loading_page`;
     #: the prune stage passes ``rules.LOADING_WRAPPER_SHARE`` and ``rules.LOADING_LANDMARK_FILL``;
@@ -498,6 +503,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             chrome = skip_elements.chrome
             loading = skip_elements.loading
         drop_tags = skip_elements.tags
+        shown = skip_elements.shown
         check_tags = skip_elements.check_tags
         check_names = skip_elements.attribute_names
         test = skip_elements.test
@@ -505,7 +511,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
         observe_dropped = skip_elements.observe_dropped
     else:
         drop_tags = check_tags = check_names = frozenset()
-        test = None
+        test = shown = None
     while stack:
         children, parent, pre = stack[-1]
         siblings = parent.children
@@ -573,7 +579,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 tag in drop_tags
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
-            ) and not (defer := _deferral(tag, attrs, child, chrome, loading, wrapper) if not open_deferred else None):
+            ) and not (defer := _deferral(tag, attrs, child, chrome, loading, wrapper) if not open_deferred else None
+                       ) and not (shown is not None and attrs and "aria-hidden" in attrs and _spare_shown(
+                           shown, tag, attrs, child)):
                 if observe_dropped is not None:
                     observe_dropped(attrs or {}, [  # (lexbor gives None for a valueless attribute)
                         {k: v or "" for k, v in n.attributes.items()} for n in child.css("[aria-controls]")])
@@ -675,6 +683,15 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
     node.children.append(t)
     siblings.append(node)
     return len(tex)
+
+
+def _spare_shown(shown: Callable, tag: str, attrs: dict, lnode) -> bool:
+    """Whether ``shown`` keeps this element (see ``ElementFilter.shown``); if so its
+    ``aria-hidden`` goes, so no later stage hides it for that."""
+    if shown(tag, attrs, lnode):
+        del attrs["aria-hidden"]
+        return True
+    return False
 
 
 def _read_math(node: Node, lnode) -> None:

@@ -406,6 +406,55 @@ def _is_loading_state(tag: str, attrs: dict[str, str]) -> bool:
     return _hidden_only_collapsed(attrs)
 
 
+_ARIA_HIDDEN_REASON = 'hidden: aria-hidden="true"'
+
+
+def _screen_reader_text(lnode) -> bool:
+    """Whether a lexbor element has a screen-reader-only class (``SCREEN_READER_CLASSES``)
+    and text."""
+    cls = lnode.attributes.get("class") if lnode.tag and lnode.tag[0] != "-" else None
+    return bool(cls) and not SCREEN_READER_CLASSES.isdisjoint(class_tokens(cls)) and bool(
+        lnode.text(deep=True).strip())
+
+
+def _neighbour(lnode, forward: bool):
+    """The nearest element sibling of a lexbor node (whitespace and comments skipped; other
+    text stops the search: ``None``)."""
+    n = lnode.next if forward else lnode.prev
+    while n is not None:
+        tag = n.tag
+        if tag == "-text":
+            if (n.text_content or "").strip():
+                return None
+        elif tag and tag[0] != "-":
+            return n
+        n = n.next if forward else n.prev
+    return None
+
+
+def _is_shown_twin(tag: str, attrs: dict[str, str], lnode) -> bool:
+    """Whether an element hidden only by ``aria-hidden="true"`` is the visible half of an
+    accessible pair: an element beside it (the nearest element
+    sibling either way) carries a screen-reader-only class and text, the page's
+    alternative for assistive technology ("Original price was: $30.00." beside a struck
+    ``$30.00``). Sighted readers see this one; the screen-reader one is hidden as before,
+    so the information is read once."""
+    if tag in EARLY_DROP_TAGS or _role_reason(attrs) is not None or _class_hides(attrs):
+        return False
+    if list(_attribute_rule_reasons(attrs)) != [_ARIA_HIDDEN_REASON]:
+        return False
+    style = attrs.get("style")
+    if style and _cached_style_hides(style) is not None:
+        return False
+    if not lnode.text(deep=True).strip():
+        return False
+    for forward in (True, False):
+        n = _neighbour(lnode, forward)
+        if n is not None and _screen_reader_text(n):
+            return True
+    return False
+
+
 #: The early-drop rules (``rules.EARLY_DROP_TAGS`` / ``EARLY_DROP_ATTRIBUTES``) for the
 #: parse stage.
 EARLY_DROP = ElementFilter(
@@ -415,6 +464,7 @@ EARLY_DROP = ElementFilter(
     test=_early_drop_test,
     chrome=_is_chrome,
     loading=_is_loading_state,
+    shown=_is_shown_twin,
     loading_share=LOADING_WRAPPER_SHARE,
     landmark_fill=LOADING_LANDMARK_FILL,
     hides=lambda attrs: _attribute_hiding_reason(attrs) is not None or _class_hides(attrs),
@@ -436,7 +486,8 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
                          attribute_names=EARLY_DROP.attribute_names,
                          test=partial(_early_drop_test, panels=panels), observe=panels.observe,
                          observe_dropped=panels.observe_dropped, start=panels.start,
-                         chrome=_is_chrome, loading=_is_loading_state, loading_share=LOADING_WRAPPER_SHARE,
+                         chrome=_is_chrome, loading=_is_loading_state, shown=_is_shown_twin,
+                         loading_share=LOADING_WRAPPER_SHARE,
                          landmark_fill=LOADING_LANDMARK_FILL, hides=EARLY_DROP.hides)
 
 
