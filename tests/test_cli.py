@@ -293,3 +293,16 @@ def test_captions_are_kept_unless_dropped_on_purpose(tmp_path):
     html = page.read_text(encoding="utf-8")
     assert "exposed for two hours" not in unclutter.extract(html, include_captions=False).markdown
     assert "*Rock pools stay exposed for two hours.*" in unclutter.extract(html).markdown
+
+
+def test_date_search_from_the_visible_text_and_its_switch(tmp_path):
+    story = "<p>" + "Words of a dated story, with commas, and more words. " * 20 + "</p>"
+    page = tmp_path / "dated.html"
+    page.write_text(f"<html><head><title>T</title></head><body><article><h1>A story</h1>"
+                    f"<p class='post-date'>Published July 9, 2025</p>{story}</article></body></html>")
+    proc = run(str(page), "-f", "json")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert json.loads(proc.stdout)["date_published"] == "2025-07-09"
+    proc = run(str(page), "-f", "json", "--no-date-search")
+    assert proc.returncode == 0, proc.stderr.decode()
+    assert json.loads(proc.stdout)["date_published"] is None

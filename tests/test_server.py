@@ -671,3 +671,13 @@ def test_serve_refuses_a_bad_allowed_address_with_a_usage_error():
                               text=True, timeout=60)
         assert proc.returncode == 2, proc.stderr
         assert words in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_read_searches_the_date_unless_told_not_to(client) -> None:
+    story = "<p>" + "Words of a dated story, with commas, and more words. " * 20 + "</p>"
+    html = f"<html><body><article><h1>A story</h1>{story}</article></body></html>"
+    url = "https://example.com/2016/02/09/a-story"
+    r = client.post("/read", json={"html": html, "url": url})
+    assert r.status_code == 200 and r.json()["date_published"] == "2016-02-09"
+    r = client.post("/read", json={"html": html, "url": url, "search_date": False})
+    assert r.status_code == 200 and r.json()["date_published"] is None

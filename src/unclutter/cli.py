@@ -289,6 +289,8 @@ def _render_all(article, fmt: str, explain: bool) -> str:
                                                    "truths do).")
 @click.option("--no-refine", is_flag=True, help="auto: skip the learned clean-up of the heuristic's selection "
                                                  "(about 1 ms a page faster, a little less precise).")
+@click.option("--no-date-search", is_flag=True, help="Take the publication date from the page's markup only "
+                                                      "(no search of its URL and visible text).")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
 @click.option("--user-agent", help="User-Agent header for fetching a URL.")
 @click.option("--respect-robots", is_flag=True, help="Refuse URLs that the site's robots.txt disallows.")
@@ -302,7 +304,7 @@ def _render_all(article, fmt: str, explain: bool) -> str:
               help="Also allow this TCP port besides 80 and 443 (repeatable).")
 @click.version_option(package_name="unclutter")
 def cli(source: str, fmt: str, output: str | None, base_url: str | None, extractor: str,
-        no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, explain: bool, user_agent: str | None,
+        no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, no_date_search: bool, explain: bool, user_agent: str | None,
         respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
         allow_private: tuple[str, ...], allow_port: tuple[int, ...]) -> None:
     """Print the main content of SOURCE as clean Markdown (or text, JSON, HTML).
@@ -313,7 +315,7 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
     from . import pipeline
 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images,
-                   include_captions=not no_captions, refine=not no_refine)
+                   include_captions=not no_captions, refine=not no_refine, search_date=not no_date_search)
     if explain:
         options["explain"] = True  # the removal log is only kept when asked for
     options.update(_summary_settings())

@@ -49,7 +49,8 @@ logger = logging.getLogger("unclutter.server")
 
 #: Request fields passed to :func:`unclutter.extract` under the same name, when this
 #: build's extract accepts them (see :func:`accepted_options`).
-EXTRACT_OPTION_FIELDS = ("extractor", "include_links", "include_images", "include_captions", "refine", "summary",
+EXTRACT_OPTION_FIELDS = ("extractor", "include_links", "include_images", "include_captions", "refine", "search_date",
+                         "summary",
                          "summary_backend",
                          "summary_sentences", "summary_words", "section_summary_sentences", "strict",
                          "explain")
@@ -91,6 +92,8 @@ class ReadOptions(BaseModel):
     include_captions: bool | None = Field(None, description="Keep figure captions (default true); false drops them.")
     refine: bool | None = Field(None, description="auto: clean the heuristic's selection with the learned "
                                                   "classifier (default true); false is about 1 ms a page faster.")
+    search_date: bool | None = Field(None, description="When the markup states no publication date, look for one "
+                                                       "in the URL and visible text (default true).")
     explain: bool = Field(False, description="JSON only: add `removed` and `trace` (what was cut and why).")
     summary: bool | None = Field(
         None, description="Summarise the article and each section (builds with summaries; off by default).")
