@@ -35,7 +35,8 @@ Choices, each with its reason:
   preceding item. Adjacent lists alternate ``-``/``*`` (``.``/``)``) so they stay separate.
 * Tables: data tables become GFM pipe tables (section 4.10); layout tables become blocks
   (see :mod:`unclutter.reconstruct.tables`). Cell content is kept on one line: ``<br>``,
-  paragraphs and list items inside a cell become spaces.
+  paragraphs and list items inside a cell are separated by ``<br>`` (raw inline HTML,
+  :data:`~.rules.CELL_BREAK`); in a heading or a table caption they become spaces.
 * Code: ``<pre>`` becomes a fenced block whose content is the element's text byte for byte
   (tags inside, e.g. highlighter spans, add nothing; ``<br>`` is a newline), fenced with
   more backticks than the longest run inside; the info string comes from a
@@ -80,6 +81,7 @@ from .rules import (
     CODE_LANGUAGE_NOT_A_LANGUAGE,
     CODE_TAGS,
     EMPHASIS_MARKERS,
+    CELL_BREAK,
     HARD_BREAK,
     HEADING_LEVELS,
     LIST_TAGS,
@@ -398,6 +400,7 @@ class _Renderer:
         self.tables: list[_Table] = []
         self.depth = 0  # open Markdown containers (block quotes + lists)
         self.one_line = 0  # > 0 inside a heading or table cell: blocks become spaces
+        self.cells = 0  # > 0 inside a table cell: blocks and <br> become CELL_BREAK instead
         self.heading = 0
         self.images_seen: set[str] = set()
         # posts met so far (id -> blocks_emitted when it started; POST_BREAK_TAGS), each
@@ -460,8 +463,12 @@ class _Renderer:
         toks = self.toks
         if toks:
             if self.pending_break:
-                toks.append(HARD_BREAK)
-                self.kinds.append(_B)
+                if self.cells:
+                    toks.append(CELL_BREAK)
+                    self.kinds.append(_R)
+                else:
+                    toks.append(HARD_BREAK)
+                    self.kinds.append(_B)
             elif self.pending_space:
                 toks.append(" ")
                 self.kinds.append(_TL if self.links_open else _T)
@@ -521,8 +528,12 @@ class _Renderer:
         # _before_content, inlined: this is the hottest path
         if toks:
             if self.pending_break:
-                toks.append(HARD_BREAK)
-                kinds.append(_B)
+                if self.cells:
+                    toks.append(CELL_BREAK)
+                    kinds.append(_R)
+                else:
+                    toks.append(HARD_BREAK)
+                    kinds.append(_B)
             elif self.pending_space:
                 toks.append(" ")
                 kinds.append(_TL if self.links_open else _T)
@@ -536,6 +547,15 @@ class _Renderer:
         toks.append(c)
         kinds.append(_TL if self.links_open else _T)
         self.pending_space = text[-1] != c[-1]
+
+    def _word_break(self) -> None:
+        """A block boundary or ``<br>`` inside a one-line context: a line break
+        (:data:`~.rules.CELL_BREAK`) in a table cell, a space in a heading or caption. Only
+        written before further content, like a pending space."""
+        if self.cells and not self.heading:
+            self.pending_break = True
+        else:
+            self.pending_space = True
 
     def _raw(self, md: str) -> None:
         self._before_content()
@@ -1014,6 +1034,7 @@ class _Renderer:
     def _cell_end(self) -> None:
         md, _ = self._finish_inline(False)
         self.one_line -= 1
+        self.cells -= 1
         t = self.tables[-1]
         colspan, rowspan = t.cell or (1, 1)
         t.cell = None
@@ -1072,7 +1093,7 @@ class _Renderer:
                             self.post_break = None
                             self.post_break_owner = None
                 elif code == _X_SPACE:
-                    self.pending_space = True
+                    self._word_break()
                 elif code == _X_ITEM_START:
                     self._item_start(node[1])
                 elif code == _X_ITEM_END:
@@ -1109,7 +1130,7 @@ class _Renderer:
                 continue
             if role == _BLOCK:  # div, p, section...: the common block
                 if self.one_line:
-                    self.pending_space = True
+                    self._word_break()
                     push(_EXIT_SPACE)
                 else:
                     if toks:
@@ -1152,7 +1173,7 @@ class _Renderer:
                 continue
             if role == _BR:
                 if self.one_line:
-                    self.pending_space = True
+                    self._word_break()
                 elif self.pending_break:
                     if toks:
                         self._flush()
@@ -1188,6 +1209,7 @@ class _Renderer:
                     span(attrs.get("rowspan", "1"), MAX_ROWSPAN),
                 )
                 self.one_line += 1
+                self.cells += 1
                 push((_X_CELL_END,))
                 if node.children:
                     extend(reversed(node.children))
@@ -1219,9 +1241,9 @@ class _Renderer:
                     self._code_span(node, True)
                     continue
                 if role == _HR:
-                    self.pending_space = True
+                    self._word_break()
                     continue
-                self.pending_space = True
+                self._word_break()
                 push(_EXIT_SPACE)
                 if role == _DT:
                     if not self.emph["**"] and not self.heading:
@@ -1360,7 +1382,8 @@ def to_markdown(
     Returns:
         Markdown text ending with one newline, or ``""`` when the subtree has no content.
         See the module docstring for the choices made; no HTML tag or attribute is ever
-        written but ``<sub>``/``<sup>`` (:data:`~.rules.RAW_INLINE_TAGS`), and literal text
+        written but ``<sub>``/``<sup>`` (:data:`~.rules.RAW_INLINE_TAGS`) and ``<br>`` in table
+        cells (:data:`~.rules.CELL_BREAK`), and literal text
         is escaped only where GFM would read it as markup.
 
     Never raises on any tree shape; runs in time linear in the subtree size (tables are

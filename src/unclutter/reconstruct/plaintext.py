@@ -10,7 +10,7 @@ alone takes over ten times as long); tests check the result against markdown-it'
 
 Other Markdown (for example plain paragraphs from structured data) is read the same way:
 it comes out right as long as it does not use reference links, setext headings, indented
-code or HTML (other than the ``<sub>``/``<sup>`` tags ``to_markdown`` writes).
+code or HTML (other than the ``<sub>``/``<sup>``/``<br>`` tags ``to_markdown`` writes).
 """
 
 from __future__ import annotations
@@ -28,8 +28,9 @@ _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _DELIMITER_ROW = re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$")
 _INLINE_MARKUP = re.compile(r"[\\`*~\[\]!<]")
-#: The raw HTML tags ``to_markdown`` writes (``rules.RAW_INLINE_TAGS``): dropped, their text kept.
-_RAW_TAG = re.compile(r"</?su[bp]>")
+#: The raw HTML tags ``to_markdown`` writes (``rules.RAW_INLINE_TAGS``: dropped, their text
+#: kept; ``rules.CELL_BREAK``: a space, as table cells are one line of the text too).
+_RAW_TAG = re.compile(r"</?su[bp]>|<br>")
 _LINK_SCAN = re.compile(r"[\\`\[\]]")
 _BACKTICKS = re.compile(r"`+")
 
@@ -82,7 +83,7 @@ def _find_link_end(s: str, i: int) -> tuple[int, int]:
 def _inline_text(s: str) -> str:
     """Text of one line of inline Markdown: escapes undone, code span contents kept, emphasis
     and strikethrough delimiters removed, links replaced by their text, images dropped,
-    ``<sub>``/``<sup>`` tags dropped (their text kept)."""
+    ``<sub>``/``<sup>`` tags dropped (their text kept), a cell's ``<br>`` a space."""
     search = _INLINE_MARKUP.search
     m = search(s)
     if m is None:
@@ -134,6 +135,8 @@ def _inline_text(s: str) -> str:
             t = _RAW_TAG.match(s, i)
             if t is not None:
                 pos = t.end()
+                if t.end() - i == 4:  # <br>
+                    out.append(" ")
             else:
                 out.append(ch)
         elif ch == "[":

@@ -82,6 +82,12 @@ EMPHASIS_MARKERS = {
 #: content alone.
 RAW_INLINE_TAGS = frozenset(("sub", "sup"))
 
+#: The line break written inside a table cell, where a GFM pipe table allows no block (its
+#: row is one line): between the paragraphs, list items and ``<br>``-separated lines of a
+#: cell ("One user<br>5 GB" rather than "One user 5 GB"). Raw inline HTML, as above, which
+#: GitHub renders; the plain-text reading makes it a space, the reader view a ``<br>``.
+CELL_BREAK = "<br>"
+
 #: List containers; ``menu`` and ``dir`` are unordered lists in HTML.
 LIST_TAGS = frozenset(("ul", "ol", "menu", "dir"))
 

@@ -3,7 +3,7 @@
 Safety by construction: the article HTML is produced **from the clean Markdown** (never
 from the source page's HTML) by markdown-it-py in CommonMark mode with GFM tables and
 ``html=False`` (raw HTML in the Markdown is escaped, not passed through, but the exact
-``<sub>``/``<sup>`` tags our Markdown writes), links are limited
+``<sub>``/``<sup>``/``<br>`` tags our Markdown writes), links are limited
 to http(s)/mailto/fragment URLs and relative references, and the page carries a strict Content-Security-Policy
 (no scripts at all, no frames, styles inline only, images from http(s) only). Headings get
 ``id`` attributes equal to the table-of-contents anchors
@@ -46,14 +46,15 @@ def _safe_link(url: str) -> bool:
     return u.startswith(_SAFE_SCHEMES) or not _SCHEME_RE.match(u)
 
 
-#: The only raw HTML rendered: the sub- and superscript tags ``to_markdown`` writes
-#: (:data:`unclutter.reconstruct.rules.RAW_INLINE_TAGS`), matched as exact strings.
-_RAW_TAG_RE = re.compile(r"</?su[bp]>")
+#: The only raw HTML rendered: the sub- and superscript tags and the table cell's line
+#: break ``to_markdown`` writes (:data:`unclutter.reconstruct.rules.RAW_INLINE_TAGS`,
+#: :data:`~unclutter.reconstruct.rules.CELL_BREAK`), matched as exact strings.
+_RAW_TAG_RE = re.compile(r"</?su[bp]>|<br>")
 
 
 def _raw_sub_sup(state: StateInline, silent: bool) -> bool:
-    """markdown-it inline rule: an exact ``<sub>``, ``</sub>``, ``<sup>`` or ``</sup>`` becomes
-    that tag (with ``html=False`` every other ``<`` stays text; an escaped ``\\<sup>`` is
+    """markdown-it inline rule: an exact ``<sub>``, ``</sub>``, ``<sup>``, ``</sup>`` or ``<br>``
+    becomes that tag (with ``html=False`` every other ``<`` stays text; an escaped ``\\<sup>`` is
     consumed by the escape rule first and stays text)."""
     if state.src[state.pos] != "<":
         return False
