@@ -970,7 +970,7 @@ def test_mathml_formulas_become_tex_or_their_text():
             "</body></html>")
     md = md_of(html)
     assert "When a ≠ 0, there are two solutions." in md
-    assert "\n$$\nax^2 + c\n$$\n" in md and "CONTENT-MATHML" not in md
+    assert "\n```math\nax^2 + c\n```\n" in md and "CONTENT-MATHML" not in md
     assert "Famous: $E=mc^{2}$, and `\\text{costs } \\$5`." in md
     assert "## In a heading $y=1$" in md  # (no block inside a heading)
     text = markdown_to_text(md)
@@ -1037,6 +1037,9 @@ def test_sub_and_superscripts_in_the_reader_view_and_the_toc():
     assert "E = mc<sup>2</sup>, not &lt;sup&gt;3</sup> nor &lt;script&gt;x&lt;/script&gt;." in html
     assert heading_text("CO<sub>2</sub> levels") == "CO2 levels"
     assert heading_text("a \\<sub> b") == "a <sub> b"
+    # tags inside link text go too, code spans stay as written
+    assert heading_text("H<sub>2</sub>O [link<sup>3</sup>](https://x.org)") == "H2O link3"
+    assert heading_text("`<sup>x</sup>` code") == "<sup>x</sup> code"
     assert [t.anchor for t in build_toc(md)] == ["co2-levels"]
 
 
@@ -1049,8 +1052,29 @@ def test_mathjax2_tex_scripts_become_formulas_read_once():
             "<script type='math/tex; mode=display'>x = \\frac{-b}{2a}</script><p>End.</p>"
             "<script>var leak = 1;</script><script type='math/tex'> </script>")
     md = md_of(html)
-    assert md == "For $a \\neq 0$, the roots of $ax^2+bx+c=0$ are:\n\n$$\nx = \\frac{-b}{2a}\n$$\n\nEnd.\n"
+    assert md == "For $a \\neq 0$, the roots of $ax^2+bx+c=0$ are:\n\n```math\nx = \\frac{-b}{2a}\n```\n\nEnd.\n"
+    # two rendered copies go; a paragraph with a MathJax class stays; "displayx" is inline
+    two = md_of("<p>So <span class='MathJax_Preview'>x2</span><span class='MathJax_SVG'>x2</span>"
+                "<script type='math/tex'>x^2</script>.</p><p class='MathJax'>Real words.</p>"
+                "<script type='math/tex; mode=displayx'>y</script>")
+    assert two == "So $x^2$.\n\nReal words.\n\n$y$\n"
     page = parse_html(html)
     formulas = [n for n in page.root.iter() if n.tag == "math"]
     assert [n.attrs for n in formulas] == [
         {"data-tex": "a \\neq 0"}, {"data-tex": "ax^2+bx+c=0"}, {"data-tex": "x = \\frac{-b}{2a}", "display": "block"}]
+
+
+def test_tex_that_markdown_would_read_is_fenced_or_in_a_code_span():
+    # display TeX starting with "- " or "> " made a list or a quote of a $$ block; "*" and
+    # "_" made emphasis across inline formulas: display math is a ```math block, inline TeX
+    # with Markdown punctuation is $`...`$ (GitHub's math in a code span); adjacent
+    # formulas do not run into "$$"
+    html = ("<p>Take <math alttext='a^*'><mi>a</mi></math> and *emph* and <math alttext='x_1'><mi>x</mi></math>"
+            "<math alttext='y'><mi>y</mi></math>.</p><math display='block' alttext='- x^2'><mi>x</mi></math>"
+            "<math display='block' alttext='a ``` b'><mi>x</mi></math>")
+    md = md_of(html)
+    assert md == ("Take $`a^*`$ and \\*emph\\* and $`x_1`$ $y$.\n\n```math\n- x^2\n```\n\n"
+                  "````math\na ``` b\n````\n")
+    text = markdown_to_text(md)
+    assert text == "Take $a^*$ and *emph* and $x_1$ $y$.\n\n- x^2\n\na ``` b"
+    assert [t.type for t in tokens(md)][:5] == ["paragraph_open", "inline", "paragraph_close", "fence", "fence"]

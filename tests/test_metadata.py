@@ -1039,6 +1039,7 @@ def test_publication_date_from_url_and_visible_text_when_the_markup_states_none(
     import htmldate.utils
 
     import unclutter
+    from unclutter.core.dom import Node
     from unclutter.parse import metadata as md
 
     story = "<p>" + "Some words of a story, with commas, and more words. " * 20 + "</p>"
@@ -1046,15 +1047,35 @@ def test_publication_date_from_url_and_visible_text_when_the_markup_states_none(
     page = f"<html><head><title>T</title></head><body><article><h1>A story</h1><p class=\"post-date\">Published July 9, 2025</p>{story}</article></body></html>"
     article = unclutter.extract(page, url="https://example.org/blog/a-story")
     assert article.date_published == "2025-07-09"
-    assert "date_published from htmldate (URL, visible text)" in article.trace[1]
+    assert "metadata: date_published from htmldate (URL, visible text) after pruning" in article.trace
     assert unclutter.extract(story, url="https://example.org/2016/02/09/a").date_published == "2016-02-09"
     # the markup's own date wins; the search can be turned off
     dated = page.replace("<head>", '<head><meta property="article:published_time" content="2024-01-02">')
     assert unclutter.extract(dated, url="https://example.org/blog/a").date_published == "2024-01-02"
     assert unclutter.extract(page, url="https://example.org/blog/a", search_date=False).date_published is None
+    # hidden text is not read, a stated modification date is not taken for a publication
+    hidden = page.replace('<p class="post-date">', '<p class="post-date" style="display:none">')
+    assert unclutter.extract(hidden, url="https://example.org/blog/a").date_published is None
+    # a stated modification date is not taken for the publication (the search reads the
+    # visible page), and bounds it: nothing published after it was modified
+    modified = page.replace("<head>", '<head><meta property="article:modified_time" content="2024-01-02">')
+    assert unclutter.extract(modified, url="https://example.org/blog/a").date_published is None
+    assert unclutter.extract(modified.replace("2024-01-02", "2026-01-02"),
+                             url="https://example.org/blog/a").date_published == "2025-07-09"
+    assert unclutter.extract(modified.replace("Published July 9, 2025", ""),
+                             url="https://example.org/blog/a").date_published is None
+    # deep markup elsewhere does not stop the search (no parser depth limit)
+    deep = page.replace("</article>", "<div>" * 300 + "x" + "</div>" * 300 + "</article>")
+    assert unclutter.extract(deep, url="https://example.org/blog/a").date_published == "2025-07-09"
     # htmldate downloads a string that looks like a URL: it is only ever given a tree
     monkeypatch.setattr(htmldate.utils, "fetch_url", lambda *a, **k: pytest.fail("htmldate tried to fetch"))
-    assert md.search_date("http://127.0.0.1:9/2020/01/01/x", None) is None
-    assert md.search_date("", None) is None
-    assert md.search_date("<p>x</p>" + " " * md.DATE_SEARCH_MAX_CHARS, "https://e.org/2020/01/01/") is None
-    assert md.search_date("<p>\udcff broken \x00 text</p>", "https://e.org/2020/01/02/") == "2020-01-02"
+    assert unclutter.extract("http://127.0.0.1:9/2020/01/01/x").date_published is None
+    root = Node("body")
+    p = root.append(Node("p", {"class": "date", "@click": "x", "a:b": "y"}))
+    p.append(Node("#text", None, "Published \udcff 2020-01-02 \x00"))
+    root.append(Node("a:b:c")).append(Node("#text", None, "tail"))
+    assert md.search_date(root, None) == "2020-01-02"
+    big = Node("body")
+    for _ in range(md.DATE_SEARCH_MAX_ELEMENTS + 1):
+        big.append(Node("span"))
+    assert md.search_date(big, "https://e.org/2020/01/01/") is None

@@ -1663,3 +1663,17 @@ def test_aria_hidden_text_with_a_screen_reader_twin_is_shown_once():
     assert "Original price" not in md and "Current price" not in md
     # no twin, another hiding rule, or text between: hidden as before
     assert "decoration" not in md and "stacked" not in md and "far" not in md
+    # icons, permalink marks and stars have a twin but say something else (no number):
+    # hidden; a twin that is no alternative (a script, hidden itself) makes no pair
+    page = ("<html><body><article><h1>Guide</h1>" + lead +
+            "<h2 id='s'>Section one<a href='#s'><span class='material-icons' aria-hidden='true'>link</span>"
+            "<span class='visually-hidden'>Link to this heading</span></a></h2>" + lead +
+            "<h2 id='t'>Section two <a href='#t'><span aria-hidden='true'>#</span><span class='sr-only'>"
+            "Permalink</span></a></h2><p>Read <a href='https://o.org/'>the spec<span class='sr-only'> (opens in "
+            "new tab)</span><span aria-hidden='true'>open_in_new</span></a>, rated <span aria-hidden='true'>"
+            "4.5</span><script class='sr-only'>4.5</script> and <span aria-hidden='true'>7 days</span>"
+            "<span class='sr-only' hidden>7 days</span>.</p></article></body></html>")
+    article = unclutter.extract(page)
+    assert [t.title for t in article.toc][1:] == ["Section one", "Section two"]
+    assert "[the spec](https://o.org/)" in article.markdown
+    assert "4.5" not in article.markdown and "7 days" not in article.markdown

@@ -316,11 +316,6 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.
     meta: Metadata = extract_metadata(page, article_body=False)
-    if options.search_date and meta.date_published is None:
-        found = search_date(html, url)
-        if found is not None:
-            meta.date_published = found
-            meta.sources["date_published"] = "htmldate (URL, visible text)"
     fallback_body = None
     if options.structured_data_fallback:
         fallback_body = _lazy_structured_body(page)
@@ -332,6 +327,13 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         trace.append(f"prune: removed {len(pruned.removed)} elements")
     title_source = meta.sources.get("title")
     settle_title(meta, pruned.root)  # (before the selection edits the pruned tree)
+    if options.search_date and meta.date_published is None:
+        found = search_date(pruned.root, url)  # (the visible page: before the selection edits it)
+        # a page is not published after the modification its markup states
+        if found is not None and not (meta.date_modified and found > meta.date_modified[:10]):
+            meta.date_published = found
+            meta.sources["date_published"] = "htmldate (URL, visible text)"
+            trace.append("metadata: date_published from htmldate (URL, visible text) after pruning")
     if log and meta.sources.get("title") != title_source:
         trace.append(f"metadata: title from {meta.sources.get('title') or 'nowhere'} after pruning")
     selection = _select(pruned, options, meta, url, html, _repruner(html, url, utf8, True))

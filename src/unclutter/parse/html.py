@@ -656,9 +656,12 @@ TEX_STYLE_RE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
 #: type="math/tex; mode=display">`` (MathJax 2 documentation, "MathJax's TeX input": the
 #: script elements the tex2jax preprocessor writes and pages may hold directly).
 TEX_SCRIPT_TYPE_RE = re.compile(r"\s*math/tex\s*(?:;|$)", re.IGNORECASE)
-#: The copies MathJax 2 renders beside such a script (a preview, the typeset formula):
-#: their class tokens. Dropped when the script follows them, so a formula is read once.
+#: The copies MathJax 2 renders right before such a script (a preview, the typeset formula
+#: in HTML-CSS, SVG or CommonHTML output, a display wrapper): inline or ``<div>`` elements
+#: with one of these class tokens. Dropped, as many as precede the script, so a formula is
+#: read once (a ``<p class="MathJax">`` is a paragraph, not a copy).
 _MATHJAX_RENDERED_CLASS_RE = re.compile(r"(?:^|\s)MathJax(?:_[A-Za-z]+)*(?:\s|$)")
+_MATHJAX_RENDERED_TAGS = frozenset({"span", "div", "nobr"})
 
 
 def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> int:
@@ -669,13 +672,18 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
     tex = " ".join(lnode.text(deep=True).split())
     if not tex:
         return 0
-    k = len(siblings) - 1
-    while k >= 0 and siblings[k].tag == TEXT and not siblings[k].text.strip():
-        k -= 1
-    if k >= 0 and siblings[k].attrs and _MATHJAX_RENDERED_CLASS_RE.search(siblings[k].attrs.get("class") or ""):
-        del siblings[k:]
+    while True:
+        k = len(siblings) - 1
+        while k >= 0 and siblings[k].tag == TEXT and not siblings[k].text.strip():
+            k -= 1
+        if k >= 0 and siblings[k].tag in _MATHJAX_RENDERED_TAGS and siblings[k].attrs and (
+                _MATHJAX_RENDERED_CLASS_RE.search(siblings[k].attrs.get("class") or "")):
+            del siblings[k:]
+        else:
+            break
     node = Node("math", {"data-tex": tex})
-    if "mode=display" in attrs.get("type", "").replace(" ", "").lower():
+    params = [p.replace(" ", "").lower() for p in attrs.get("type", "").split(";")[1:]]
+    if "mode=display" in params:
         node.attrs["display"] = "block"
     node.parent = parent
     t = Node(TEXT, None, tex)

@@ -409,12 +409,23 @@ def _is_loading_state(tag: str, attrs: dict[str, str]) -> bool:
 _ARIA_HIDDEN_REASON = 'hidden: aria-hidden="true"'
 
 
-def _screen_reader_text(lnode) -> bool:
-    """Whether a lexbor element has a screen-reader-only class (``SCREEN_READER_CLASSES``)
-    and text."""
-    cls = lnode.attributes.get("class") if lnode.tag and lnode.tag[0] != "-" else None
-    return bool(cls) and not SCREEN_READER_CLASSES.isdisjoint(class_tokens(cls)) and bool(
-        lnode.text(deep=True).strip())
+_WORD_RE = re.compile(r"\w+")
+
+
+def _screen_reader_twin_words(lnode) -> set[str] | None:
+    """The case-folded words of a lexbor element that is a screen-reader alternative: a
+    screen-reader-only class (``SCREEN_READER_CLASSES``), a content element (no script,
+    style...) hidden by no attribute (``hidden``, ``aria-hidden``, an inline style), with
+    words; else ``None``."""
+    tag = lnode.tag
+    if not tag or tag[0] == "-" or tag in NON_CONTENT_TAGS or tag in EARLY_DROP_TAGS:
+        return None
+    attrs = {k: v or "" for k, v in lnode.attributes.items()}
+    cls = attrs.get("class")
+    if not cls or SCREEN_READER_CLASSES.isdisjoint(class_tokens(cls)) or _attribute_hiding_reason(attrs):
+        return None
+    words = set(_WORD_RE.findall(lnode.text(deep=True).casefold()))
+    return words or None
 
 
 def _neighbour(lnode, forward: bool):
@@ -434,11 +445,13 @@ def _neighbour(lnode, forward: bool):
 
 def _is_shown_twin(tag: str, attrs: dict[str, str], lnode) -> bool:
     """Whether an element hidden only by ``aria-hidden="true"`` is the visible half of an
-    accessible pair: an element beside it (the nearest element
-    sibling either way) carries a screen-reader-only class and text, the page's
-    alternative for assistive technology ("Original price was: $30.00." beside a struck
-    ``$30.00``). Sighted readers see this one; the screen-reader one is hidden as before,
-    so the information is read once."""
+    accessible pair: an element beside it (the nearest element sibling either way) is the
+    page's alternative for assistive technology (:func:`_screen_reader_twin_words`) and
+    says the same: every word of this one, which holds a number, is in it ("Original price
+    was: $30.00." beside a struck ``$30.00``, "Published On 6 Mar 2026" beside "6 Mar
+    2026"). Sighted readers see this one; the screen-reader one is hidden as before, so the
+    information is read once. Icons ("link", "open_in_new", stars) and marks ("#") hold no
+    number and stay hidden."""
     if tag in EARLY_DROP_TAGS or _role_reason(attrs) is not None or _class_hides(attrs):
         return False
     if list(_attribute_rule_reasons(attrs)) != [_ARIA_HIDDEN_REASON]:
@@ -446,11 +459,13 @@ def _is_shown_twin(tag: str, attrs: dict[str, str], lnode) -> bool:
     style = attrs.get("style")
     if style and _cached_style_hides(style) is not None:
         return False
-    if not lnode.text(deep=True).strip():
-        return False
+    words = _WORD_RE.findall(lnode.text(deep=True).casefold())
+    if not words or not any(c.isdigit() for w in words for c in w):
+        return False  # an icon's ligature ("open_in_new"), a "#" permalink mark, stars
     for forward in (True, False):
         n = _neighbour(lnode, forward)
-        if n is not None and _screen_reader_text(n):
+        twin = _screen_reader_twin_words(n) if n is not None else None
+        if twin is not None and twin.issuperset(words):
             return True
     return False
 

@@ -82,6 +82,7 @@ from .rules import (
     CODE_TAGS,
     EMPHASIS_MARKERS,
     CELL_BREAK,
+    CITATION_MARKER_MAX_NODES,
     HARD_BREAK,
     HEADING_LEVELS,
     LIST_TAGS,
@@ -90,6 +91,7 @@ from .rules import (
     MAX_LIST_START,
     MAX_ROWSPAN,
     MIN_FENCE_LENGTH,
+    PLAIN_TEX_RE,
     POST_BREAK_TAGS,
     POST_CLASS_SPLIT_RE,
     POST_ID_RE,
@@ -287,9 +289,15 @@ class _Table:
 
 def _holds_link(node: Node) -> bool:
     """Whether an ``<a href>`` lies under ``node`` (a superscript holding one is a footnote
-    or citation marker, written without its tags: see ``rules.RAW_INLINE_TAGS``)."""
+    or citation marker, written without its tags: see ``rules.RAW_INLINE_TAGS``). Only the
+    first :data:`~.rules.CITATION_MARKER_MAX_NODES` nodes are looked at (a marker is tiny;
+    nested superscripts stay linear)."""
     stack = list(node.children)
+    budget = CITATION_MARKER_MAX_NODES
     while stack:
+        budget -= 1
+        if budget < 0:
+            return False
         n = stack.pop()
         if n.tag == "a" and n.attrs and n.attrs.get("href"):
             return True
@@ -898,21 +906,33 @@ class _Renderer:
 
     def _math(self, node: Node) -> None:
         """A formula (parse stage: ``<math>`` made one text node, its TeX source in
-        ``data-tex``): GitHub's math syntax, ``$TeX$`` inline and a ``$$`` block for
-        ``display="block"`` (a word break in a heading or table cell); TeX holding ``$``
-        as a code span; without TeX, the formula's text read token by token."""
+        ``data-tex``), in GitHub's math syntax: a fenced ``math`` block for
+        ``display="block"`` (a word break in a heading or table cell), ``$TeX$`` inline when
+        the TeX holds nothing Markdown would read (:data:`~.rules.PLAIN_TEX_RE`), else
+        ``$`TeX`$`` (the TeX in a code span, which every CommonMark reader keeps as it is);
+        TeX holding ``$`` as a plain code span; without TeX, the formula's text read token by
+        token."""
         tex = node.attrs.get("data-tex", "") if node.attrs else ""
         if not tex:
             for c in node.children:
                 if c.tag == TEXT:
                     self._text(c.text)
             return
-        if node.attrs.get("display") == "block" and not self.one_line and "$" not in tex:
+        if node.attrs.get("display") == "block" and not self.one_line:
             if self.toks:
                 self._flush()
-            self._add_block(f"$$\n{tex}\n$$", _K_OTHER)
+            fence = fence_for(tex, MIN_FENCE_LENGTH)
+            self._add_block(f"{fence}math\n{tex}\n{fence}", _K_OTHER)
             return
-        self._raw(f"${tex}$" if "$" not in tex else code_span(tex))
+        if "$" in tex:
+            md = code_span(tex)
+        elif PLAIN_TEX_RE.fullmatch(tex):
+            md = f"${tex}$"
+        else:
+            md = f"${code_span(tex)}$"
+        if self.toks and self.toks[-1].endswith("$") and not self.pending_space:
+            self.pending_space = True  # "$a$ $b$", not "$a$$b$" (a display delimiter)
+        self._raw(md)
 
     def _image(self, node: Node) -> None:
         tex = TEX_STYLE_RE.match(node.attrs.get("alt", "").strip()) if node.attrs else None

@@ -19,7 +19,7 @@ import re
 
 from .escaping import ASCII_PUNCTUATION, is_whitespace
 
-__all__ = ["markdown_to_text"]
+__all__ = ["markdown_to_text", "inline_text"]
 
 _ITEM = re.compile(r"([-*+]|[0-9]{1,9}[.)])(?: |$)")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -80,7 +80,7 @@ def _find_link_end(s: str, i: int) -> tuple[int, int]:
             return -1, -1
 
 
-def _inline_text(s: str) -> str:
+def inline_text(s: str) -> str:
     """Text of one line of inline Markdown: escapes undone, code span contents kept, emphasis
     and strikethrough delimiters removed, links replaced by their text, images dropped,
     ``<sub>``/``<sup>`` tags dropped (their text kept), a cell's ``<br>`` a space."""
@@ -177,7 +177,7 @@ def _table_cells(row: str) -> list[str]:
             cells.append(row[start:i])
             start = i + 1
     cells.append(row[start:])
-    return [_inline_text(c.strip().replace("\\|", "|")) for c in cells]
+    return [inline_text(c.strip().replace("\\|", "|")) for c in cells]
 
 
 def markdown_to_text(md: str) -> str:
@@ -238,10 +238,10 @@ def markdown_to_text(md: str) -> str:
                     para.append(rest[:-1].strip(" \t"))
                     continue
                 para.append(rest.strip(" \t"))
-                emit(_inline_text("\n".join(para)))
+                emit(inline_text("\n".join(para)))
                 para = []
                 continue
-            emit(_inline_text("\n".join(para)))
+            emit(inline_text("\n".join(para)))
             para = []
         if fence:
             stripped = rest.strip(" ")
@@ -282,7 +282,7 @@ def markdown_to_text(md: str) -> str:
             continue
         m = _ATX.match(rest)
         if m is not None:
-            emit(_inline_text(_ATX_CLOSE.sub("", rest[m.end() :]).strip(" \t")))
+            emit(inline_text(_ATX_CLOSE.sub("", rest[m.end() :]).strip(" \t")))
         elif rest[0] == "|":
             if not _DELIMITER_ROW.match(rest.strip()):
                 emit("\t".join(_table_cells(rest)))
@@ -292,9 +292,9 @@ def markdown_to_text(md: str) -> str:
                 para = [rest[:-1].strip(" \t")]
                 para_depth = len(containers)
             else:
-                emit(_inline_text(rest.strip(" \t")))
+                emit(inline_text(rest.strip(" \t")))
     if para:
-        emit(_inline_text("\n".join(para)))
+        emit(inline_text("\n".join(para)))
     while out and not out[-1]:
         out.pop()
     return "\n".join(out)

@@ -81,6 +81,16 @@ EMPHASIS_MARKERS = {
 #: superscript holding a link (a footnote or citation marker: ``[1]``) is written as its
 #: content alone.
 RAW_INLINE_TAGS = frozenset(("sub", "sup"))
+#: A superscript is taken for a citation marker (written bare) only when a link lies among
+#: its first this many nodes: markers are a link and a number.
+CITATION_MARKER_MAX_NODES = 16
+
+#: TeX written between single ``$`` as it is (GitHub's inline math): letters, digits, spaces,
+#: ``^ = + - ( ) { } . , : ; ' / ! ?`` and control words (``\frac``), none of which a
+#: CommonMark reader takes for markup there. Other TeX (``_``, ``*``, ``\{``, ``\\``, ``[``,
+#: ``<``, ``|``...) is written as ``$`...`$`` (GitHub's math in a code span) so that no reader
+#: finds emphasis, escapes or links in it.
+PLAIN_TEX_RE = re.compile(r"(?:[A-Za-z0-9 ^=+\-(){}.,:;'/!?]|\\[A-Za-z]+)*")
 
 #: The line break written inside a table cell, where a GFM pipe table allows no block (its
 #: row is one line): between the paragraphs, list items and ``<br>``-separated lines of a

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from ..core.models import TocEntry
+from ..reconstruct.plaintext import inline_text
 
 __all__ = ["slugify", "Slugger", "build_toc"]
 
@@ -20,16 +21,13 @@ _FENCE_RE = re.compile(r"^(`{3,}|~{3,})", re.MULTILINE)
 # Characters GitHub drops from slugs: everything but letters, digits, marks, spaces,
 # hyphens and underscores.
 _DROP_RE = re.compile(r"[^\w\- ]", re.UNICODE)
-# Inline markup of a heading: images, links, emphasis/code marks, backslash escapes and the
-# raw <sub>/<sup> tags to_markdown writes (reconstruct.rules.RAW_INLINE_TAGS).
-_MD_INLINE_RE = re.compile(
-    r"!\[([^\]]*)\]\([^)]*\)|\[([^\]]*)\]\([^)]*\)|(?<!\\)</?su[bp]>|[*_`~]|\\(?=[^\w\s])")
 
 
 def heading_text(markdown_heading: str) -> str:
-    """Plain text of a Markdown heading's content (links -> text, emphasis marks and
-    ``<sub>``/``<sup>`` tags removed)."""
-    return _MD_INLINE_RE.sub(lambda m: m.group(1) or m.group(2) or "", markdown_heading).strip()
+    """Plain text of a Markdown heading's content, as a CommonMark reader renders it (links
+    -> their text, images dropped, emphasis marks, escapes and ``<sub>``/``<sup>`` tags
+    removed, code spans kept as written): :func:`unclutter.reconstruct.plaintext.inline_text`."""
+    return inline_text(markdown_heading).strip()
 
 
 def slugify(text: str) -> str:
