@@ -1078,3 +1078,12 @@ def test_tex_that_markdown_would_read_is_fenced_or_in_a_code_span():
     text = markdown_to_text(md)
     assert text == "Take $a^*$ and *emph* and $x_1$ $y$.\n\n- x^2\n\na ``` b"
     assert [t.type for t in tokens(md)][:5] == ["paragraph_open", "inline", "paragraph_close", "fence", "fence"]
+
+
+def test_dropping_one_emphasis_pair_rechecks_its_neighbours():
+    # "*x)*" cannot close before "1" and goes; the "~~" beside it then touched "x" and was
+    # printed as text; an emphasis written plain brought two strong spans together ("****")
+    assert md_of("<p><del>)</del><em>x)</em>1</p>") == ")x)1\n"
+    md = md_of("<p><strong>&gt;</strong><em><strong>\\</strong></em> Z</p>")
+    assert md == "**>\\\\** Z\n"
+    assert GFM.render(md).strip() == "<p><strong>&gt;\\</strong> Z</p>"

@@ -586,17 +586,21 @@ class _Renderer:
         nxt = toks[k][0] if k < n else ""
         return left_flanking(prev, nxt), right_flanking(prev, nxt)
 
-    def _merge_adjacent_spans(self) -> None:
+    def _merge_adjacent_spans(self) -> bool:
         """Closers directly followed by an opener of the same character form one delimiter
         run that a parser splits its own way (``*a**b*``). When the opener repeats the
         closer (``<b>x</b><b>y</b>``) both are dropped and the first span runs on to the
-        second one's closer; otherwise the opener's span is written without emphasis."""
+        second one's closer; otherwise the opener's span is written without emphasis. Whether
+        anything changed (a span written without emphasis can bring two others together:
+        the caller runs this again)."""
         toks, kinds, pairs = self.toks, self.kinds, self.pairs
+        changed = False
         by_open = {}
         by_close = {}
-        for k, (a, b) in enumerate(pairs):
-            by_open[a] = k
-            by_close[b] = k
+        for k, p in enumerate(pairs):
+            if p is not None and toks[p[0]]:  # (not merged away or dropped by a check)
+                by_open[p[0]] = k
+                by_close[p[1]] = k
         n = len(toks)
         for i in sorted(by_close):
             if not toks[i]:
@@ -621,6 +625,8 @@ class _Renderer:
                 toks[pairs[second][1]] = ""
             pairs[second] = None
             toks[j] = ""
+            changed = True
+        return changed
 
     def _trim_edges(self) -> None:
         """Remove Unicode whitespace (e.g. NBSP) and hard breaks at the start and end of the
@@ -671,17 +677,21 @@ class _Renderer:
             self.n_open -= 1
             self._close_token(self.wraps[self.n_open])
         pairs = self.pairs
-        if pairs:
-            if len(pairs) > 1:
-                self._merge_adjacent_spans()
+        while pairs:
+            while len(pairs) > 1 and self._merge_adjacent_spans():
+                pass
             # Each pair's delimiters must flank its content (section 6.4). Inside a span of
             # the same delimiter character a run that could both open and close may pair
             # with the outer span instead, so nested pairs must flank one way only.
             # A pair directly inside one of the other length (``*`` around ``**``) forms a
             # single ``***`` run with it at both ends, which CommonMark reads as emphasis
             # around strong emphasis whenever the outer pair flanks: no stricter test.
+            # A dropped pair changes its neighbours' surroundings ("~~)~~" kept beside a
+            # dropped "*x)*" would then touch "x"; two spans it separated now touch): merging
+            # and the check run again over the pairs left until none is dropped.
             enclosing: list[tuple[int, int, str]] = []  # (opener, closer, delimiter) of open pairs
-            for a, b in sorted(p for p in pairs if p is not None):
+            dropped = False
+            for a, b in sorted(p for p in pairs if p is not None and toks[p[0]]):
                 while enclosing and enclosing[-1][1] < a:
                     enclosing.pop()
                 ch = toks[a][0]
@@ -697,6 +707,9 @@ class _Renderer:
                         enclosing.append((a, b, toks[a]))
                         continue
                 toks[a] = toks[b] = ""
+                dropped = True
+            if not dropped:
+                break
         n = len(toks)
         if n == 0:  # an empty heading or cell
             self.pending_space = self.pending_break = False
