@@ -1064,6 +1064,11 @@ def test_publication_date_from_url_and_visible_text_when_the_markup_states_none(
                              url="https://example.org/blog/a").date_published == "2025-07-09"
     assert unclutter.extract(modified.replace("Published July 9, 2025", ""),
                              url="https://example.org/blog/a").date_published is None
+    # only the top of the page is read: a citation's access date at the bottom is no
+    # publication date (Wikipedia's "Retrieved May 1, 2016")
+    cited = page.replace('<p class="post-date">Published July 9, 2025</p>', "").replace(
+        "</article>", story * 2 + '<ol><li><span class="reference-accessdate">Retrieved 2016-05-01</span></li></ol></article>')
+    assert unclutter.extract(cited, url="https://example.org/wiki/a").date_published is None
     # deep markup elsewhere does not stop the search (no parser depth limit)
     deep = page.replace("</article>", "<div>" * 300 + "x" + "</div>" * 300 + "</article>")
     assert unclutter.extract(deep, url="https://example.org/blog/a").date_published == "2025-07-09"
