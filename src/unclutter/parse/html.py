@@ -471,8 +471,11 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              ids: set[str] | None = None, tagged: dict[str, list[Node]] | None = None,
              streamed: list[str] | None = None,
              deferred: list | None = None, wrapper: tuple[float, float, int] | None = None,
-             sizes: list[int] | None = None) -> Node:
+             sizes: list[int] | None = None, tex_scripts: bool = False) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
+
+    ``tex_scripts``: the page loads MathJax (``MATHJAX_LOADER_RE``): its TeX scripts are
+    read as formulas (:func:`_tex_script_math`).
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
     element: children are appended to their parent's copy as they come, so no node needs a
@@ -571,7 +574,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                         # a style or class too long to read may hide the element: it is
                         # hidden (padding must not smuggle "display:none" past the checks)
                         attrs["style"] = "display:none"
-            if tag == "script" and attrs and TEX_SCRIPT_TYPE_RE.match(attrs.get("type") or ""):
+            if tex_scripts and tag == "script" and attrs and TEX_SCRIPT_TYPE_RE.match(attrs.get("type") or ""):
                 text_chars += _tex_script_math(child, attrs, parent, siblings)
                 continue
             defer = None
@@ -656,6 +659,12 @@ TEX_STYLE_RE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
 #: type="math/tex; mode=display">`` (MathJax 2 documentation, "MathJax's TeX input": the
 #: script elements the tex2jax preprocessor writes and pages may hold directly).
 TEX_SCRIPT_TYPE_RE = re.compile(r"\s*math/tex\s*(?:;|$)", re.IGNORECASE)
+#: A page that loads MathJax (a script from a URL naming it) or configures it: only there
+#: are TeX scripts typeset for readers. Elsewhere such a script is never shown (hidden
+#: text: it is dropped like any script).
+MATHJAX_LOADER_RE = re.compile(
+    r"""<script\b[^>]*\bsrc\s*=\s*["']?[^"'>\s]*mathjax|MathJax\.Hub\.Config|\bMathJax\s*=\s*\{""",
+    re.IGNORECASE)
 #: The copies MathJax 2 renders right before such a script (a preview, the typeset formula
 #: in HTML-CSS, SVG or CommonHTML output, a display wrapper): inline or ``<div>`` elements
 #: with one of these class tokens. Dropped, as many as precede the script, so a formula is
@@ -1169,6 +1178,7 @@ def parse_html(html: str, url: str | None = None, *,
             f"(limit {MAX_ATTRIBUTES_PER_ELEMENT})"
         )
     tree = LexborHTMLParser(utf8 if utf8 is not None else html)
+    tex_scripts = ("athjax" in html or "athJax" in html) and MATHJAX_LOADER_RE.search(html) is not None
 
     def build():
         if skip_elements is not None and skip_elements.start is not None:
@@ -1189,7 +1199,8 @@ def parse_html(html: str, url: str | None = None, *,
         deferred: list = []
         sizes: list[int] = []
         root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
-                        index, classes, ids, tagged, streamed, deferred, spare_wrappers, sizes)
+                        index, classes, ids, tagged, streamed, deferred, spare_wrappers, sizes,
+                        tex_scripts)
         if deferred:
             _decide_wrappers(deferred, sizes[0], spare_wrappers, skipped,
                              skip_elements.loading_share, skip_elements.landmark_fill)

@@ -22,7 +22,8 @@ character                  escaped when
                            ``(``, ``[`` or ``:`` (inline links, reference definitions)
 ``<``                      before a letter, ``/``, ``!`` or ``?`` (raw HTML, autolinks)
 ``&``                      it starts an entity or numeric reference (section 2.5)
-``$``                      the text holds two or more: a pair could read as GitHub math
+``$``                      the text, or the paragraph it is in, holds two or more (a
+                           formula's counting): a pair could read as GitHub math
                            (``$5-$10``), which our formulas use; one alone stays bare
 ``!``                      it ends the text right before a link's ``[`` (image syntax)
 ``|``                      inside a table cell, always (section 4.10), done by the caller
@@ -136,7 +137,8 @@ def _escape_line_start(s: str) -> tuple[str, str]:
 
 
 def escape_text(
-    s: str, prev: str = "", nxt: str = "", line_start: bool = False, in_link: bool = False
+    s: str, prev: str = "", nxt: str = "", line_start: bool = False, in_link: bool = False,
+    dollars: bool = False,
 ) -> str:
     """Escape literal text ``s`` so GFM reads it back as the same characters.
 
@@ -146,6 +148,8 @@ def escape_text(
         nxt: the character written just after ``s`` (``""`` at a line end).
         line_start: ``s`` begins a line of a paragraph, so block-start rules apply.
         in_link: ``s`` is link text or image alt text, where brackets are always escaped.
+        dollars: escape every ``$`` (the paragraph around ``s`` holds other ``$``: a formula,
+            or another text's dollar sign), not only when ``s`` holds two or more.
 
     Returns the escaped text; see the module docstring for the rules and their sources.
     """
@@ -196,7 +200,7 @@ def escape_text(
             return "\\" + text
 
         out = _INLINE_TOKEN.sub(repl, s)
-    if "$" in out and out.count("$") > 1:
+    if "$" in out and (dollars or out.count("$") > 1):
         out = _DOLLAR.sub(r"\\$", out)
     if nxt == "[" and out.endswith("!") and not out.endswith("\\!"):
         out = out[:-1] + "\\!"

@@ -740,6 +740,9 @@ class _Renderer:
             plain_parts: list[str] = []
             prev = ""
             line_start = True
+            # dollar signs of the whole paragraph (text and formulas): two or more, and every
+            # literal one is escaped, so none pairs with another or with a formula's
+            dollars = sum(t.count("$") for t, k in zip(toks, kinds) if t and (k <= _TL or k == _R)) > 1
             i = 0
             while i < n:
                 k = kinds[i]
@@ -757,7 +760,7 @@ class _Renderer:
                     while m < n and not toks[m]:
                         m += 1
                     nxt = toks[m][0] if m < n else ""
-                    e = escape_text(s, prev, nxt, line_start and line_escapes, k == _TL)
+                    e = escape_text(s, prev, nxt, line_start and line_escapes, k == _TL, dollars)
                     out.append(e)
                     prev = e[-1]
                     line_start = False
