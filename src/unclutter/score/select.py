@@ -473,6 +473,9 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
     return set(found)
 
 
+_TABLE_CELLS = frozenset({"td", "th"})
+
+
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
            removed: list[Removal] | None, top: Node, undo: UndoLog | None = None,
            posts: frozenset[int] = frozenset()) -> None:
@@ -492,6 +495,11 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         if k in embeds and chars <= EMBEDDED_POST_MAX_CHARS and (
                 stats.link_density(node) <= EMBEDDED_POST_MAX_LINK_DENSITY):
             continue  # a quoted social post (and its wrapper) stays whole
+        if node.tag in _TABLE_CELLS:
+            # a cell never goes alone: the cells after it would move under the wrong
+            # column headers (what it holds is cleaned like any content)
+            stack.extend(reversed(node.children))
+            continue
         cid = node.class_id
         reason = None
         if cid and chars < SHARE_MAX_CHARS and _share_class(cid):
@@ -499,7 +507,9 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         elif cid and 0 < chars < AD_BLOCK_MAX_CHARS and _ad_class(cid):
             reason = "advertisement (class)"
         elif attempt.clean_conditionally and chars < BOILERPLATE_LINE_MAX_CHARS and node.tag not in (
-            "a", "span", "b", "strong", "em", "i") and _is_boilerplate(node, chars):
+            "a", "span", "b", "strong", "em", "i", "tr") and _is_boilerplate(node, chars):
+            # (a table row's text runs its cells together: "Photo: Reuters" + "An image
+            # credit line" is no credit line)
             reason = "boilerplate phrase"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
