@@ -996,6 +996,10 @@ def test_mathml_formulas_become_tex_or_their_text():
     assert article.markdown.count("$E=mc^{2}$") == 1 and "displaystyle" not in article.markdown
     assert "$E=mc^{2}$ links mass" in article.text
     assert "logo.png" not in article.markdown and "dot.png" not in article.markdown
+    # older MediaWiki pages write the bare TeX as the formula image's alt text
+    older = wiki.replace("alt='{\\displaystyle E=mc^{2}}' src='/m.svg'", "alt='v,w' src='/m.svg'")
+    article = unclutter.extract(older, url=URL)
+    assert "The relation $v,w$ links mass" in article.markdown
 
 
 def test_dollar_pairs_are_escaped_so_they_never_read_as_math():

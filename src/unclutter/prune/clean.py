@@ -50,6 +50,7 @@ from .rules import (
     LOADING_LANDMARK_FILL,
     LOADING_WRAPPER_SHARE,
     TEX_FORMULA_ALT_RE,
+    TEX_FORMULA_IMAGE_CLASS_RE,
     ANIMATED_STYLE_RE,
     CAPTION_CLASS_RE,
     CAPTION_TRUNCATION_TAIL_RE,
@@ -360,13 +361,15 @@ _PANEL_COLLAPSE_REASONS = frozenset({"hidden: inline style (zero size, overflow 
 def _attribute_rule_reasons(attrs: dict[str, str]) -> Iterator[str]:
     """The reasons (``"hidden: ..."``) of the ``HIDDEN_ATTRIBUTE_RULES`` that ``attrs``
     meet, in the rules' order: not ``hidden="until-found"`` (``rules.HIDDEN_UNTIL_FOUND``),
-    not ``aria-hidden`` on MediaWiki's formula image (``rules.TEX_FORMULA_ALT_RE``: every
+    not ``aria-hidden`` on MediaWiki's formula image (``rules.TEX_FORMULA_ALT_RE``,
+    ``rules.TEX_FORMULA_IMAGE_CLASS_RE``: every
     sighted reader sees it)."""
     for name, value, reason in HIDDEN_ATTRIBUTE_RULES:
         if name in attrs and (value is None or attrs[name].strip().lower() == value):
             if name == "hidden" and attrs[name].strip().lower() == HIDDEN_UNTIL_FOUND:
                 continue
-            if name == "aria-hidden" and "src" in attrs and TEX_FORMULA_ALT_RE.match(attrs.get("alt", "")):
+            if name == "aria-hidden" and "src" in attrs and attrs.get("alt", "").strip() and (
+                    TEX_FORMULA_ALT_RE.match(attrs["alt"]) or TEX_FORMULA_IMAGE_CLASS_RE.search(attrs.get("class", ""))):
                 continue
             yield f"hidden: {reason}"
 

@@ -61,6 +61,9 @@ HIDDEN_ATTRIBUTE_RULES = (
 #: ``aria-hidden="true"`` (screen readers get the MathML beside it, which is hidden from
 #: sight by ``display:none``), so the image is what a reader sees and it is not hidden.
 TEX_FORMULA_ALT_RE = re.compile(r"^\s*\{\\(?:display|text)style\b")
+#: ...or whose class names MediaWiki's formula fallback image (older pages write the bare
+#: TeX as alt text: ``alt="v,w"``).
+TEX_FORMULA_IMAGE_CLASS_RE = re.compile(r"(?:^|\s)mwe-math-fallback-image-(?:inline|display)(?:\s|$)")
 
 #: Collapsed disclosure panels (WAI-ARIA Authoring Practices 1.2: the disclosure, accordion
 #: and tabs patterns): an element collapsed by the ``hidden`` attribute, ``aria-hidden`` or

@@ -61,6 +61,7 @@ from ..core.dom import TEXT, Node
 from ..core.hiding import class_tokens
 from ..core.invisible import strip_invisible
 from ..parse.html import TEX_STYLE_RE
+from ..prune.rules import TEX_FORMULA_IMAGE_CLASS_RE
 from .escaping import (
     INLINE_SPECIAL_RE,
     LINE_START_CHARS,
@@ -951,10 +952,14 @@ class _Renderer:
         self._raw(md)
 
     def _image(self, node: Node) -> None:
-        tex = TEX_STYLE_RE.match(node.attrs.get("alt", "").strip()) if node.attrs else None
-        if tex and tex.group(1).strip():
+        attrs = node.attrs or {}
+        alt = attrs.get("alt", "").strip()
+        tex = TEX_STYLE_RE.match(alt)
+        source = tex.group(1).strip() if tex else alt if TEX_FORMULA_IMAGE_CLASS_RE.search(
+            attrs.get("class", "")) else ""
+        if source:
             # MediaWiki's formula image: its alt text is the formula's TeX (see _math)
-            self._math(Node("math", {"data-tex": " ".join(tex.group(1).split()),
+            self._math(Node("math", {"data-tex": " ".join(source.split()),
                                      "display": "block" if "display" in node.attrs.get("class", "") else ""}))
             return
         if not self.include_images:
