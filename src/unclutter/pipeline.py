@@ -307,9 +307,6 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
         gc.collect(0)
 
 
-_ISO_DATE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-
-
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     trace: list[str] = []
     html, utf8 = _decode(data, options)
@@ -331,10 +328,9 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     title_source = meta.sources.get("title")
     settle_title(meta, pruned.root)  # (before the selection edits the pruned tree)
     if options.search_date and meta.date_published is None:
-        found = search_date(pruned.root, url)  # (the visible page: before the selection edits it)
-        # a page is not published after the modification its markup states (an ISO date)
-        modified = (meta.date_modified or "")[:10]
-        if found is not None and not (_ISO_DATE_RE.fullmatch(modified) and found > modified):
+        # (the visible page: before the selection edits it)
+        found = search_date(pruned.root, url, meta.date_modified)
+        if found is not None:
             meta.date_published = found
             meta.sources["date_published"] = "htmldate (URL, visible text)"
             trace.append("metadata: date_published from htmldate (URL, visible text) after pruning")

@@ -1624,14 +1624,15 @@ def _lxml_tree(root: Node):
     return doc
 
 
-def search_date(root: Node, url: str | None) -> str | None:
+def search_date(root: Node, url: str | None, modified: str | None = None) -> str | None:
     """The publication date htmldate reads from the URL and the top of the tree under
     ``root`` (the pruned page: see :data:`DATE_SEARCH_TEXT_CHARS`), as ``YYYY-MM-DD``, or
     ``None``: nothing found, a tree over the size limit, or htmldate failing on it (never
     raises on page content). Dates before 1995 or after today are not taken (htmldate's
     defaults). htmldate gets a tree built here, never a string: given a string that looks
     like a URL it would download it (``htmldate.utils.load_html``), and nothing here may
-    fetch."""
+    fetch. ``modified``: the modification date the markup states; a date after it (when it
+    begins with an ISO date) is not taken: a page is not published after it was modified."""
     try:
         from htmldate import find_date
 
@@ -1643,6 +1644,9 @@ def search_date(root: Node, url: str | None) -> str | None:
     except Exception:  # noqa: BLE001 - a third-party library on hostile input: no date, no failure
         return None
     if not found or not _DATE_ONLY_RE.fullmatch(found):
+        return None
+    bound = (modified or "")[:10]
+    if _DATE_ONLY_RE.fullmatch(bound) and found > bound:
         return None
     return found
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from .escaping import ASCII_PUNCTUATION, is_whitespace
+from .rules import RAW_TAG_RE
 
 __all__ = ["markdown_to_text", "inline_text"]
 
@@ -28,9 +29,8 @@ _ATX_CLOSE = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 _THEMATIC = re.compile(r" {0,3}(?:(?:-[ \t]*){3,}|(?:\*[ \t]*){3,}|(?:_[ \t]*){3,})$")
 _DELIMITER_ROW = re.compile(r"\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$")
 _INLINE_MARKUP = re.compile(r"[\\`*~\[\]!<]")
-#: The raw HTML tags ``to_markdown`` writes (``rules.RAW_INLINE_TAGS``: dropped, their text
-#: kept; ``rules.CELL_BREAK``: a space, as table cells are one line of the text too).
-_RAW_TAG = re.compile(r"</?su[bp]>|<br>")
+# The raw HTML tags to_markdown writes (rules.RAW_TAG_RE): <sub>/<sup> dropped, their text
+# kept; a cell's <br> a space, as table cells are one line of the text too.
 _LINK_SCAN = re.compile(r"[\\`\[\]]")
 _BACKTICKS = re.compile(r"`+")
 
@@ -132,7 +132,7 @@ def inline_text(s: str) -> str:
             else:
                 out.append(ch)
         elif ch == "<":
-            t = _RAW_TAG.match(s, i)
+            t = RAW_TAG_RE.match(s, i)
             if t is not None:
                 pos = t.end()
                 if t.end() - i == 4:  # <br>

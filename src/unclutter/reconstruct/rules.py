@@ -97,6 +97,9 @@ PLAIN_TEX_RE = re.compile(r"(?:[A-Za-z0-9 ^=+\-(){}.,:;'/!?]|\\[A-Za-z]+)*")
 #: cell ("One user<br>5 GB" rather than "One user 5 GB"). Raw inline HTML, as above, which
 #: GitHub renders; the plain-text reading makes it a space, the reader view a ``<br>``.
 CELL_BREAK = "<br>"
+#: Exactly the raw HTML tags ``to_markdown`` writes (``RAW_INLINE_TAGS``, ``CELL_BREAK``): what
+#: the plain-text reading drops and the reader view renders.
+RAW_TAG_RE = re.compile(r"</?su[bp]>|<br>")
 
 #: List containers; ``menu`` and ``dir`` are unordered lists in HTML.
 LIST_TAGS = frozenset(("ul", "ol", "menu", "dir"))

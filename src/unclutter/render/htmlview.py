@@ -20,6 +20,7 @@ from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 
 from ..core.models import Article
+from ..reconstruct.rules import RAW_TAG_RE
 from ..structure.toc import Slugger, heading_text
 
 __all__ = ["render_article_html", "markdown_to_html", "CONTENT_SECURITY_POLICY"]
@@ -46,19 +47,16 @@ def _safe_link(url: str) -> bool:
     return u.startswith(_SAFE_SCHEMES) or not _SCHEME_RE.match(u)
 
 
-#: The only raw HTML rendered: the sub- and superscript tags and the table cell's line
-#: break ``to_markdown`` writes (:data:`unclutter.reconstruct.rules.RAW_INLINE_TAGS`,
-#: :data:`~unclutter.reconstruct.rules.CELL_BREAK`), matched as exact strings.
-_RAW_TAG_RE = re.compile(r"</?su[bp]>|<br>")
 
 
 def _raw_sub_sup(state: StateInline, silent: bool) -> bool:
-    """markdown-it inline rule: an exact ``<sub>``, ``</sub>``, ``<sup>``, ``</sup>`` or ``<br>``
-    becomes that tag (with ``html=False`` every other ``<`` stays text; an escaped ``\\<sup>`` is
+    """markdown-it inline rule, the only raw HTML rendered: an exact ``<sub>``, ``</sub>``,
+    ``<sup>``, ``</sup>`` or ``<br>`` (:data:`unclutter.reconstruct.rules.RAW_TAG_RE`, what
+    our Markdown writes) becomes that tag (with ``html=False`` every other ``<`` stays text; an escaped ``\\<sup>`` is
     consumed by the escape rule first and stays text)."""
     if state.src[state.pos] != "<":
         return False
-    m = _RAW_TAG_RE.match(state.src, state.pos)
+    m = RAW_TAG_RE.match(state.src, state.pos)
     if m is None:
         return False
     if not silent:
