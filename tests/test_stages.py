@@ -1185,9 +1185,24 @@ def test_a_page_hidden_by_its_own_attributes_while_loading_stays():
                  f"<article><p>{visible}</p></article><main hidden><p>{planted}</p></main>"):
         _, text = pruned(f"<html><body>{page}</body></html>")
         assert "Planted line" not in text and "Visible sentence 7" in text, page
-    # ...or more than a quarter of the page's text shown beside it
+    # ...or more than three tenths of the page's text shown beside it
     _, text = pruned(f"<html><body><div><p>{visible}</p></div><div hidden><h1>X</h1><p>{planted[:600]}</p></div></body></html>")
     assert "Planted line 1" not in text
+    # the share is of the text a reader would see: hidden menus beside the hidden product,
+    # a JSON-LD script and a template's indentation are not (iHerb: the product waits in a
+    # display:none wrapper for its script, next to display:none mega-menus)
+    indent = "\n" + " " * 40
+    menus = "".join(f"<div class='mega-menu' style='display:none'><h2>Menu {k}</h2><p>{story}</p></div>"
+                    for k in range(3))
+    ld = '{"@type": "Product", "description": "%s"}' % story
+    html = (f"<html><body><header>{indent}<a href='/'>{indent}Shop{indent}</a>{indent}<span>Sign in</span>{indent}"
+            f"{menus}<script type='application/ld+json'>{ld}</script></header>"
+            f"<div class='product-wrapper defer-block' style='display: none'><article>"
+            f"<h1>{indent}Almond thins{indent}</h1><p>{story}</p></article></div>"
+            f"<div style='display:none'><p>{planted[:300]}</p></div></body></html>")
+    page, text = pruned(html)
+    assert "Sentence 11 of the story" in text and "Almond thins" in text
+    assert "Menu 1" not in text and "Planted line 1" not in text
     # a stylesheet-hidden <main> behind visible chrome is still a loading state
     page = parse_for_pruning(LOADING_STATE_PAGE)
     assert "The description of the product" in prune(page).root.text_content()

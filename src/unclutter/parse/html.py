@@ -362,11 +362,14 @@ class ElementFilter:
     #: them: sighted readers see it. It is kept, without ``aria-hidden`` (``lnode``: its
     #: lexbor node, whose siblings are read).
     shown: Callable[[str, dict[str, str], object], bool] | None = None
-    #: The share of the page's text such a hidden element must hold, and the share of the
+    #: The share of the page's text such a hidden element must hold, the link density it
+    #: must stay below, and the share of the
     #: text of a ``<main>``/``<article>`` around it that it must fill (:func:`_is_loading_page`;
-    #: the prune stage passes ``rules.LOADING_WRAPPER_SHARE`` and ``rules.LOADING_LANDMARK_FILL``;
+    #: the prune stage passes ``rules.LOADING_WRAPPER_SHARE``,
+    #: ``rules.LOADING_WRAPPER_LINK_DENSITY`` and ``rules.LOADING_LANDMARK_FILL``;
     #: the defaults keep nothing).
     loading_share: float = 1.01
+    loading_link_density: float = 0.0
     landmark_fill: float = 1.01
     #: ``hides(attrs)``: an element with these attributes is hidden; read on the descendants
     #: of a dropped element when the skipped elements are reported
@@ -534,7 +537,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                             continue
                     elif ptag in blocks:
                         continue
-                text_chars += len(text)
+                if ptag not in _UNRENDERED_TEXT_TAGS:
+                    text_chars += len(text) - text.count(" ") - text.count("\n") - text.count("\t")
                 if siblings and siblings[-1].tag == TEXT:
                     siblings[-1].text += text  # merge adjacent text (comments removed)
                 else:
@@ -924,19 +928,27 @@ def _combined_selector(tree, selectors: list[str]) -> str:
 
 #: Elements whose text is code or data, never a page wrapper's.
 _CODE_TAGS = frozenset({"script", "style", "template", "noscript", "textarea", "title"})
+#: Elements whose text a browser never renders, kept in the tree (data scripts: JSON-LD,
+#: ``__NEXT_DATA__``; styles): left out of the page's text size and of an element's, which
+#: the page-wrapper rules compare.
+_UNRENDERED_TEXT_TAGS = frozenset({"script", "style"})
 
 
 def _text_counts(node: Node) -> tuple[int, int]:
-    """``(characters of the text nodes below node, those inside <a> elements)``, one pass."""
+    """``(characters of the text nodes below node, those inside <a> elements)``, one pass:
+    characters other than spaces, tabs and line breaks (a template's indentation is no
+    text), those of scripts and styles (never rendered) left out."""
     chars = links = 0
     stack = [(node, False)]
     while stack:
         n, in_link = stack.pop()
         if n.tag == TEXT:
-            chars += len(n.text)
+            t = n.text
+            k = len(t) - t.count(" ") - t.count("\n") - t.count("\t")
+            chars += k
             if in_link:
-                links += len(n.text)
-        elif n.children:
+                links += k
+        elif n.children and n.tag not in _UNRENDERED_TEXT_TAGS:
             inside = in_link or n.tag == "a"
             stack.extend((c, inside) for c in n.children)
     return chars, links
@@ -1047,23 +1059,30 @@ def _deferral(tag: str, attrs: dict | None, lnode, chrome, loading,
 
 def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float, int],
                      skipped: list[SkippedElement] | None, loading_share: float = 1.01,
-                     landmark_fill: float = 1.01) -> None:
+                     landmark_fill: float = 1.01, loading_link_density: float = 0.0) -> None:
     """Decide the deferred elements (disjoint: only outermost ones are deferred), listed as
     ``(node, lexbor node, kind)``: chrome that holds the page (:func:`_is_wrapper`) stays as
     a ``<div>`` without its role; a hidden (``"loading"``) element that holds
-    ``loading_share`` of the page and its main landmark (:func:`_is_loading_page` with
+    ``loading_share`` of the page (its text with this one shown and the other hidden ones
+    not), with a link density below ``loading_link_density``, and its main landmark (:func:`_is_loading_page` with
     ``landmark_fill``) stays
     without its hiding attributes
     (``_LOADING_ATTRIBUTES``); the others are removed (reported in ``skipped``)."""
     inside: set[int] = set()  # the removed ones' elements
     own: list[SkippedElement] = []  # their own entries
+    # A hidden element's share is taken of the text a reader would see with it shown: the
+    # page's built text less that of the other hidden ("loading") elements (hidden menus and
+    # footers beside a product hidden until its script runs).
+    hidden = {id(node): _text_counts(node)[0] for node, _, kind in deferred if kind == "loading"}
+    shown_chars = page_chars - sum(hidden.values())
     for node, lnode, kind in deferred:
         if kind == "chrome":
             if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
                 node.tag = "div"
                 node.attrs.pop("role", None)
                 continue
-        elif _is_wrapper(node, page_chars, loading_share, *wrapper[1:], lnode=lnode) and (
+        elif _is_wrapper(node, shown_chars + hidden[id(node)], loading_share, loading_link_density, wrapper[2],
+                         lnode=lnode) and (
                 _is_loading_page(node, landmark_fill)):
             for name in _LOADING_ATTRIBUTES:
                 node.attrs.pop(name, None)
@@ -1203,7 +1222,8 @@ def parse_html(html: str, url: str | None = None, *,
                         tex_scripts)
         if deferred:
             _decide_wrappers(deferred, sizes[0], spare_wrappers, skipped,
-                             skip_elements.loading_share, skip_elements.landmark_fill)
+                             skip_elements.loading_share, skip_elements.landmark_fill,
+                             skip_elements.loading_link_density)
         if selectors:
             if callable(skip_selector):
                 selectors = _applicable(selectors, classes, ids)

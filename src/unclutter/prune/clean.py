@@ -48,6 +48,7 @@ from ..parse.html import ElementFilter, ParsedPage, parse_html
 from .media import media_query_matches
 from .rules import (
     LOADING_LANDMARK_FILL,
+    LOADING_WRAPPER_LINK_DENSITY,
     LOADING_WRAPPER_SHARE,
     TEX_FORMULA_ALT_RE,
     TEX_FORMULA_IMAGE_CLASS_RE,
@@ -484,6 +485,7 @@ EARLY_DROP = ElementFilter(
     loading=_is_loading_state,
     shown=_is_shown_twin,
     loading_share=LOADING_WRAPPER_SHARE,
+    loading_link_density=LOADING_WRAPPER_LINK_DENSITY,
     landmark_fill=LOADING_LANDMARK_FILL,
     hides=lambda attrs: _attribute_hiding_reason(attrs) is not None or _class_hides(attrs),
 )
@@ -506,6 +508,7 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
                          observe_dropped=panels.observe_dropped, start=panels.start,
                          chrome=_is_chrome, loading=_is_loading_state, shown=_is_shown_twin,
                          loading_share=LOADING_WRAPPER_SHARE,
+                         loading_link_density=LOADING_WRAPPER_LINK_DENSITY,
                          landmark_fill=LOADING_LANDMARK_FILL, hides=EARLY_DROP.hides)
 
 

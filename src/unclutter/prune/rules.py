@@ -154,9 +154,19 @@ VISUALLY_HIDDEN_RES = (
 #:
 #: A hidden menu or a real navigation block is mostly links.
 PAGE_WRAPPER = (0.5, 0.5, 200)
-#: Three quarters, above the chrome wrappers' half: little visible text may stand beside a
-#: page hidden while it loads (wcxb-dev's three such pages hold 0.79 to 1.0 of the built text).
-LOADING_WRAPPER_SHARE = 0.75
+#: Seven tenths, above the chrome wrappers' half: little visible text may stand beside a
+#: page hidden while it loads. Shares are of non-blank characters (spaces, tabs and line
+#: breaks left out: a template's indentation is no text), scripts' and styles' text left
+#: out, and of the text a reader would see with this element shown and the other hidden
+#: ones not (wcxb-dev's eight hidden blocks that hold their page's ``<h1>`` or ``<main>``
+#: and no visible one outside them hold 0.74 to 1.0 of it: a Shopify lockdown page at
+#: 0.74, an iHerb product hidden until its script runs at 0.91 beside hidden menus).
+LOADING_WRAPPER_SHARE = 0.7
+#: Link density below which such a hidden block may be a page wrapper: above the chrome
+#: wrappers' half (``PAGE_WRAPPER``), since holding the page's only ``<h1>`` or ``<main>``
+#: already tells a page from a hidden menu (wcxb-dev: a GeeksforGeeks page wrapper with its
+#: course sidebar, 0.50 of its characters in links).
+LOADING_WRAPPER_LINK_DENSITY = 0.6
 #: A landmark around the hidden wrapper that shows text of its own beside it is a visible
 #: article, and the hidden block is planted next to it.
 LOADING_LANDMARK_FILL = 0.9
