@@ -354,6 +354,14 @@ def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor
     assert not any(AUTO_SHOP_MARKUP_RE.search(s) for s in (
         "added to the cartel", "add a basket", "Add to list", "add to Cartesian grid", "add to basketball",
         "add to bagels"))
+    # a theme's stylesheet styling a shop plugin's buttons is no add-to-cart action
+    from unclutter.core.options import names_add_to_cart
+
+    css = "<style>.button:hover,\n.add_to_cart_button:focus{color:#fff}</style>"
+    assert not names_add_to_cart(f"<html><head>{css}</head><body><p>A quote.</p></body></html>")
+    assert not names_add_to_cart("<STYLE type='text/css'>.add-to-cart{}")  # unclosed: runs to the end
+    assert names_add_to_cart(f"{css}<button class='add-to-cart'>Buy</button>")
+    assert names_add_to_cart(f"<button>Add to cart</button>{css}")
     # the product page of the design's case study, declaring nothing, with a bogus DOM
     # "byline" (a shop's "Visit the ... Store" link in an element whose id names a byline)
     shop = SMALL_PAGE.replace("<body>", '<body><a id="bylineInfo" href="/s">Visit the Acme Store</a>'

@@ -547,6 +547,31 @@ def test_listing_of_teaser_cards_is_kept_but_teasers_inside_an_article_go():
     assert "Real paragraph 9" in text and "Story number 99" not in text
 
 
+def test_a_box_opening_with_a_related_content_heading_goes_whole():
+    story = "".join(f"<p>Real paragraph {i} of the post, with commas, clauses, and enough words to score.</p>"
+                    for i in range(6))
+    # a quotes blog: the related posts box inside the article's column, its excerpts longer
+    # than the post itself (AEB: "Você pode gostar..." on a Brazilian WordPress theme)
+    teasers = "".join(f"<article class='postbox'><img src='/i{i}.jpg'><p>Excerpt {i} of another post, a long "
+                      f"reflection with commas, clauses, and many words, cut short at the end …</p></article>"
+                      for i in range(8))
+    for heading, tag in (("Você pode gostar...", "h3"), ("You may also like", "h2"), ("Lesen Sie auch:", "h4"),
+                         ("Related Posts", "h3"), ("À lire aussi", "h3")):
+        html = (f"<html><body><div class='columns'><article class='postbox'><h1>Quem se ama</h1>{story}</article>"
+                f"<article class='postbox'><{tag}>{heading}</{tag}>{teasers}</article></div></body></html>")
+        text = " ".join(_select(html).root.text_content().split())
+        assert "Real paragraph 5" in text and "Excerpt" not in text and heading not in text, heading
+    # "See also" introduces a section of the article: it stays
+    html = (f"<html><body><div class='columns'><article><h1>T</h1>{story}</article>"
+            f"<section><h2>See also</h2>{teasers}</section></div></body></html>")
+    assert "Excerpt 7" in _select(html).root.text_content()
+    # a block holding the selection's first text wraps the article: it stays (the heading
+    # above the story is only a heading)
+    html = (f"<html><body><div class='columns'><h3>Related posts</h3><p>Short note.</p>{story}"
+            f"</div></body></html>")
+    assert "Real paragraph 5" in _select(html).root.text_content()
+
+
 def test_a_forum_post_with_a_permalink_heading_is_no_teaser():
     # FluxBB (bbs.archlinux.org): each post's heading links to the post itself (#p<id>)
     post = ("<div id='p{k}' class='blockpost row{parity}'><h2><span><span class='conr'>#{k}</span> "

@@ -48,11 +48,11 @@ from .core.options import (
     AUTO_MAX_LEARNED_ELEMENTS,
     AUTO_MIN_ARTICLE_SELECTION_SHARE,
     AUTO_MIN_SELECTION_SHARE,
-    AUTO_SHOP_MARKUP_RE,
     Options,
     auto_extractor,
     auto_may_fall_back,
     auto_may_shop,
+    names_add_to_cart,
 )
 from .parse.decode import decode_html, gunzip_page
 from .parse.html import ParsedPage, parse_html
@@ -168,7 +168,7 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     by the page's declared type (:func:`unclutter.core.options.auto_extractor`); on a
     page not declared a story (:func:`~unclutter.core.options.auto_may_shop`) it runs the
     learned extractor when the page ``source`` (the decoded HTML) names an add-to-cart
-    action (:data:`~unclutter.core.options.AUTO_SHOP_MARKUP_RE`); it replaces a heuristic
+    action outside its stylesheets (:func:`~unclutter.core.options.names_add_to_cart`); it replaces a heuristic
     selection holding less than :data:`~unclutter.core.options.AUTO_MIN_SELECTION_SHARE`
     of the page's text on a page not known to be an article
     (:func:`~unclutter.core.options.auto_may_fall_back`), or less than
@@ -190,7 +190,7 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
             if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 extractor = "heuristic"
                 route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
-        elif auto_may_shop(page_type) and AUTO_SHOP_MARKUP_RE.search(source):
+        elif auto_may_shop(page_type) and names_add_to_cart(source):
             route += "; the page names an add-to-cart action"
             if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"

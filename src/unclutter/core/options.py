@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, fields
 
@@ -76,6 +77,25 @@ AUTO_MIN_ARTICLE_SELECTION_SHARE = 0.05
 #: nothing on AEB or readability-tests. Searched only on pages that need it (about 1 ms on
 #: a 1 MB page).
 AUTO_SHOP_MARKUP_RE = re.compile(r"(?i:add[-_ ]?to[-_ ]?(?:cart|bag|basket))(?![a-z])")
+#: A ``<style>`` element of a page source (its end: the first ``</style>``, as HTML
+#: parsers end its raw text; an unclosed one runs to the end of the source).
+_STYLE_ELEMENT_RE = re.compile(r"<style[\s>].*?(?:</style\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+
+
+def names_add_to_cart(source: str) -> bool:
+    """Whether the page ``source`` (decoded HTML) names an add-to-cart action
+    (:data:`AUTO_SHOP_MARKUP_RE`) outside its ``<style>`` elements: a theme's stylesheet
+    styles a shop plugin's buttons (``.add_to_cart_button:hover``) on every page of a site,
+    its articles included (AEB: a Brazilian quotes blog on a WooCommerce-ready WordPress
+    theme). The ``<style>`` elements are only looked for when a match is found."""
+    styles: list[tuple[int, int]] | None = None
+    for m in AUTO_SHOP_MARKUP_RE.finditer(source):
+        if styles is None:
+            styles = [s.span() for s in _STYLE_ELEMENT_RE.finditer(source)]
+        k = bisect.bisect_right(styles, (m.start(), len(source) + 1)) - 1
+        if k < 0 or styles[k][1] <= m.start():
+            return True
+    return False
 
 #: ``auto`` keeps a page with more elements than this (after pruning) on the heuristic: the
 #: learned path holds about five times the heuristic's memory per element (per-element

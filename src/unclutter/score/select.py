@@ -58,6 +58,7 @@ from .weights import (
     CAPITALS_LINK_MIN_WORDS,
     CAPITALS_LINK_TAGS,
     CLASS_WEIGHT,
+    RELATED_HEADING_RE,
     CLEAN_KEEP_COMMAS,
     CLEAN_MAX_LINK_DENSITY,
     CLEAN_MAX_LINK_DENSITY_POSITIVE,
@@ -314,6 +315,8 @@ def _merge_siblings(top: Node, body: Node, scores: Scores, stats: TextStats) -> 
         if sib is top:
             keep[i] = True
             continue
+        if _opens_with_related_heading(sib):
+            continue  # other pages' teasers beside the story ("You may also like")
         same_class = bool(top_class) and sib.attrs.get("class", "") == top_class
         bonus = top_score * SIBLING_SAME_CLASS_BONUS if same_class else 0.0
         s = scores.get(sib)
@@ -344,6 +347,42 @@ def _merge_siblings(top: Node, body: Node, scores: Scores, stats: TextStats) -> 
         keep[j] = True
         j -= 1
     return [s for s, k in zip(siblings, keep) if k]
+
+
+def _opening_elements(container: Node) -> set[int]:
+    """``id`` of the elements holding the first non-blank text of ``container``
+    (pre-order): they hold the start of the selection, so they wrap the article."""
+    stack = [container]
+    while stack:
+        n = stack.pop()
+        if n.tag == TEXT:
+            if n.text and not n.text.isspace():
+                out = set()
+                p = n.parent
+                while p is not None and p is not container:
+                    out.add(id(p))
+                    p = p.parent
+                return out
+            continue
+        stack.extend(reversed(n.children))
+    return set()
+
+
+def _opens_with_related_heading(node: Node) -> bool:
+    """Whether the first text of ``node`` (pre-order) lies in a heading (``<h1>``-``<h6>``)
+    whose whole text is a related-content heading (``RELATED_HEADING_RE``)."""
+    stack: list[tuple[Node, Node | None]] = [(node, None)]
+    while stack:
+        n, heading = stack.pop()
+        if n.tag == TEXT:
+            if n.text and not n.text.isspace():
+                return heading is not None and bool(
+                    RELATED_HEADING_RE.match(" ".join(heading.text_content().split())))
+            continue
+        if n.children:
+            h = n if heading is None and n.tag in _HEADINGS else heading
+            stack.extend((c, h) for c in reversed(n.children))
+    return False
 
 
 def _is_boilerplate(node: Node, chars: int) -> bool:
@@ -482,6 +521,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
     teasers = _teasers(container, stats, attempt)
     embeds = embedded_posts(container)
     counts = None  # _subtree_counts, made when first needed
+    opening = _opening_elements(container)  # the elements holding the selection's first text
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
@@ -513,6 +553,9 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             reason = "boilerplate phrase"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
+        elif attempt.clean_conditionally and node.tag not in _HEADINGS and chars and (
+                id(node) not in opening) and _opens_with_related_heading(node):
+            reason = "related-content box (opens with a related-content heading)"
         elif attempt.clean_conditionally and node.tag in CAPITALS_LINK_TAGS and 0 < chars < CAPITALS_LINK_MAX_CHARS and (
                 stats.link_density(node) >= CAPITALS_LINK_MIN_LINK_DENSITY and _in_capitals(node.text_content())):
             reason = "link written in capitals (call to action or promoted headline)"

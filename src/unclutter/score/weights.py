@@ -307,6 +307,29 @@ BOILERPLATE_TEXT_RE = folded(
     r"(?:photo|picture|illustration|photograph)s?\s*:\s.*|"
     r"close|expand|enlarge|caption|(?:image|photo|slide) \d+ of\W*\d*)$")
 
+#: A heading that introduces other pages' teasers, not a section of the article ("You may
+#: also like", "Related posts", "Read also"), in the languages of the shared datasets and
+#: their neighbours. A sibling of the top candidate that opens with one is not merged
+#: into the article (``select._merge_siblings``): the "related posts" box a theme places
+#: beside the story, with excerpts long enough to score as prose (AEB: "Você pode
+#: gostar..." under a Brazilian quotes post). Whole heading text, trailing punctuation
+#: and dots allowed. "See also" is no such heading: it is a section of the article.
+#: Inside the selection (``select._clean``), a block that opens with such a heading goes
+#: whole, unless it holds the selection's first text (then it wraps the article too): the
+#: related-posts box inside the article's column, however long its excerpts.
+RELATED_HEADING_RE = folded(
+    r"^(?:related(?: articles| stories| posts| content| reading| news| links)?|"
+    r"you (?:may|might|will) (?:also )?(?:like|enjoy)|more (?:stories|articles|news|posts)(?: like this)?|"
+    r"recommended(?: for you| reading| stories| articles)?|read (?:also|next|more)|also read|"
+    r"(?:você|voce) (?:também |tambem )?(?:pode|poderá|vai) gostar|veja também|veja tambem|leia também|"
+    r"leia tambem|(?:posts|artigos|matérias|notícias) relacionad[oa]s|"
+    r"(?:también )?te (?:puede|podría) interesar|(?:artículos|noticias|entradas) relacionad[oa]s|"
+    r"lee también|te recomendamos|"
+    r"(?:à )?lire aussi|vous (?:aimerez|pourriez aimer) aussi|articles similaires|sur le même sujet|"
+    r"lesen sie auch|das könnte sie auch interessieren|mehr zum thema|ähnliche artikel|"
+    r"potrebbe interessarti|leggi anche|articoli correlati|lees ook|gerelateerde artikelen|"
+    r"читайте также|похожие статьи)[\s.:!…]*$")
+
 #: Longer blocks (under ``BOILERPLATE_LINE_MAX_CHARS``) that are page furniture whatever
 #: their wording around: copyright notices, reproduction notices, "By <Name> - <date>"
 #: bylines with a date, and calls to subscribe or click.
