@@ -572,6 +572,22 @@ def test_a_box_opening_with_a_related_content_heading_goes_whole():
     assert "Real paragraph 5" in _select(html).root.text_content()
 
 
+def test_a_related_story_line_between_paragraphs_goes():
+    paras = [f"<p>Paragraph {i} of the story about the simulation, with commas, clauses, and words.</p>"
+             for i in range(6)]
+    lines = ("<p>Related: <a href='/g'>The 15 Weirdest Galaxies in Our Universe</a></p>",
+             "<p>[<a href='/k'>Related: Salesforce Keynote: AI, Integration</a>]</p>",
+             "<p><strong>RELATED READING:</strong> <a href='/c'>Answering My Top College Essay FAQs</a></p>",
+             # kept: the page's own section label, a label without a link, a longer paragraph
+             "<p>Related Videos: <a href='/v'>Scarlett 4i4 4th Gen USB Audio Interface</a></p>",
+             "<p>Related: the council also voted on the budget, after a long debate.</p>")
+    html = "<html><body><article>" + "".join(p + l for p, l in zip(paras, lines)) + paras[5] + "</article></body></html>"
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Paragraph 5" in text
+    assert "Weirdest Galaxies" not in text and "Salesforce Keynote" not in text and "College Essay" not in text
+    assert "Scarlett 4i4" in text and "voted on the budget" in text
+
+
 def test_a_forum_post_with_a_permalink_heading_is_no_teaser():
     # FluxBB (bbs.archlinux.org): each post's heading links to the post itself (#p<id>)
     post = ("<div id='p{k}' class='blockpost row{parity}'><h2><span><span class='conr'>#{k}</span> "

@@ -59,6 +59,8 @@ from .weights import (
     CAPITALS_LINK_TAGS,
     CLASS_WEIGHT,
     RELATED_HEADING_RE,
+    RELATED_LINE_MIN_LINK_DENSITY,
+    RELATED_LINE_RE,
     CLEAN_KEEP_COMMAS,
     CLEAN_MAX_LINK_DENSITY,
     CLEAN_MAX_LINK_DENSITY_POSITIVE,
@@ -551,6 +553,10 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             # (a table row's text runs its cells together: "Photo: Reuters" + "An image
             # credit line" is no credit line)
             reason = "boilerplate phrase"
+        elif attempt.clean_conditionally and 0 < chars < BOILERPLATE_LINE_MAX_CHARS and (
+                stats.link_density(node) >= RELATED_LINE_MIN_LINK_DENSITY) and RELATED_LINE_RE.match(
+                " ".join(node.text_content().split())):
+            reason = "related-story line"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
         elif attempt.clean_conditionally and node.tag not in _HEADINGS and chars and (

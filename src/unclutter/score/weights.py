@@ -330,6 +330,16 @@ RELATED_HEADING_RE = folded(
     r"potrebbe interessarti|leggi anche|articoli correlati|lees ook|gerelateerde artikelen|"
     r"читайте также|похожие статьи)[\s.:!…]*$")
 
+#: A block under ``BOILERPLATE_LINE_MAX_CHARS`` whose text opens with a "Related:" label
+#: and which is mostly link text (at least ``RELATED_LINE_MIN_LINK_DENSITY``) is another
+#: story's headline planted between the paragraphs ("Related: The 15 Weirdest Galaxies in
+#: Our Universe", "[Related: ...]", "RELATED READING: ..."): 6 such lines in the default's
+#: output on AEB and 17 on wcxb-dev, one of them in a ground truth. Labels naming the kind
+#: of thing ("Related Videos:", "Related Resources:") are the page's own sections.
+RELATED_LINE_RE = folded(
+    r"^\[?related(?: reading| articles?| stories| story| coverage| content| posts?| links?| news)?\s*:\s*\S")
+RELATED_LINE_MIN_LINK_DENSITY = 0.5
+
 #: Longer blocks (under ``BOILERPLATE_LINE_MAX_CHARS``) that are page furniture whatever
 #: their wording around: copyright notices, reproduction notices, "By <Name> - <date>"
 #: bylines with a date, and calls to subscribe or click.
