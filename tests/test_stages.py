@@ -1072,6 +1072,18 @@ def test_media_credit_lines_and_gallery_controls_are_removed():
     assert "Paragraph 5" in text and "Source: Bureau of Labor Statistics" in text  # a data source stays
     for gone in ("Image 1 of", "Caption", "Close", "Hau Dinh", "Getty"):
         assert gone not in text, gone
+    # a picture agency's name alone or after the photographer's, and a media player's
+    # notices when it cannot play, go; a sentence naming an agency stays
+    html = ("<html><body><div class='article-body'>" + paras
+            + "<div class='credit'>Natalie Naccache | Bloomberg | Getty Images</div>"
+            + "<div>Sakib Ali/Hindustan Times/Getty Images</div><p>Reuters</p>"
+            + "<p>Media playback is unsupported on your device</p><p>This slideshow requires JavaScript.</p>"
+            + "<p>Your browser does not support the video tag.</p>"
+            + "<p>The photo agency Getty Images bought the archive in 1998.</p></div></body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Paragraph 5" in text and "The photo agency Getty Images bought the archive" in text
+    for gone in ("Naccache", "Sakib Ali", "Reuters", "Media playback", "slideshow", "does not support"):
+        assert gone not in text, gone
 
 
 def test_many_streamed_segments_are_all_moved():

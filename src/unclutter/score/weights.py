@@ -294,8 +294,12 @@ TEASER_MAX_SHARE = 0.5
 
 #: Short blocks (under ``BOILERPLATE_MAX_CHARS``) whose whole text is one of these phrases
 #: are page furniture that survives inside article containers: labels, "read more" links,
-#: dates, media credit lines ("Photo: Jane Doe, AP", "Image credit: Getty") and gallery or
-#: lightbox controls ("Close", "Image 1 of 8").
+#: dates, media credit lines ("Photo: Jane Doe, AP", "Image credit: Getty", a picture
+#: agency's name alone or after the photographer's: "Getty Images", "Natalie Naccache |
+#: Bloomberg | Getty Images", "Sakib Ali/Hindustan Times/Getty Images"), gallery or
+#: lightbox controls ("Close", "Image 1 of 8") and the notices a media player shows when
+#: it cannot play ("Media playback is unsupported on your device", "This slideshow
+#: requires JavaScript.").
 BOILERPLATE_MAX_CHARS = 60
 BOILERPLATE_TEXT_RE = folded(
     r"^(?:advertisement|advert|ad|sponsored(?: content)?|share(?: this| on| via)?\b.*|tags?:?|"
@@ -305,7 +309,13 @@ BOILERPLATE_TEXT_RE = folded(
     r"(?:published|updated|posted|last updated)\b.{0,40}\d.*|author:?|publish(?:ed)? date:?|"
     r"(?:(?:photo|image|picture|illustration|video)\s*)?credits?\s*:.*|"
     r"(?:photo|picture|illustration|photograph)s?\s*:\s.*|"
-    r"close|expand|enlarge|caption|(?:image|photo|slide) \d+ of\W*\d*)$")
+    r"close|expand|enlarge|caption|(?:image|photo|slide) \d+ of\W*\d*|"
+    r"media playback is (?:unsupported|not supported) on your device\W*|"
+    r"your browser does not support (?:the )?(?:video|audio|html5 video|iframes?)\b.*|"
+    r"this (?:slideshow|video|gallery|content) requires javascript\W*|"
+    r"(?:please )?enable javascript to (?:view|watch|see|play)\b.*|"
+    r"(?:[^.!?]{0,60}[/|]\s*)?(?:getty(?: images)?|reuters|afp|shutterstock|istock(?:photo)?|alamy)"
+    r"(?:\s*(?:via|/)\s*[^.!?]{0,40})?)$")
 
 #: A heading that introduces other pages' teasers, not a section of the article ("You may
 #: also like", "Related posts", "Read also"), in the languages of the shared datasets and
