@@ -1078,11 +1078,12 @@ def test_media_credit_lines_and_gallery_controls_are_removed():
             + "<div class='credit'>Natalie Naccache | Bloomberg | Getty Images</div>"
             + "<div>Sakib Ali/Hindustan Times/Getty Images</div><p>Reuters</p>"
             + "<p>Media playback is unsupported on your device</p><p>This slideshow requires JavaScript.</p>"
-            + "<p>Your browser does not support the video tag.</p>"
+            + "<p>Your browser does not support the video tag.</p><h3>Comments</h3><p>Tell us what YOU think...</p>"
             + "<p>The photo agency Getty Images bought the archive in 1998.</p></div></body></html>")
     text = " ".join(_select(html).root.text_content().split())
     assert "Paragraph 5" in text and "The photo agency Getty Images bought the archive" in text
-    for gone in ("Naccache", "Sakib Ali", "Reuters", "Media playback", "slideshow", "does not support"):
+    for gone in ("Naccache", "Sakib Ali", "Reuters", "Media playback", "slideshow", "does not support", "Comments",
+                 "what YOU think"):
         assert gone not in text, gone
 
 
@@ -1756,8 +1757,12 @@ def test_cleaning_never_removes_a_table_cell_or_judges_a_row_as_one_phrase():
     rows = "".join(f"<tr><td>Item {i}</td><td>Value number {i} here</td><td>{i}</td></tr>" for i in range(5))
     page = (f"<html><body><article><h1>Report</h1>{story}<table><tr><th>Name</th><th>Description</th>"
             "<th>Code</th></tr><tr><td>Share</td><td>Send the post to a friend</td><td>S</td></tr><tr><td>"
-            f"Photo: Reuters</td><td>An image credit line</td><td>P</td></tr>{rows}</table>{story}</article>"
-            "</body></html>")
+            f"Photo: Reuters</td><td>An image credit line</td><td>P</td></tr>{rows}"
+            "<tr><td><p>Status</p></td><td><p>Comment</p></td><td><p>Getty Images</p></td></tr></table>"
+            f"{story}</article></body></html>")
     md = unclutter.extract(page).markdown
     assert "| Share | Send the post to a friend | S |" in md
     assert "| Photo: Reuters | An image credit line | P |" in md
+    # ...and a cell's own paragraph is the cell's value too (readability-tests: a "Comment"
+    # column header)
+    assert "| Status | Comment | Getty Images |" in md

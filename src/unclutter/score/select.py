@@ -549,9 +549,11 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         elif cid and 0 < chars < AD_BLOCK_MAX_CHARS and _ad_class(cid):
             reason = "advertisement (class)"
         elif attempt.clean_conditionally and chars < BOILERPLATE_LINE_MAX_CHARS and node.tag not in (
-            "a", "span", "b", "strong", "em", "i", "tr") and _is_boilerplate(node, chars):
+            "a", "span", "b", "strong", "em", "i", "tr") and not (
+                node.parent is not None and node.parent.tag in _TABLE_CELLS) and _is_boilerplate(node, chars):
             # (a table row's text runs its cells together: "Photo: Reuters" + "An image
-            # credit line" is no credit line)
+            # credit line" is no credit line; a cell's own paragraph is the cell's value:
+            # a "Comment" column header)
             reason = "boilerplate phrase"
         elif attempt.clean_conditionally and 0 < chars < BOILERPLATE_LINE_MAX_CHARS and (
                 stats.link_density(node) >= RELATED_LINE_MIN_LINK_DENSITY) and RELATED_LINE_RE.match(

@@ -297,9 +297,10 @@ TEASER_MAX_SHARE = 0.5
 #: dates, media credit lines ("Photo: Jane Doe, AP", "Image credit: Getty", a picture
 #: agency's name alone or after the photographer's: "Getty Images", "Natalie Naccache |
 #: Bloomberg | Getty Images", "Sakib Ali/Hindustan Times/Getty Images"), gallery or
-#: lightbox controls ("Close", "Image 1 of 8") and the notices a media player shows when
-#: it cannot play ("Media playback is unsupported on your device", "This slideshow
-#: requires JavaScript.").
+#: lightbox controls ("Close", "Image 1 of 8"), the labels of a comment form left above
+#: the removed comments ("Comments", "Leave a reply", "Tell us what you think...") and
+#: the notices a media player shows when it cannot play ("Media playback is unsupported
+#: on your device", "This slideshow requires JavaScript.").
 BOILERPLATE_MAX_CHARS = 60
 BOILERPLATE_TEXT_RE = folded(
     r"^(?:advertisement|advert|ad|sponsored(?: content)?|share(?: this| on| via)?\b.*|tags?:?|"
@@ -310,6 +311,7 @@ BOILERPLATE_TEXT_RE = folded(
     r"(?:(?:photo|image|picture|illustration|video)\s*)?credits?\s*:.*|"
     r"(?:photo|picture|illustration|photograph)s?\s*:\s.*|"
     r"close|expand|enlarge|caption|(?:image|photo|slide) \d+ of\W*\d*|"
+    r"comments?|post (?:a )?comment\b.*|leave a (?:comment|reply)\b.*|tell us what you think\W*|"
     r"media playback is (?:unsupported|not supported) on your device\W*|"
     r"your browser does not support (?:the )?(?:video|audio|html5 video|iframes?)\b.*|"
     r"this (?:slideshow|video|gallery|content) requires javascript\W*|"
