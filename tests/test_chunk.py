@@ -60,6 +60,7 @@ def _check_invariants(md: str, chunks, budget: int) -> None:
         assert md[c.start:c.end] == c.text
         assert c.tokens == count_tokens(c.text), "token count must be exact for the chunk's text"
         assert c.tokens <= budget
+        assert count_tokens(c.with_context()) <= budget, "a repeated table header must fit the budget too"
         assert c.start >= prev_end, "chunks overlap or go backwards"
         assert c.text == c.text.rstrip() and not c.text.startswith("\n")  # code keeps its indentation
         prev_end = c.end
@@ -85,6 +86,28 @@ def test_budgets_offsets_and_coverage(budget):
     _check_invariants(DOC, chunks, budget)
     if budget == 8000:
         assert len(chunks) == 1 and chunks[0].text == DOC.strip()
+
+
+def test_a_chunk_starting_inside_a_table_carries_its_header():
+    rows = "\n".join(f"| Item {i} | value number {i} with some words | {i * 3} |" for i in range(60))
+    header = "| Name | Description | Count |\n|---|---|---|"
+    md = f"# Stock\n\nIntro paragraph.\n\n{header}\n{rows}\n\nAfter the table.\n"
+    chunks = chunk(md, 120)
+    _check_invariants(md, chunks, 120)
+    assert len(chunks) > 3 and chunks[0].table_header is None  # the header is in its own text
+    inside = [c for c in chunks if c.text.startswith("| Item")]
+    assert len(inside) == len(chunks) - 1
+    for c in inside:
+        assert c.table_header == header
+        assert c.with_context() == f"{header}\n{c.text}"
+        assert c.to_dict()["table_header"] == header
+    # a chunk that starts outside a table has none; a header too big to repeat is left out
+    assert chunk("Just a paragraph of text.", 50)[0].table_header is None
+    wide = "| " + " | ".join(f"column {k} name" for k in range(30)) + " |\n|" + "---|" * 30
+    big = f"{wide}\n" + "\n".join("| " + " | ".join("x" for _ in range(30)) + " |" for _ in range(20))
+    chunks = chunk(big, count_tokens(wide) + 5)
+    _check_invariants(big, chunks, count_tokens(wide) + 5)
+    assert all(c.table_header is None for c in chunks)
 
 
 @pytest.mark.parametrize("budget", [40, 60, 90, 150])

@@ -107,6 +107,11 @@ class Chunk:
         split: ``None``, or why the chunk cuts a unit that is never cut otherwise because
             that unit alone exceeds the budget: ``"code"`` (a code block cut between
             lines), ``"sentence"``, ``"table-row"``, ``"line"`` (a unit cut between tokens).
+        table_header: ``None``, or, for a chunk that starts inside a table cut between rows,
+            that table's header and delimiter rows (Markdown, not part of ``text``): prepend
+            them (:meth:`with_context`) so that the rows keep their column names. The budget
+            holds both: ``count_tokens(chunk.with_context()) <= max_tokens`` (a header too
+            big to fit beside a row is left out).
     """
 
     index: int
@@ -116,6 +121,11 @@ class Chunk:
     tokens: int
     heading_path: list[str]
     split: str | None = None
+    table_header: str | None = None
+
+    def with_context(self) -> str:
+        """``text``, after the table header (and a line break) when ``table_header`` is set."""
+        return f"{self.table_header}\n{self.text}" if self.table_header else self.text
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -314,6 +324,7 @@ class _Unit:
     section: Section | None = None
     block: Block | None = None
     tokens: int = -1
+    head: tuple[int, int] | None = None  # for table rows: the table's header and delimiter rows
 
 
 def _children(md: str, u: _Unit, language: str | None) -> list[_Unit]:
@@ -348,7 +359,8 @@ def _children(md: str, u: _Unit, language: str | None) -> list[_Unit]:
             rest = nonempty[2:]
         else:
             head, rest = [], nonempty
-        return head + [_Unit(a, b, "row") for a, b in rest]
+        span = (head[0].start, head[0].end) if head else None
+        return head + [_Unit(a, b, "row", head=span) for a, b in rest]
     if u.kind in ("code", "rows"):
         return [_Unit(a, b, "line") for a, b in lines if b > a] if len(lines) > 1 else []
     return []
@@ -410,7 +422,9 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
             (``list[str] -> array (n, d)``); default TF-IDF TextTiling.
 
     Returns:
-        Chunks in document order; every ``chunk.tokens <= max_tokens`` and
+        Chunks in document order; every ``chunk.tokens <= max_tokens``,
+        ``count_tokens(chunk.with_context()) <= max_tokens`` (a chunk starting inside a table
+        carries its header, ``Chunk.table_header``) and
         ``markdown[chunk.start:chunk.end] == chunk.text``. ``[]`` for empty Markdown.
 
     Raises:
@@ -452,20 +466,33 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
         return u.tokens
 
     queue: deque[_Unit] = deque(_Unit(s.start, s.end, "section", section=s) for s in sections)
-    spans: list[tuple[int, int, str | None]] = []
+    spans: list[tuple[int, int, str | None, str | None]] = []
     members: list[_Unit] = []
     est = 0
+    header: str | None = None  # the table header the current chunk starts under (Chunk.table_header)
 
     def flush() -> None:
-        nonlocal members, est
+        nonlocal members, est, header
         while members:
             a, z = members[0].start, members[-1].end
-            if len(members) == 1 or count_tokens(md[a:z]) <= budget:
+            text = md[a:z] if header is None else f"{header}\n{md[a:z]}"
+            if len(members) == 1 or count_tokens(text) <= budget:
                 flag = next((m.atomic for m in members if m.atomic), None)
-                spans.append((a, z, flag))
+                spans.append((a, z, flag, header))
                 break
             queue.appendleft(members.pop())  # BPE merged across a boundary: give one back
-        members, est = [], 0
+        members, est, header = [], 0, None
+
+    def start(u: _Unit, t: int) -> None:
+        """Open a chunk with ``u`` (``t`` tokens), under its table's header when ``u`` is a
+        row cut from it and both fit."""
+        nonlocal members, est, header
+        members, est, header = [u], t, None
+        if u.head is not None:
+            h = md[u.head[0]:u.head[1]]
+            ht = count_tokens(f"{h}\n{md[u.start:u.end]}")
+            if ht <= budget:
+                est, header = ht, h
 
     while queue:
         u = queue.popleft()
@@ -482,7 +509,7 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
                 flush()
                 continue
         elif t <= budget:
-            members, est = [u], t
+            start(u, t)
             continue
         # u alone is over the budget: open it up; its first parts may join the current chunk
         kids = _children(md, u, language)
@@ -495,7 +522,7 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
             queue.extendleft(reversed(_hard_split(md, u, budget)))
     flush()
     out = []
-    for i, (a, z, flag) in enumerate(spans):
+    for i, (a, z, flag, head) in enumerate(spans):
         text = md[a:z]
-        out.append(Chunk(i, text, a, z, count_tokens(text), path_at(a), flag))
+        out.append(Chunk(i, text, a, z, count_tokens(text), path_at(a), flag, head))
     return out
