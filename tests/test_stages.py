@@ -181,6 +181,20 @@ def test_attribute_count_guard():
     assert crowded_tag_attribute_count("<p " + " ".join(f"a{i}" for i in range(30_000)), limit=40_000) == 0
 
 
+def test_element_count_guard():
+    from unclutter.core.errors import InputTooComplexError
+    from unclutter.core.limits import MAX_ELEMENTS
+    from unclutter.parse.html import start_tag_count
+
+    assert start_tag_count("<p>a <b>b</b> a<b 1 < 2 <!-- c --></p>") == 3
+    # a 2 MB page of half a million paragraphs and more: refused before parsing, with the count
+    with pytest.raises(InputTooComplexError, match=r"about 500001 elements \(limit 500000\)"):
+        parse_html("<p>a" * (MAX_ELEMENTS + 1))
+    # many '<' that open no element are no elements
+    page = parse_html("<p>" + "1 < 2 " * (MAX_ELEMENTS + 10) + "</p>")
+    assert page.body.children[0].tag == "p"
+
+
 def test_parse_caps_huge_attributes():
     page = parse_html('<p title="' + "x" * 3_000_000 + '">text</p>')
     assert page.body.children[0].attrs["title"] == ""

@@ -24,7 +24,8 @@ service answers). Messages are one line, name the reason, and never include a tr
     │   ├── InputTooLargeError            5    413     input over ``Options.max_input_bytes``
     │   ├── InputTooDeepError             5    422     DOM deeper than ``limits.MAX_DOM_DEPTH``
     │   └── InputTooComplexError          5    422     an element with more than
-    │                                                  ``limits.MAX_ATTRIBUTES_PER_ELEMENT`` attributes
+    │                                                  ``limits.MAX_ATTRIBUTES_PER_ELEMENT`` attributes,
+    │                                                  or more than ``limits.MAX_ELEMENTS`` elements
     ├── NoContentError                    6    422   parsed fine, but no main content found
     └── OutputError                       7    500   the result could not be written (-o, stdout)
 """

@@ -14,6 +14,13 @@ MAX_INPUT_BYTES = 15 * 1024 * 1024
 #: pages stay far below 1,000; deeper input is refused before parsing (InputTooDeepError).
 MAX_DOM_DEPTH = 5000
 
+#: Most elements (start tags) accepted on one page. Time and memory grow with the element
+#: count (about 10 s and 470 MB for 500,000 one-letter paragraphs, 76 s and 3.3 GB for the
+#: 3.9 million a 15 MiB page of them holds); the largest of the 1,727 pages in the shared
+#: datasets has 15,793 start tags. A page with more is refused before parsing
+#: (InputTooComplexError), so that the input limit also bounds time and memory.
+MAX_ELEMENTS = 500_000
+
 #: Most attributes accepted on one element. The parser checks each new attribute name
 #: against the element's earlier ones, so parse time grows with the square of the count of
 #: distinct names (lexbor: 0.2 s for 10,000 on one tag, 0.75 s for 20,000, 3 s for

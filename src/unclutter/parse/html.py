@@ -31,6 +31,7 @@ from ..core.limits import (
     LONG_TAG_CHARS,
     MAX_ATTRIBUTE_CHARS,
     MAX_ATTRIBUTES_PER_ELEMENT,
+    MAX_ELEMENTS,
     MAX_DOM_DEPTH,
     MAX_STREAM_LOOKUPS,
 )
@@ -244,6 +245,15 @@ def simulated_depth(html: str, limit: int | None = None) -> int:
             if limit is not None and deepest > limit:
                 break
     return deepest
+
+
+_START_TAG_RE = re.compile(r"<[A-Za-z]")
+
+
+def start_tag_count(html: str) -> int:
+    """Start tags in ``html`` (``<`` followed by a letter: an upper bound of the elements a
+    parser builds, comments and script text included)."""
+    return sum(1 for _ in _START_TAG_RE.finditer(html))
 
 
 def crowded_tag_attribute_count(html: str, limit: int = MAX_ATTRIBUTES_PER_ELEMENT,
@@ -1180,7 +1190,7 @@ def parse_html(html: str, url: str | None = None, *,
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
         InputTooComplexError: an element with more than ``MAX_ATTRIBUTES_PER_ELEMENT``
-            attributes.
+            attributes, or more than ``MAX_ELEMENTS`` start tags.
     """
     # Nesting can only exceed the limit when there are more '<' than the limit: skip the
     # scans for ordinary pages; the simulation runs only when the quick estimate is over.
@@ -1189,6 +1199,12 @@ def parse_html(html: str, url: str | None = None, *,
         if depth > MAX_DOM_DEPTH:
             raise InputTooDeepError(
                 f"unreadable input: elements nested more than {MAX_DOM_DEPTH} levels deep"
+            )
+    if html.count("<") > MAX_ELEMENTS:
+        tags = start_tag_count(html)
+        if tags > MAX_ELEMENTS:
+            raise InputTooComplexError(
+                f"unreadable input: about {tags} elements (limit {MAX_ELEMENTS})"
             )
     attributes = crowded_tag_attribute_count(html)
     if attributes:
