@@ -327,6 +327,37 @@ class _Unit:
     head: tuple[int, int] | None = None  # for table rows: the table's header and delimiter rows
 
 
+def _sentence_spans(text: str, sents) -> list[tuple[int, int]]:
+    """Spans of ``sents`` (sentences of ``text``, in order) widened so that every
+    non-space character of ``text`` lies in one: the splitter leaves some out between two
+    sentences (the ``!`` of an image ``![alt](src)`` after a heading, a closing ``*``). A
+    run glued to the next sentence (no space between) joins it; the rest of the gap joins
+    the sentence before; text before the first and after the last joins them."""
+    starts = [s.start for s in sents]
+    ends = [s.end for s in sents]
+    starts[0] = 0
+    ends[-1] = len(text)
+    for k in range(len(sents) - 1):
+        g0, g1 = ends[k], starts[k + 1]
+        if g1 <= g0:
+            continue
+        gap = text[g0:g1]
+        cut = max(gap.rfind(" "), gap.rfind("\n"), gap.rfind("\t"))
+        if cut < 0:
+            starts[k + 1] = g0  # glued to both: the next sentence takes it
+        else:
+            starts[k + 1] = g0 + cut + 1
+            ends[k] = g0 + len(gap[:cut].rstrip())
+    out = []
+    for a, z in zip(starts, ends):
+        seg = text[a:z]
+        a2 = a + len(seg) - len(seg.lstrip())
+        z2 = a + len(seg.rstrip())
+        if z2 > a2:
+            out.append((a2, z2))
+    return out
+
+
 def _children(md: str, u: _Unit, language: str | None) -> list[_Unit]:
     """The next-finer units of ``u`` ([] when it has none)."""
     from ..summarize.sentences import split_sentences
@@ -339,7 +370,7 @@ def _children(md: str, u: _Unit, language: str | None) -> list[_Unit]:
         sents = split_sentences(text, language)
         if len(sents) <= 1:
             return []
-        return [_Unit(u.start + s.start, u.start + s.end, "sentence") for s in sents]
+        return [_Unit(u.start + a, u.start + z, "sentence") for a, z in _sentence_spans(text, sents)]
     if u.kind == "list":
         base = _ITEM_RE.match(text)
         indent = len(base.group(1)) if base else 0
