@@ -289,6 +289,10 @@ def test_article_chunks_and_cli(tmp_path):
     with contextlib.redirect_stderr(err):
         code = main([str(p), "--chunks", "0"])
     assert code == 2 and err.getvalue().strip() == "unclutter: error: --chunks must be a positive integer, not 0"
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main([str(p), "--chunks=-5"])
+    assert code == 2 and err.getvalue().strip() == "unclutter: error: --chunks must be a positive integer, not -5"
     # chunks are JSON Lines of Markdown: a format they cannot honour is a usage error, not ignored
     for fmt in ("html", "text"):
         err = io.StringIO()

@@ -477,6 +477,12 @@ def test_max_tokens_gives_chunks_when_chunking_exists(client) -> None:
     assert len(chunks) > 1 and all(c["tokens"] <= 60 for c in chunks)
     r = client.post("/read", json={"html": ARTICLE.decode(), "max_tokens": 60, "format": "markdown"})
     assert r.status_code == 400 and error_of(r)["code"] == "bad_request"
+    # budgets written as the CLI's --chunks takes them; a bad one is refused before extraction
+    r = client.post("/read", json={"html": ARTICLE.decode(), "max_tokens": "4k"})
+    assert r.status_code == 200 and len(r.json()["chunks"]) == 1
+    for bad in (0, -5, "-5", "lots"):
+        r = client.post("/read", json={"html": ARTICLE.decode(), "max_tokens": bad})
+        assert r.status_code == 400 and error_of(r)["code"] == "bad_request", bad
 
 
 # --- reader page -----------------------------------------------------------------------------------

@@ -105,8 +105,9 @@ class ReadOptions(BaseModel):
         None, ge=1, description="Length of each section's summary, in sentences.")
     strict: bool | None = Field(
         None, description="Drop summary sentences with numbers, dates or names the page does not contain.")
-    max_tokens: int | None = Field(
-        None, ge=1, description="JSON only: add `chunks` packed into this many tokens (builds with chunking).")
+    max_tokens: int | str | None = Field(
+        None, description="JSON only: add `chunks` packed into this many tokens (builds with chunking): a "
+                          "number, thousands written `4k`, or a preset (`8k`, `16k`), as the CLI's `--chunks`.")
 
 
 class ReadQuery(ReadOptions):
@@ -336,6 +337,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 raise ServiceError("unsupported_option", "max_tokens: this build of unclutter has no chunking")
             if fmt != "json":
                 raise ServiceError("bad_request", "max_tokens (chunks) comes with format=json only")
+            from ..core.errors import UsageError
+            from ..structure.chunk import budget_tokens
+
+            try:
+                opts = opts.model_copy(update={"max_tokens": budget_tokens(opts.max_tokens)})
+            except UsageError as exc:
+                raise ServiceError("bad_request", str(exc)) from None
         values = page_values() if fmt == "html" else None
 
         def job() -> str:

@@ -36,6 +36,7 @@ from .tokens import count_tokens, get_encoding
 __all__ = [
     "Chunk",
     "Block",
+    "budget_tokens",
     "Section",
     "chunk",
     "parse_blocks",
@@ -437,6 +438,29 @@ def _hard_split(md: str, u: _Unit, budget: int) -> list[_Unit]:
     return out
 
 
+def budget_tokens(max_tokens: int | str) -> int:
+    """A chunk budget in tokens: an ``int >= 1``, its digits as a string, thousands written
+    ``"<n>k"`` (``"4k"`` = 4000) or a :data:`PRESETS` name. Raises ``UsageError`` for
+    anything else (zero and negative numbers included)."""
+    from ..core.errors import UsageError
+
+    if isinstance(max_tokens, str):
+        name = max_tokens.strip().lower()
+        number = name[1:] if name.startswith(("-", "+")) else name
+        if name in PRESETS:
+            max_tokens = PRESETS[name]
+        elif number.isascii() and number.isdigit():
+            max_tokens = int(name)
+        elif name[:-1].isascii() and name[:-1].isdigit() and name.endswith("k"):
+            max_tokens = int(name[:-1]) * 1000  # "4k", "32k": thousands, as the presets
+        else:
+            raise UsageError(f"unknown chunk budget {max_tokens!r}; use a number of tokens, a number of thousands "
+                             f"such as 4k or 32k, or one of {', '.join(PRESETS)}")
+    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
+        raise UsageError(f"max_tokens must be a positive integer, not {max_tokens!r}")
+    return max_tokens
+
+
 def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str | None = None,
           topics: bool = True, embed: Callable | None = None) -> list[Chunk]:
     """Cut an article's Markdown into chunks of at most ``max_tokens`` tokens.
@@ -461,21 +485,7 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
     Raises:
         UsageError: a budget below 1 or a string that is none of these.
     """
-    from ..core.errors import UsageError
-
-    if isinstance(max_tokens, str):
-        name = max_tokens.strip().lower()
-        if name in PRESETS:
-            max_tokens = PRESETS[name]
-        elif name.isascii() and name.isdigit():
-            max_tokens = int(name)
-        elif name[:-1].isascii() and name[:-1].isdigit() and name.endswith("k"):
-            max_tokens = int(name[:-1]) * 1000  # "4k", "32k": thousands, as the presets
-        else:
-            raise UsageError(f"unknown chunk budget {max_tokens!r}; use a number of tokens, a number of thousands "
-                             f"such as 4k or 32k, or one of {', '.join(PRESETS)}")
-    if isinstance(max_tokens, bool) or not isinstance(max_tokens, int) or max_tokens < 1:
-        raise UsageError(f"max_tokens must be a positive integer, not {max_tokens!r}")
+    max_tokens = budget_tokens(max_tokens)
     if isinstance(article, str):
         md = article
     else:
