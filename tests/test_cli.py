@@ -293,6 +293,14 @@ def test_captions_are_kept_unless_dropped_on_purpose(tmp_path):
     html = page.read_text(encoding="utf-8")
     assert "exposed for two hours" not in unclutter.extract(html, include_captions=False).markdown
     assert "*Rock pools stay exposed for two hours.*" in unclutter.extract(html).markdown
+    # a caption by its class goes too (MediaWiki's thumbcaption, WordPress's wp-caption-text:
+    # the readability-tests Wikipedia page kept "Firefox logo" under --no-captions)
+    classed = html.replace("<figure>", "<div class='thumb'>").replace("</figure>", "</div>").replace(
+        "<figcaption>", "<div class='thumbcaption'>").replace("</figcaption>", "</div>") + (
+        "<p class='wp-caption-text'>A WordPress caption line.</p>")
+    assert "exposed for two hours" in unclutter.extract(classed).markdown
+    md = unclutter.extract(classed, include_captions=False).markdown
+    assert "exposed for two hours" not in md and "WordPress caption" not in md and "fact 9 about" in md
 
 
 def test_date_search_from_the_visible_text_and_its_switch(tmp_path):

@@ -77,6 +77,7 @@ from .images import pick_image_url
 from .plaintext import markdown_to_text
 from .rules import (
     BLOCK_TAGS,
+    CAPTION_CLASSES,
     CODE_LANGUAGE_ATTRS,
     CODE_LANGUAGE_CLASS_RE,
     CODE_LANGUAGE_NOT_A_LANGUAGE,
@@ -373,6 +374,11 @@ def _prefix_lines(text: str, first: str, rest: str, blank: str) -> str:
     for line in lines[1:]:
         out.append(rest + line if line else blank)
     return "\n".join(out)
+
+
+def _caption_class(cls: str | None) -> bool:
+    """Whether a ``class`` value names a caption (:data:`rules.CAPTION_CLASSES`)."""
+    return bool(cls) and not CAPTION_CLASSES.isdisjoint(cls.lower().split())
 
 
 class _Renderer:
@@ -1165,6 +1171,9 @@ class _Renderer:
                     text(node.text)
                 continue
             role = role_of(tag, _INLINE)
+            if not self.include_captions and role != _FIGCAPTION and node.attrs and _caption_class(
+                    node.attrs.get("class")):
+                continue  # a caption by its class (MediaWiki's thumbcaption...), dropped like a <figcaption>
             if role == _INLINE:
                 if node.children:
                     extend(reversed(node.children))

@@ -102,6 +102,14 @@ CELL_BREAK = "<br>"
 RAW_TAG_RE = re.compile(r"</?su[bp]>|<br>")
 
 #: List containers; ``menu`` and ``dir`` are unordered lists in HTML.
+#: Classes that mark an element as a figure's caption when it is no ``<figcaption>``
+#: (MediaWiki's ``thumbcaption`` and ``gallerytext``, WordPress's ``wp-caption-text`` and
+#: ``wp-element-caption``, and the generic names): dropped with ``include_captions=False``
+#: like a ``<figcaption>``.
+CAPTION_CLASSES = frozenset(("thumbcaption", "gallerytext", "wp-caption-text", "wp-element-caption",
+                             "caption", "image-caption", "img-caption", "figure-caption", "media-caption",
+                             "photo-caption", "picture-caption"))
+
 LIST_TAGS = frozenset(("ul", "ol", "menu", "dir"))
 
 # -- Markdown limits -----------------------------------------------------------------------
