@@ -370,6 +370,42 @@ def _opening_elements(container: Node) -> set[int]:
     return set()
 
 
+def _related_boxes(container: Node) -> set[int]:
+    """``id`` of the elements below ``container``, headings aside, whose first text lies in
+    a related-content heading inside them (:func:`_opens_with_related_heading` for all of
+    them in one bottom-up pass: asking each element walks a deep chain once per level)."""
+    first: dict[int, Node | None] = {}  # element -> outermost heading holding its first text
+    has_text: set[int] = set()
+    out: set[int] = set()
+    verdicts: dict[int, bool] = {}
+    for node in container.elements_bottom_up():
+        k = id(node)
+        found = False
+        heading = None
+        for c in node.children:
+            if c.tag == TEXT:
+                if c.text and not c.text.isspace():
+                    found = True
+                    break
+            elif id(c) in has_text:
+                found = True
+                heading = first[id(c)]
+                break
+        if not found:
+            continue
+        has_text.add(k)
+        if node.tag in _HEADINGS:
+            heading = node
+        first[k] = heading
+        if heading is not None and heading is not node:
+            h = id(heading)
+            if h not in verdicts:
+                verdicts[h] = bool(RELATED_HEADING_RE.match(" ".join(heading.text_content().split())))
+            if verdicts[h]:
+                out.add(k)
+    return out
+
+
 def _opens_with_related_heading(node: Node) -> bool:
     """Whether the first text of ``node`` (pre-order) lies in a heading (``<h1>``-``<h6>``)
     whose whole text is a related-content heading (``RELATED_HEADING_RE``)."""
@@ -524,6 +560,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
     embeds = embedded_posts(container)
     counts = None  # _subtree_counts, made when first needed
     opening = _opening_elements(container)  # the elements holding the selection's first text
+    related = _related_boxes(container) if attempt.clean_conditionally else set()
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
@@ -561,8 +598,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             reason = "related-story line"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
-        elif attempt.clean_conditionally and node.tag not in _HEADINGS and chars and (
-                id(node) not in opening) and _opens_with_related_heading(node):
+        elif attempt.clean_conditionally and chars and id(node) not in opening and id(node) in related:
             reason = "related-content box (opens with a related-content heading)"
         elif attempt.clean_conditionally and node.tag in CAPITALS_LINK_TAGS and 0 < chars < CAPITALS_LINK_MAX_CHARS and (
                 stats.link_density(node) >= CAPITALS_LINK_MIN_LINK_DENSITY and _in_capitals(node.text_content())):
