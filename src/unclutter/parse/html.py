@@ -502,7 +502,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     ``ids``). Chrome and hidden elements that may be page wrappers (``ElementFilter.chrome``,
     ``ElementFilter.loading``, :func:`_may_wrap` with ``wrapper``) are built and listed in
     ``deferred``, with their lexbor nodes and kinds, for :func:`_decide_wrappers`; ``sizes`` receives the characters of all
-    text nodes built (the page's size for the wrapper test).
+    text nodes built, as :func:`_text_counts` counts them (non-blank, scripts' and styles'
+    text left out: the page's size for the wrapper test).
     """
     root = Node(DOCUMENT)
     # (child iterator, the copy its children join, inside <pre> and kin)
