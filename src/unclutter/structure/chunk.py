@@ -328,12 +328,16 @@ class _Unit:
     head: tuple[int, int] | None = None  # for table rows: the table's header and delimiter rows
 
 
+_CLOSING_MARKERS_RE = re.compile(r"[*_]+(?=\s)")
+
+
 def _sentence_spans(text: str, sents) -> list[tuple[int, int]]:
     """Spans of ``sents`` (sentences of ``text``, in order) widened so that every
     non-space character of ``text`` lies in one: the splitter leaves some out between two
     sentences (the ``!`` of an image ``![alt](src)`` after a heading, a closing ``*``). A
     run glued to the next sentence (no space between) joins it; the rest of the gap joins
-    the sentence before; text before the first and after the last joins them."""
+    the sentence before; text before the first and after the last joins them. Emphasis
+    markers opening a sentence before a space close the one before and join it."""
     starts = [s.start for s in sents]
     ends = [s.end for s in sents]
     starts[0] = 0
@@ -349,6 +353,18 @@ def _sentence_spans(text: str, sents) -> list[tuple[int, int]]:
         else:
             starts[k + 1] = g0 + cut + 1
             ends[k] = g0 + len(gap[:cut].rstrip())
+    for k in range(1, len(sents)):
+        # emphasis markers that open a sentence and are followed by a space close the one
+        # before ("Another *one.* Next." splits after "one."): they go back to it
+        m = _CLOSING_MARKERS_RE.match(text, starts[k])
+        if not m or m.end() >= ends[k] or ends[k - 1] > starts[k]:
+            continue
+        j = starts[k] - 1
+        while j >= 0 and text[j] in " \t":
+            j -= 1
+        if j >= 0 and text[j] != "\n":  # (at the start of a line "* item" is a nested list's bullet)
+            ends[k - 1] = m.end()
+            starts[k] = m.end()
     out = []
     for a, z in zip(starts, ends):
         seg = text[a:z]
