@@ -9,7 +9,9 @@ most semantic boundary that works, in this order:
    ``embeddings`` extra) and each such section is titled from its one-sentence summary;
 2. **blocks**: paragraphs, lists, block quotes, tables, fenced code blocks, headings;
 3. **inside a block**: sentences of a paragraph or quote (``sentencex``), items of a list
-   (then their sentences), rows of a table (header and delimiter rows stay together);
+   (then their sentences), rows of a table (header and delimiter rows stay together; a
+   chunk that starts among the rows carries them in ``Chunk.table_header``, counted in its
+   budget);
 4. only when one of those units is alone over the budget: lines of a code block, then token
    windows of a sentence, row or line. Such a chunk says so in ``Chunk.split``.
 
