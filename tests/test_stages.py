@@ -586,6 +586,22 @@ def test_a_box_opening_with_a_related_content_heading_goes_whole():
     assert "Real paragraph 5" in _select(html).root.text_content()
 
 
+def test_related_box_pass_agrees_with_the_single_element_check():
+    from unclutter.parse.html import parse_html
+    from unclutter.score.select import _opens_with_related_heading, _related_boxes
+
+    page = parse_html("<html><body><div><section><div><h3><span>You may also like</span></h3><p>A</p></div>"
+                      "<p>B</p></section><div><h2>Results</h2><p>C</p></div><aside><p>Lead</p>"
+                      "<h4>Related posts</h4></aside><div>  <h5>Lesen Sie auch:</h5></div></div></body></html>")
+    body = page.body
+    bulk = _related_boxes(body)
+    for el in body.iter_elements():
+        if el.tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
+            continue
+        assert (id(el) in bulk) == _opens_with_related_heading(el), el.tag
+    assert len(bulk) >= 4  # the section, its inner div, the outer div, the last div (not the aside)
+
+
 def test_a_related_story_line_between_paragraphs_goes():
     paras = [f"<p>Paragraph {i} of the story about the simulation, with commas, clauses, and words.</p>"
              for i in range(6)]
