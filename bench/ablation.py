@@ -31,6 +31,7 @@ VARIANTS = (
     ("CETD", "unclutter-cetd", False),
     ("GBDT", "unclutter-gbdt", True),
     ("GBDT without DensitySum recovery", "unclutter-gbdt-no-densitysum", True),
+    ("GBDT, first stage alone (no auto-context)", "unclutter-gbdt-first-stage", True),
     ("GNN", "unclutter-gnn", True),
     ("GNN without DensitySum weights", "unclutter-gnn-no-densitysum", True),
     ("auto without refinement (GBDT on declared products/forums and weak heuristic selections, else heuristic)",
@@ -44,6 +45,7 @@ VARIANTS = (
 CV_SOURCES = {
     "unclutter-gbdt": ("gbdt.json", ("cv_extraction", "gbdt")),
     "unclutter-gbdt-no-densitysum": ("gbdt.json", ("cv_extraction", "gbdt-no-densitysum")),
+    "unclutter-gbdt-first-stage": ("gbdt.json", ("cv_extraction", "gbdt-first-stage")),
     "unclutter-auto-no-refine": ("refine.json", ("cv_extraction", "auto-no-refine")),
     "unclutter-auto": ("refine.json", ("cv_extraction", "auto")),
     "unclutter-gnn": ("gnn.json", ("gnn", "cv_extraction")),

@@ -41,3 +41,27 @@ def folds(index: list[dict], k: int, seed: int) -> np.ndarray:
     for f, (_, test) in enumerate(gkf.split(np.zeros(len(w)), groups=groups)):
         fold[np.asarray(w)[test]] = f
     return fold
+
+
+def load_pages(index: list[dict]):
+    """Every unit of every page (unlabelled ones too: the auto-context features of a unit
+    read its neighbours): X, y (-1 unlabelled), page number per unit, and per page the
+    element ``parent`` array and the ``units`` element indices."""
+    Xs, ys, ps, graphs = [], [], [], []
+    for k, info in enumerate(index):
+        with np.load(CACHE / "pages" / info["file"]) as z:
+            Xs.append(z["X"])
+            ys.append(z["y"])
+            graphs.append((z["parent"], z["units"]))
+        ps.append(np.full(ys[-1].size, k, dtype=np.int32))
+    return np.concatenate(Xs), np.concatenate(ys).astype(np.int32), np.concatenate(ps), graphs
+
+
+def stacking_folds(index: list[dict], k: int, seed: int) -> np.ndarray:
+    """Fold of each page for out-of-fold first-stage probabilities: :func:`folds`, with the
+    pages outside wcxb-dev (always trained on there) spread over the ``k`` folds at random
+    (``seed``), so that every page gets a probability from a model that did not see it."""
+    fold = folds(index, k, seed)
+    rest = fold < 0
+    fold[rest] = np.random.default_rng(seed).integers(0, k, int(rest.sum()))
+    return fold

@@ -15,7 +15,8 @@ See :mod:`unclutter.classify.refine` for what the model does at extraction time.
    (``train/results/gbdt.json``, :data:`PARAMS`), unit weight ``log1p(own characters)``.
 3. **Extraction-level CV** through the real pipeline (``extractor="auto"``, fold models
    swapped in with :func:`unclutter.classify.registry.override`: the refinement model and
-   the page-level GBDT, refitted here from ``train/cache`` with its chosen setting, both
+   the page-level GBDT, refitted here from ``train/cache`` with its chosen setting (both
+   stages, :func:`train.train_gbdt.two_stage_model`), both
    trained without the fold's sites): the page-level GBDT's 5 folds of wcxb-dev grouped by site, for each decision threshold of :data:`THRESHOLDS` and each
    :data:`~unclutter.classify.constants.REFINE_MIN_KEPT_SHARE` of :data:`MIN_SHARES`, next
    to ``auto`` without refinement. The threshold with the best CV F1 ships.
@@ -78,9 +79,8 @@ def main() -> None:
     from unclutter.classify.features import unit_feature_names
     from train.cv_eval import extract_texts, fmt, score, wcxb_cases
     from train.common import CACHE
-    from train.data import folds, load_index, load_units
-    from train.train_gbdt import BASE, export
-    from train.train_gbdt import fit as fit_gbdt
+    from train.data import folds, load_index
+    from train.train_gbdt import BASE, context_data, export, two_stage_model
 
     ap = argparse.ArgumentParser()
     ap.add_argument("--jobs", type=int, default=2)
@@ -120,16 +120,13 @@ def main() -> None:
     gbdt_results = json.loads((REPO / "train" / "results" / "gbdt.json").read_text())
     chosen = dict(gbdt_results["chosen"])
     gbdt_thr = chosen.pop("threshold")
-    PX, Py, ppage = load_units(page_index)
+    first_thr = chosen.pop("first_stage_threshold")
     pvocab = json.loads((CACHE / "vocab.json").read_text())
     pnames = unit_feature_names(len(pvocab))
-    pw = np.log1p(np.expm1(PX[:, pnames.index("self.log_own_chars")].astype(np.float64)))
-    ppf = page_fold[ppage]
-    page_models = []
-    for f in range(K):
-        tr = ppf != f
-        page_models.append(export(fit_gbdt(chosen, PX[tr], Py[tr], pw[tr]), pvocab, pnames, gbdt_thr,
-                                  bool(gbdt_results.get("recovery_shipped", True)), {}))
+    D = context_data(page_index, pnames, chosen)
+    page_of_unit = page_fold[D["page"]]
+    page_models = [two_stage_model(D, page_of_unit != f, chosen, first_thr, gbdt_thr, pvocab, pnames,
+                                   bool(gbdt_results.get("recovery_shipped", True)))[0] for f in range(K)]
     print(f"fold page GBDTs fitted ({time.time() - t_start:.0f} s)", flush=True)
 
     wcases = wcxb_cases()

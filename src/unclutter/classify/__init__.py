@@ -9,7 +9,8 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
    numpy: per-element text/link/tag counts, TD, CTD, DensitySum, the heuristic's
    Readability scores and the candidate they imply, class/id vocabulary bits;
 2. **classify** the *units* (blocks owning text): ``cetd`` (:mod:`.cetd`, no learning),
-   ``gbdt`` (:mod:`.gbdt`), ``gnn`` (:mod:`.gnn`), both evaluated in numpy;
+   ``gbdt`` (:mod:`.gbdt`: two stages, the second reading the first's probabilities
+   around each unit, :mod:`.context`), ``gnn`` (:mod:`.gnn`), both evaluated in numpy;
 3. **DensitySum recovery** (:mod:`.densitysum`) of dropped blocks inside a content region,
    then **orphan headings** go: a kept heading after which no kept non-heading block
    follows before the next heading of the same or a higher level (or the end) introduces
@@ -165,8 +166,12 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
         # prepared in place: the pipeline is done with ``body`` (the heuristic fallback
         # below reads the prepared tree)
         g = build_graph(body, vocab=model.vocab, copy=False, page_type=page_type, url=url)
-        prob = model.predict_units(g)
-        threshold = model.threshold
+        if getattr(model, "context", None) is not None and not registry.VARIANT.get("context", True):
+            prob = model.predict_units(g, stages=1)  # ablation: the first stage alone
+            threshold = float(model.meta.get("first_stage_threshold", model.threshold))
+        else:
+            prob = model.predict_units(g)
+            threshold = model.threshold
         keep = prob >= threshold
         lines.append(f"{name}: kept {int(keep.sum())}/{g.units.size} blocks with P(content) >= {threshold:.2f}")
         if model.recovery and registry.VARIANT.get("recovery", True):

@@ -102,6 +102,18 @@ GNN_WEIGHT_EPS = 0.1
 #: ``<div>``s: depth 190 sigma above the mean) must not saturate the network.
 GNN_INPUT_CLIP = 5.0
 
+# --- Auto-context (:mod:`.context`: the GBDT's second stage) ----------------------------
+
+#: Nearest ancestors of a unit whose units' first-stage probabilities are summarised (4:
+#: a paragraph's section, its article, the article's column and wrapper; fixed before
+#: training, not tuned).
+CONTEXT_ANCESTORS = 4
+#: Units on either side of a unit in the character-weighted mean of their P(content).
+CONTEXT_WINDOW = 3
+#: The neighbour probability written where a unit has no such neighbour (first or last
+#: units of a page): outside ``[0, 1]``, so the trees can tell "no neighbour" apart.
+CONTEXT_MISSING_P = -1.0
+
 # --- Page-level features (the same for every unit of a page) ---------------------------
 
 #: Declared page types (``unclutter.parse.metadata.Metadata.page_type``: a JSON-LD kind of

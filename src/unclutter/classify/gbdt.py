@@ -18,6 +18,12 @@ Layout of the arrays (all trees concatenated; node ``k`` of the ensemble):
 Inference walks all (row, tree) pairs at once, one vectorised step per tree level:
 ``O(depth)`` numpy operations on arrays of shape ``(rows, trees)`` (leaves loop onto
 themselves, so no pair needs masking).
+
+A model may carry a second stage, ``context`` (auto-context, :mod:`.context`): a second
+ensemble that reads each unit's features followed by the auto-context features of the
+first stage's probabilities; stored in the same file under ``ctx_``-prefixed keys. Its
+``meta["threshold"]`` is then the decision threshold of the two stages together and
+``meta["first_stage_threshold"]`` that of the first alone (for ablations).
 """
 
 from __future__ import annotations
@@ -44,12 +50,21 @@ class TreeEnsemble(ModelMeta):
     value: np.ndarray
     roots: np.ndarray
     meta: dict
+    context: "TreeEnsemble | None" = None
 
-    def predict_units(self, g) -> np.ndarray:
-        """P(content) of each unit of a PageGraph, shape ``(len(g.units),)``."""
-        from .features import unit_matrix
+    def predict_units(self, g, stages: int = 2) -> np.ndarray:
+        """P(content) of each unit of a PageGraph, shape ``(len(g.units),)``: the second
+        stage's when the model has one and ``stages`` is 2, else the first's."""
+        from .context import context_matrix
+        from .features import ELEMENT_FEATURES, unit_matrix
 
-        return self.predict_proba(unit_matrix(g, len(self.meta.get("vocab", []))))
+        X = unit_matrix(g, len(self.meta.get("vocab", [])))
+        p = self.predict_proba(X)
+        if self.context is None or stages < 2:
+            return p
+        own = np.expm1(X[:, ELEMENT_FEATURES.index("log_own_chars")])  # the "self." columns come first
+        C = context_matrix(g.parent, g.end, g.units, own, p)
+        return self.context.predict_proba(np.hstack([X, C]))
 
     def _compiled(self):
         """Arrays for :meth:`raw_score`, the nodes renumbered tree by tree in breadth-first
@@ -113,22 +128,36 @@ class TreeEnsemble(ModelMeta):
 
     @classmethod
     def load(cls, path: str | Path) -> "TreeEnsemble":
-        import json
 
         with np.load(path, allow_pickle=False) as z:
-            meta = json.loads(str(z["meta"]))
-            meta.pop("_vocab_map", None)
-            meta.pop("_compiled", None)
-            return cls(z["feature"], z["cut"], z["left"], z["right"], z["value"],
-                       z["roots"], meta)
+            stages = [cls._from_arrays(z, "")]
+            if "ctx_feature" in z.files:
+                stages[0].context = cls._from_arrays(z, "ctx_")
+            return stages[0]
 
-    def save(self, path: str | Path) -> None:
+    @classmethod
+    def _from_arrays(cls, z, prefix: str) -> "TreeEnsemble":
         import json
 
-        np.savez_compressed(path, feature=self.feature, cut=self.cut,
-                            left=self.left, right=self.right, value=self.value,
-                            roots=self.roots,
-                            meta=np.array(json.dumps({k: v for k, v in self.meta.items() if not k.startswith("_")})))
+        meta = json.loads(str(z[prefix + "meta"]))
+        meta.pop("_vocab_map", None)
+        meta.pop("_compiled", None)
+        return cls(*(z[prefix + k] for k in ("feature", "cut", "left", "right", "value", "roots")), meta)
+
+    def _arrays(self, prefix: str) -> dict[str, np.ndarray]:
+        import json
+
+        meta = json.dumps({k: v for k, v in self.meta.items() if not k.startswith("_")})
+        return {prefix + "feature": self.feature, prefix + "cut": self.cut, prefix + "left": self.left,
+                prefix + "right": self.right, prefix + "value": self.value, prefix + "roots": self.roots,
+                prefix + "meta": np.array(meta)}
+
+    def save(self, path: str | Path) -> None:
+        """Write the model (and its second stage, if any) to ``path`` (``.npz``)."""
+        arrays = self._arrays("")
+        if self.context is not None:
+            arrays.update(self.context._arrays("ctx_"))
+        np.savez_compressed(path, **arrays)
 
 
 def export_lightgbm(booster, meta: dict) -> TreeEnsemble:

@@ -26,8 +26,9 @@ MODEL_FILES = {"gbdt": "gbdt.npz", "gnn": "gnn.npz",
 #: ``recovery``: run DensitySum recovery after classification (when the model asks for it);
 #: ``files``: extractor name -> another model file in ``models/`` (e.g. the GNN trained
 #: without DensitySum weights, ``gnn-no-densitysum.npz``); ``refine``: let ``auto`` refine
-#: the heuristic's selection (:mod:`.refine`).
-VARIANT: dict[str, Any] = {"recovery": True, "files": {}, "refine": True}
+#: the heuristic's selection (:mod:`.refine`); ``context``: run the GBDT's auto-context
+#: second stage (:mod:`.context`) when the model has one.
+VARIANT: dict[str, Any] = {"recovery": True, "files": {}, "refine": True, "context": True}
 
 _lock = threading.Lock()
 _loaded: dict[str, Any] = {}
