@@ -48,13 +48,16 @@ GRID = [dict(num_leaves=31, max_depth=8, n_estimators=300), dict(num_leaves=63, 
         dict(num_leaves=15, max_depth=6, n_estimators=300),
         dict(num_leaves=63, max_depth=10, n_estimators=150, learning_rate=0.2),
         dict(num_leaves=31, max_depth=8, n_estimators=150, learning_rate=0.2),
-        dict(num_leaves=31, max_depth=6, n_estimators=200, learning_rate=0.15)]
-#: Inference budget of one stage, trees x depth: the learned path may cost at most 1.5x the
-#: heuristic's time per page (issue #4). Measured on AEB (``bench/ablation.py``, numpy
-#: inference): one stage of 300 trees of depth 8 (2,400) made the GBDT path 1.57-1.60x the
-#: heuristic's time, 150 of depth 8 (1,200) 1.46x; after the breadth-first tree layout, two
-#: stages of 200 trees of depth 6 (2 x 1,200) 1.42x (2026-12-02, 181 AEB pages, best of 3).
-#: The second stage repeats the first's setting. Settings over the budget are scored and
+        dict(num_leaves=31, max_depth=6, n_estimators=200, learning_rate=0.15),
+        dict(num_leaves=31, max_depth=6, n_estimators=100, learning_rate=0.3)]
+#: Inference budget of the two stages together, trees x depth summed: the learned path may
+#: cost at most 1.5x the heuristic's time per page (issue #4). Measured on AEB
+#: (``bench/ablation.py``, numpy inference): one stage of 300 trees of depth 8 (2,400) made
+#: the GBDT path 1.57-1.60x the heuristic's time, 150 of depth 8 (1,200) 1.46x; two stages
+#: of 150 trees of depth 8 (2 x 1,200) 1.50-1.63x on 2026-12-02 against 1.45-1.50x for
+#: their first stage alone, so the budget holds both stages: each repeats one setting of
+#: cost at most 600 (two of 100 trees of depth 6: 1.33x in the same measurement, where the
+#: single-stage 150 x 8 model cost 1.38x). Settings over the budget are scored and
 #: reported, not chosen.
 INFERENCE_BUDGET = 1200
 #: The cheapest setting (trees x depth: numpy inference time) whose CV score is within this
@@ -163,7 +166,7 @@ def main() -> None:
         if best is None or f1 > best[0]:
             best = (f1, thr, params)
     cost = lambda p: p["n_estimators"] * p["max_depth"]  # noqa: E731
-    affordable = [g for g in results["grid"] if cost(g) <= INFERENCE_BUDGET]
+    affordable = [g for g in results["grid"] if 2 * cost(g) <= INFERENCE_BUDGET]  # two stages
     top = max(g["char_f1"] for g in affordable)
     near = [g for g in affordable if g["char_f1"] >= top - CV_TOLERANCE]
     pick = min(near, key=lambda g: (cost(g), -g["char_f1"]))
