@@ -118,3 +118,13 @@ def test_ablation_switch_runs_the_first_stage_alone():
     first_thr = float(registry.get_model("gbdt").meta["first_stage_threshold"])
     assert any(f">= {first_thr:.2f}" in line for line in a.trace)
     assert "Sea otters crack shellfish" in a.text and "Sea otters crack shellfish" in b.text
+
+
+@pytest.mark.parametrize("html, units", [("<html><body><img src='a.png'></body></html>", 0),
+                                         ("<html><body>Just one line of text.</body></html>", 1)])
+def test_two_stages_on_pages_of_no_unit_and_of_one(html, units):
+    model = registry.get_model("gbdt")
+    g = build_graph(prune(parse_html(html)).root, vocab=model.vocab)
+    p = model.predict_units(g)
+    assert g.units.size == units and p.shape == (units,)
+    assert ((p >= 0) & (p <= 1)).all()

@@ -5,7 +5,8 @@
 1. ``train.build_dataset``: features and automatic labels of wcxb-dev + readability-tests
    (AEB is never read);
 2. ``train.reliability``: label agreement (raw, Cohen's kappa) on readability-tests;
-3. ``train.train_gbdt``: LightGBM grid, 5-fold CV grouped by site, export to numpy;
+3. ``train.train_gbdt``: LightGBM grid, the auto-context second stage on out-of-fold
+   first-stage probabilities, 5-fold CV grouped by site, export to numpy;
 4. ``train.train_gnn``: GraphSAGE-style GNN with and without DensitySum, CV, export;
 5. ``train.train_refine``: the classifier refining the heuristic's selection (``auto``), CV, export.
 
