@@ -128,3 +128,12 @@ def test_two_stages_on_pages_of_no_unit_and_of_one(html, units):
     p = model.predict_units(g)
     assert g.units.size == units and p.shape == (units,)
     assert ((p >= 0) & (p <= 1)).all()
+
+
+def test_content_shares_are_zero_on_a_page_without_expected_content():
+    parent = np.array([-1, 0, 0, 0])
+    C = context_matrix(parent, subtree_ends(parent), np.array([1, 2, 3]), np.array([10.0, 10.0, 10.0]),
+                       np.zeros(3))
+    col = {name: C[:, k] for k, name in enumerate(CONTEXT_FEATURES)}
+    assert col["ctx.content_before"].tolist() == [0.0, 0.0, 0.0]
+    assert col["ctx.content_after"].tolist() == [0.0, 0.0, 0.0]

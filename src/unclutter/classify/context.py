@@ -19,19 +19,32 @@ len(CONTEXT_FEATURES))``, float64. With ``m`` = a unit's characters times its P(
 
 * ``p``; ``p`` of the previous and next unit and of the units two before and after
   (:data:`~.constants.CONTEXT_MISSING_P` where there is none); the character-weighted
-  mean ``p`` of the units within :data:`~.constants.CONTEXT_WINDOW` on either side;
+  mean ``p`` of the unit and the units within :data:`~.constants.CONTEXT_WINDOW` on
+  either side of it;
 * for each of the :data:`~.constants.CONTEXT_ANCESTORS` nearest ancestors (the body
-  standing in past the top): the character-weighted mean ``p`` of the units below it,
-  the share of the page's expected content characters below it, ``log1p`` of its units'
-  characters;
+  standing in past the top, and for a unit that is the body, the body itself): the
+  character-weighted mean ``p`` of the units below it, the share of the page's expected
+  content characters below it, ``log1p`` of its units' characters;
 * the page's expected content share (sum of ``m`` / characters) and its highest ``p``;
 * the *best region*: the element maximising the sum over its units of
   ``characters * (2p - 1)`` (the subtree with the most characters judged content beyond
   those judged noise, a maximum-subarray choice over subtrees): whether the unit lies in
-  it, and its share of the page's expected content characters;
+  it, and its share of the page's expected content characters. Known quirk (found in a
+  review, 2026-12-02; the shipped model was trained with it, so training and inference
+  agree): the maximum runs over every element, so on a page where every unit has
+  ``p < 0.5`` an element holding no unit (an ``<img>``, a bare link), whose sum is 0,
+  wins the first place, and then no unit lies in the best region and its share is 0;
+  limiting it to elements holding units needs a retraining;
 * the share of the page's expected content characters before the unit and after it;
 * whether the unit lies between the first and the last unit with ``p`` at least 0.5,
-  and ``log1p`` of its distance (in units) to the nearest such unit.
+  and ``log1p`` of its distance (in units) to the nearest such unit (``log1p`` of the
+  number of units when there is none).
+
+"Before", "after" and "neighbour" follow the units' order, i.e. the document order of the
+elements owning the text: a ``<div>``'s own loose text counts as coming before the
+paragraphs nested in it. Preconditions (what :func:`.features.build_graph` produces; not
+checked): one root, elements in pre-order, ``units`` increasing and unique, ``p`` in
+``[0, 1]``.
 """
 
 from __future__ import annotations
@@ -107,7 +120,7 @@ def context_matrix(parent: np.ndarray, end: np.ndarray, units: np.ndarray, own: 
     best = int(np.argmax(gain))
     cols += [((units >= best) & (units < end[best])).astype(np.float64), np.full(m, K[best] / k_page)]
     before = cm[1:] - mass
-    cols += [before / k_page, (k_page - cm[1:]) / k_page]
+    cols += [before / k_page, np.maximum(float(K[0]) - cm[1:], 0.0) / k_page]
     kept = np.flatnonzero(p >= 0.5)
     if kept.size:
         cols.append(((idx >= kept[0]) & (idx <= kept[-1])).astype(np.float64))
