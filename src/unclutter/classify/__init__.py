@@ -12,7 +12,8 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
    ``gbdt`` (:mod:`.gbdt`: two stages, the second reading the first's probabilities
    around each unit, :mod:`.context`), ``gnn`` (:mod:`.gnn`), both evaluated in numpy;
 3. **DensitySum recovery** (:mod:`.densitysum`) of dropped blocks inside a content region,
-   then **orphan headings** go: a kept heading after which no kept non-heading block
+   then the **section rules** (:mod:`.sections`: comment threads under a declared story,
+   related-content boxes) and **orphan headings** go: a kept heading after which no kept non-heading block
    follows before the next heading of the same or a higher level (or the end) introduces
    nothing that was kept ("Customers also bought" above a dropped list);
 4. **rebuild**: every element whose subtree holds a kept unit stays, with the kept units'
@@ -42,6 +43,7 @@ from . import registry
 from .cetd import cetd_keep
 from .densitysum import recover
 from .features import PageGraph, build_graph
+from .sections import HEADING_LEVEL, comment_units, related_section_units
 
 __all__ = ["classify_main_content", "AUTO_EXTRACTOR", "AUTO_LEARNED_PAGE_TYPES", "auto_extractor",
            "LEARNED_EXTRACTORS", "predict_units"]
@@ -60,14 +62,11 @@ def predict_units(g: PageGraph, model) -> np.ndarray:
     return model.predict_units(g)
 
 
-_HEADING_LEVEL = {f"h{k}": k for k in range(1, 7)}
-
-
 def orphan_headings(g: PageGraph, keep: np.ndarray) -> list[int]:
     """Indices (into ``g.units``) of kept headings that introduce no kept block (see the
     module docstring, step 3)."""
     tags = g.raw["tag"][g.units].tolist()
-    level = [_HEADING_LEVEL.get(t, 0) for t in tags]
+    level = [HEADING_LEVEL.get(t, 0) for t in tags]
     keep_l = keep.tolist()
     out = []
     for j, lv in enumerate(level):
@@ -178,6 +177,12 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
             rec = recover(g, keep, prob)
             keep[rec] = True
             lines.append(f"densitysum: recovered {rec.size} blocks inside content regions")
+        if registry.VARIANT.get("sections", True):
+            for kind, drop in (("comment-thread", comment_units(g, keep, page_type)),
+                               ("related-content", related_section_units(g, keep))):
+                if drop.size:
+                    keep[drop] = False
+                    lines.append(f"{name}: dropped {drop.size} blocks of {kind} sections")
         orphans = orphan_headings(g, keep)
         if orphans:
             keep[orphans] = False

@@ -27,8 +27,10 @@ MODEL_FILES = {"gbdt": "gbdt.npz", "gnn": "gnn.npz",
 #: ``files``: extractor name -> another model file in ``models/`` (e.g. the GNN trained
 #: without DensitySum weights, ``gnn-no-densitysum.npz``); ``refine``: let ``auto`` refine
 #: the heuristic's selection (:mod:`.refine`); ``context``: run the GBDT's auto-context
-#: second stage (:mod:`.context`) when the model has one.
-VARIANT: dict[str, Any] = {"recovery": True, "files": {}, "refine": True, "context": True}
+#: second stage (:mod:`.context`) when the model has one; ``sections``: the section rules
+#: after classification (:mod:`.sections`).
+VARIANT: dict[str, Any] = {"recovery": True, "files": {}, "refine": True, "context": True,
+                           "sections": True}
 
 _lock = threading.Lock()
 _loaded: dict[str, Any] = {}
