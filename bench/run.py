@@ -94,7 +94,7 @@ VERSIONED_PACKAGES = {
     "unclutter": "unclutter",
     **{f"unclutter-{v}": "unclutter" for v in ("heuristic", "cetd", "gbdt", "gnn", "auto",
                                                "gbdt-no-densitysum", "gnn-no-densitysum",
-                                               "auto-no-refine", "gbdt-first-stage")},
+                                               "auto-no-refine", "gbdt-first-stage", "gbdt-no-sections")},
     "trafilatura": "trafilatura",
     "trafilatura-defaults": "trafilatura",
     "readability-lxml": "readability-lxml",
@@ -252,11 +252,13 @@ def _load_fake() -> Callable[[bytes, str | None], tuple[str, dict | None]]:
 
 
 #: unclutter with a chosen ``--extractor`` (``unclutter-gbdt``...), and the ablation variants
-#: of the learned extractors (DensitySum switched off, the GBDT's auto-context stage off).
+#: of the learned extractors (DensitySum switched off, the GBDT's auto-context stage off, the
+#: section rules after classification off).
 UNCLUTTER_VARIANTS: dict[str, tuple[str, dict | None]] = {
     **{f"unclutter-{name}": (name, None) for name in ("heuristic", "cetd", "gbdt", "gnn", "auto")},
     "unclutter-gbdt-no-densitysum": ("gbdt", {"recovery": False}),
     "unclutter-gbdt-first-stage": ("gbdt", {"context": False}),
+    "unclutter-gbdt-no-sections": ("gbdt", {"sections": False}),
     "unclutter-gnn-no-densitysum": ("gnn", {"files": {"gnn": "gnn-no-densitysum.npz"}}),
     "unclutter-auto-no-refine": ("auto", {"refine": False}),
 }

@@ -9,7 +9,7 @@ import pytest
 import unclutter
 from unclutter.classify import registry
 from unclutter.classify.features import build_graph
-from unclutter.classify.sections import comment_units, related_section_units
+from unclutter.classify.sections import comment_units, names_comment_thread, related_section_units
 from unclutter.parse.html import parse_html
 from unclutter.prune.clean import prune
 
@@ -22,7 +22,7 @@ def graph(body_html: str):
 
 
 def unit_texts(g, idx) -> list[str]:
-    return [" ".join(g.nodes[int(g.units[j])].text_content().split())[:20] for j in idx]
+    return [" ".join(g.nodes[int(g.units[j])].text_content().split()) for j in idx]
 
 
 COMMENT_PAGE = (f"<div class='story'><h1>Bridge vote</h1><p>{STORY}</p><p>{STORY}</p></div>"
@@ -36,39 +36,92 @@ def test_comment_threads_go_on_a_declared_story_only():
     keep = np.ones(g.units.size, dtype=bool)
     drop = comment_units(g, keep, "article")
     # the thread's heading and both comments; "commentary" is not a comment class
-    assert unit_texts(g, drop) == ["3 comments", COMMENT[:20], COMMENT[:20]]
+    assert unit_texts(g, drop) == ["3 comments", COMMENT, COMMENT + " Two."]
     for page_type in (None, "forum", "webpage", "product"):
         assert comment_units(g, keep, page_type).size == 0
     keep[drop[1]] = False  # only kept units are returned
     assert comment_units(g, keep, "article").tolist() == [drop[0], drop[2]]
 
 
+TEASERS = ("<li><a href='/a'>Ten bridges to see this spring</a></li>"
+           "<li><a href='/b'>Rivers of the north</a> and why they flood</li>")
+
+
 def test_a_related_box_goes_whole_from_its_label():
     g = graph(f"<div class='story'><p>{STORY}</p></div>"
-              "<div class='box'><h3>You may also like</h3><ul><li>Ten bridges to see</li>"
-              "<li>Rivers of the north</li></ul></div><div class='footer'><p>About us and our team</p></div>")
+              f"<div class='box'><div class='hd'><h3>You may also like</h3></div><ul>{TEASERS}</ul></div>"
+              "<div class='footer'><p>About us and our team</p></div>")
     keep = np.ones(g.units.size, dtype=bool)
-    assert unit_texts(g, related_section_units(g, keep)) == ["You may also like", "Ten bridges to see",
-                                                               "Rivers of the north"]
+    assert unit_texts(g, related_section_units(g, keep)) == ["You may also like", "Ten bridges to see this spring",
+                                                               "Rivers of the north and why they flood"]
 
 
 def test_a_label_alone_drops_up_to_the_next_heading_of_its_level():
-    g = graph(f"<div><h2>Bridge vote</h2><p>{STORY}</p><h2>Related stories</h2><p>Ten bridges to see</p>"
-              f"<h3>Rivers</h3><p>Rivers of the north</p><h2>What happens next</h2><p>{STORY}</p></div>")
+    g = graph(f"<div><h2>Bridge vote</h2><p>{STORY}</p><h2>Related stories</h2><ul>{TEASERS}</ul>"
+              f"<h3>Rivers</h3><p><a href='/c'>Rivers of the north</a></p><h2>What happens next</h2><p>{STORY}</p></div>")
     keep = np.ones(g.units.size, dtype=bool)
-    assert unit_texts(g, related_section_units(g, keep)) == ["Related stories", "Ten bridges to see",
-                                                               "Rivers", "Rivers of the north"]
+    assert unit_texts(g, related_section_units(g, keep)) == ["Related stories", "Ten bridges to see this spring",
+                                                               "Rivers of the north and why they flood", "Rivers",
+                                                               "Rivers of the north"]
     # a label the model already dropped opens nothing
     label = unit_texts(g, range(g.units.size)).index("Related stories")
     keep[label] = False
     assert related_section_units(g, keep).size == 0
 
 
-@pytest.mark.parametrize("text", ["Related news in the bridge and river debate today",  # not a whole label
-                                  "Relatedly, the council said more."])
-def test_text_that_only_starts_like_a_label_stays(text):
-    g = graph(f"<div><p>{STORY}</p><p>{text}</p><p>{STORY}</p></div>")
+def test_a_label_followed_by_the_story_itself_drops_nothing():
+    # links at the top of the article body, then the story's paragraphs in the same element
+    g = graph(f"<h1>Bridge vote</h1><div class='article-body'><h3>Related</h3><ul>{TEASERS}</ul>"
+              f"<p>{STORY}</p><p>{STORY}</p></div>")
     assert related_section_units(g, np.ones(g.units.size, dtype=bool)).size == 0
+    # the same with a label alone in its element: its section would be most of the page
+    g = graph(f"<h1>Bridge vote</h1><div class='article-body'><p><a href='/x'>Share</a></p><h3>Related</h3>"
+              f"<ul>{TEASERS}</ul><p>{STORY}</p><p>{STORY}</p></div>")
+    assert related_section_units(g, np.ones(g.units.size, dtype=bool)).size == 0
+    # a label at the end of its element opens nothing beyond it (the next element is
+    # another section): only the label goes
+    g = graph(f"<div><p>{STORY}</p><h3>Related</h3></div><div><p>{STORY}</p></div>")
+    assert unit_texts(g, related_section_units(g, np.ones(g.units.size, dtype=bool))) == ["Related"]
+
+
+def test_teasers_with_excerpts_go_with_their_label():
+    # a related box is often mostly plain text (each headline's excerpt)
+    items = "".join(f"<div class='item'><h4><a href='/{k}'>Another story {k}</a></h4><p>{COMMENT}</p></div>"
+                    for k in range(3))
+    g = graph(f"<div class='story'><p>{STORY}</p><p>{STORY}</p></div><div id='related'><h3>Related</h3>{items}</div>")
+    texts = unit_texts(g, related_section_units(g, np.ones(g.units.size, dtype=bool)))
+    assert texts[0] == "Related" and len(texts) == 7 and texts.count(COMMENT) == 3
+
+
+@pytest.mark.parametrize("html", [
+    "<h3>Related news in the bridge and river debate today</h3>",  # not a whole label
+    "<h3>Relatedly, the council said more.</h3>",
+    "<p><strong>Read more</strong></p>",  # a label that is no heading: a teaser's link, a toggle
+])
+def test_text_that_is_no_label_heading_opens_nothing(html):
+    g = graph(f"<div><p>{STORY}</p>{html}<ul>{TEASERS}</ul><p>{STORY}</p></div>")
+    assert related_section_units(g, np.ones(g.units.size, dtype=bool)).size == 0
+
+
+@pytest.mark.parametrize("cls", ["post comments-open has-comments", "entry no-comments", "comment-count",
+                                 "content--type-comment tone-comment", "commentary"])
+def test_comment_state_classes_name_no_thread(cls):
+    assert not names_comment_thread(cls)
+    g = graph(f"<div class='{cls}'><h1>Bridge vote</h1><p>{STORY}</p></div><p>Footer text of the site</p>")
+    assert comment_units(g, np.ones(g.units.size, dtype=bool), "article").size == 0
+
+
+@pytest.mark.parametrize("cls", ["comments-area", "commentlist", "comment-body", "x disqus_thread"])
+def test_thread_classes_name_a_thread(cls):
+    assert names_comment_thread(cls)
+
+
+def test_a_thread_class_on_the_story_wrapper_keeps_the_story():
+    # the element holding the first kept text wraps the story, whatever its class says
+    g = graph(f"<div class='comments-wrapper'><h1>Bridge vote</h1><p>{STORY}</p>"
+              f"<div class='comment'><p>{COMMENT}</p></div></div>")
+    keep = np.ones(g.units.size, dtype=bool)
+    assert unit_texts(g, comment_units(g, keep, "article")) == [COMMENT]
 
 
 def test_the_gbdt_path_applies_the_rules_and_the_ablation_switch_restores_them():

@@ -17,7 +17,8 @@
    (:mod:`train.cv_eval`): AEB F1 per page type, with and without DensitySum recovery, and
    of ``--extractor auto`` without its refinement step (the fold model where ``auto`` routes
    to the GBDT, the heuristic on the others; ``auto`` with refinement is cross-validated by
-   ``train/train_refine.py``, which needs both fold models), and of the first stage alone.
+   ``train/train_refine.py``, which needs both fold models), of the first stage alone, and
+   without the section rules (:mod:`unclutter.classify.sections`).
 4. Final models on all pages, exported to ``src/unclutter/classify/models/gbdt.npz``
    (:func:`unclutter.classify.gbdt.export_lightgbm`), a fixture for the numpy-vs-LightGBM
    test, and ``train/results/gbdt.json`` with every figure.
@@ -191,7 +192,7 @@ def main() -> None:
 
     cases = wcxb_cases()
     pages_by_fold = {f: [index[k]["id"] for k in range(len(index)) if fold[k] == f] for f in range(K)}
-    texts: dict = {k: {} for k in ("on", "off", "first", "auto")}
+    texts: dict = {k: {} for k in ("on", "off", "first", "auto", "no-sections")}
     secs = 0.0
     for f in range(K):
         m, _, _ = two_stages(fold_all != f)
@@ -199,15 +200,18 @@ def main() -> None:
         texts["on"].update(t_on)
         texts["off"].update(extract_texts(pages_by_fold[f], cases, "gbdt", m, {"recovery": False})[0])
         texts["first"].update(extract_texts(pages_by_fold[f], cases, "gbdt", m, {"context": False})[0])
+        texts["no-sections"].update(extract_texts(pages_by_fold[f], cases, "gbdt", m, {"sections": False})[0])
         texts["auto"].update(extract_texts(pages_by_fold[f], cases, "auto", m, {"refine": False})[0])
         secs += s
         print(f"fold {f}: {len(pages_by_fold[f])} pages", flush=True)
     results["cv_extraction"] = {"gbdt": score(texts["on"], cases), "gbdt-no-densitysum": score(texts["off"], cases),
                                 "gbdt-first-stage": score(texts["first"], cases),
+                                "gbdt-no-sections": score(texts["no-sections"], cases),
                                 "auto-no-refine": score(texts["auto"], cases), "pages_per_s": len(texts["on"]) / secs}
     print("CV gbdt:", fmt(results["cv_extraction"]["gbdt"]))
     print("CV gbdt without DensitySum recovery:", fmt(results["cv_extraction"]["gbdt-no-densitysum"]))
     print("CV gbdt, first stage alone:", fmt(results["cv_extraction"]["gbdt-first-stage"]))
+    print("CV gbdt without the section rules:", fmt(results["cv_extraction"]["gbdt-no-sections"]))
     print("CV auto without refinement (fold GBDT where auto routes to it, heuristic elsewhere):",
           fmt(results["cv_extraction"]["auto-no-refine"]))
     recovery = results["cv_extraction"]["gbdt"]["all"] >= results["cv_extraction"]["gbdt-no-densitysum"]["all"]

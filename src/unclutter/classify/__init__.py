@@ -178,8 +178,9 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
             keep[rec] = True
             lines.append(f"densitysum: recovered {rec.size} blocks inside content regions")
         if registry.VARIANT.get("sections", True):
-            for kind, drop in (("comment-thread", comment_units(g, keep, page_type)),
-                               ("related-content", related_section_units(g, keep))):
+            for kind, rule in (("comment-thread", lambda: comment_units(g, keep, page_type)),
+                               ("related-content", lambda: related_section_units(g, keep))):
+                drop = rule()  # each rule sees what the one before it left
                 if drop.size:
                     keep[drop] = False
                     lines.append(f"{name}: dropped {drop.size} blocks of {kind} sections")

@@ -146,16 +146,31 @@ URL_DATE_RE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d[/_-](?:0?[1-9]|1[0-2])(?:[/_
 
 # --- Section rules after classification (:mod:`.sections`) --------------------------
 
-#: A class or id naming a comment thread (``id="comments"``, ``comments-area``,
-#: ``commentlist``, ``comment-body``, Disqus' ``disqus_thread``): matched as a whole
-#: word of the class/id string (delimited by anything but a letter), so
-#: ``commentary`` does not match. On a page declared a story, the units inside such an
-#: element are not the story (:func:`.sections.comment_units`). Measured on wcxb-dev (5-fold
-#: CV by site, ``gbdt``): articles 0.948 -> 0.950, all pages 0.8598 -> 0.8608; AEB (read
-#: for the diagnosis; never trained on) 0.942 -> 0.947.
+#: A token of a class or id (whitespace-separated) naming a comment thread (``comments``,
+#: ``comments-area``, ``commentlist``, ``comment-body``, Disqus' ``disqus_thread``): the
+#: word delimited by anything but a letter, so ``commentary`` and ``commenter`` do not
+#: match; tokens of :data:`COMMENT_STATE_RE` are left out. On a page declared a story, the
+#: kept units inside such an element are not the story (:func:`.sections.comment_units`).
 COMMENT_CONTAINER_RE = re.compile(r"(?:^|[^a-z])(?:comments?|commentlist|disqus)(?:[^a-z]|$)", re.I)
-#: Longest text (characters, whitespace collapsed) of a unit read as a section label by
+#: Class tokens that name a *state* of a post, not a thread: WordPress themes put
+#: ``comments-open``, ``has-comments``, ``no-comments`` on the post's ``<article>``; a
+#: comment counter (``comment-count``); an opinion piece's type (``content--type-comment``,
+#: ``tone-comment``). A container marked only by these holds the story itself.
+COMMENT_STATE_RE = re.compile(
+    r"(?:has|no|with|enable[ds]?|disable[ds]?)[-_]?comments?(?:[^a-z]|$)|"
+    r"comments?[-_]?(?:open|closed|enabled|disabled|allowed|count|counter|number|num|link|icon|off|on)(?:[^a-z]|$)|"
+    r"(?:type|tone)[-_]+comment", re.I)
+#: Longest text (characters) of a heading read as a related-content label by
 #: :func:`.sections.related_section_units` ("You may also like", "Related articles",
-#: "Leia também"): the labels of
-#: :data:`unclutter.score.weights.RELATED_HEADING_RE` are all shorter.
+#: "Leia também"): the labels of :data:`unclutter.score.weights.RELATED_HEADING_RE` are
+#: all shorter.
 RELATED_LABEL_MAX_CHARS = 80
+#: A related-content section goes only when it holds less than this share of the
+#: characters of all the units kept on the page: other pages' teasers are beside the main
+#: content, never most of it. A "Related" heading that opens the story's own container (a
+#: box of links at the top of the article body, then the story's paragraphs in the same
+#: element) is no such section. A link-density condition instead (the section's text at
+#: least 30% link text) was measured and left: related boxes with excerpts are mostly
+#: plain text (Jetpack's "Related" posts on readability-tests: 20% link text), and it cost
+#: 0.002 on AEB and on readability-tests.
+RELATED_SECTION_MAX_SHARE = 0.5
