@@ -35,8 +35,10 @@ VARIANTS = (
     ("GBDT without the section rules (comment threads, related boxes)", "unclutter-gbdt-no-sections", True),
     ("GNN", "unclutter-gnn", True),
     ("GNN without DensitySum weights", "unclutter-gnn-no-densitysum", True),
-    ("auto without refinement (GBDT on declared products/forums and weak heuristic selections, else heuristic)",
-     "unclutter-auto-no-refine", True),
+    ("auto without refinement (GBDT on declared products/forums, weak heuristic selections and byline-less pages"
+     " where it keeps 1.1x the heuristic's text, else heuristic)", "unclutter-auto-no-refine", True),
+    ("auto without the second opinion (byline-less pages stay with the heuristic)",
+     "unclutter-auto-no-second-opinion", True),
     ("auto (the same, the heuristic's selections refined by the learned clean-up)", "unclutter-auto", True),
     ("default (`unclutter`)", "unclutter", None),
     ("trafilatura 2.3.1", "trafilatura", False),
@@ -50,6 +52,7 @@ CV_SOURCES = {
     "unclutter-gbdt-no-sections": ("gbdt.json", ("cv_extraction", "gbdt-no-sections")),
     "unclutter-auto-no-refine": ("refine.json", ("cv_extraction", "auto-no-refine")),
     "unclutter-auto": ("refine.json", ("cv_extraction", "auto")),
+    "unclutter-auto-no-second-opinion": ("refine.json", ("cv_extraction", "auto-no-second-opinion")),
     "unclutter-gnn": ("gnn.json", ("gnn", "cv_extraction")),
     "unclutter-gnn-no-densitysum": ("gnn.json", ("gnn-no-densitysum", "cv_extraction")),
 }

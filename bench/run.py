@@ -94,7 +94,8 @@ VERSIONED_PACKAGES = {
     "unclutter": "unclutter",
     **{f"unclutter-{v}": "unclutter" for v in ("heuristic", "cetd", "gbdt", "gnn", "auto",
                                                "gbdt-no-densitysum", "gnn-no-densitysum",
-                                               "auto-no-refine", "gbdt-first-stage", "gbdt-no-sections")},
+                                               "auto-no-refine", "gbdt-first-stage", "gbdt-no-sections",
+                                               "auto-no-second-opinion")},
     "trafilatura": "trafilatura",
     "trafilatura-defaults": "trafilatura",
     "readability-lxml": "readability-lxml",
@@ -253,7 +254,7 @@ def _load_fake() -> Callable[[bytes, str | None], tuple[str, dict | None]]:
 
 #: unclutter with a chosen ``--extractor`` (``unclutter-gbdt``...), and the ablation variants
 #: of the learned extractors (DensitySum switched off, the GBDT's auto-context stage off, the
-#: section rules after classification off).
+#: section rules after classification off, ``auto``'s refinement or second opinion off).
 UNCLUTTER_VARIANTS: dict[str, tuple[str, dict | None]] = {
     **{f"unclutter-{name}": (name, None) for name in ("heuristic", "cetd", "gbdt", "gnn", "auto")},
     "unclutter-gbdt-no-densitysum": ("gbdt", {"recovery": False}),
@@ -261,6 +262,7 @@ UNCLUTTER_VARIANTS: dict[str, tuple[str, dict | None]] = {
     "unclutter-gbdt-no-sections": ("gbdt", {"sections": False}),
     "unclutter-gnn-no-densitysum": ("gnn", {"files": {"gnn": "gnn-no-densitysum.npz"}}),
     "unclutter-auto-no-refine": ("auto", {"refine": False}),
+    "unclutter-auto-no-second-opinion": ("auto", {"second_opinion": False}),
 }
 
 LOADERS: dict[str, Callable[[], Callable[[bytes, str | None], tuple[str, dict | None]]]] = {

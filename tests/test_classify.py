@@ -304,7 +304,11 @@ def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_kn
 
 
 def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declared_article():
-    from unclutter.core.options import AUTO_MIN_ARTICLE_SELECTION_SHARE
+    from unclutter.core.options import (
+        AUTO_MIN_ARTICLE_SELECTION_SHARE,
+        AUTO_SECOND_OPINION_MIN_GAIN_CHARS,
+        AUTO_SECOND_OPINION_RATIO,
+    )
 
     # a list page typed "article" (Wikipedia's lists): the heuristic takes the one comma-rich
     # paragraph; the learned extractor gets the page, on a fresh pruned tree
@@ -324,10 +328,35 @@ def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declare
     assert "Language 42" in article.text and article.text.count("a programming language") >= 50
     # removal log of the first pruning only (the tree built again logs nothing)
     assert sum(r.reason == "non-content element" and r.tag == "nav" for r in article.removed) == 1
-    # a selection over the floor stands (the page is an article)
+    # a selection over the floor stands when the page has a byline (an article by someone)
     longer = page.replace("grow.</p>", "grow.</p>" + "<p>Each entry, in turn, names one language, its year, and its use.</p>" * 8)
-    trace = [line for line in unclutter.extract(longer).trace if "auto:" in line]
+    signed_longer = longer.replace("<meta property='og:type' content='article'>",
+                                   "<meta property='og:type' content='article'><meta name='author' content='Ann Lee'>")
+    article = unclutter.extract(signed_longer)
+    assert article.byline == "Ann Lee"
+    trace = [line for line in article.trace if "auto:" in line]
     assert trace == ["select: auto: page type article -> heuristic"], trace
+    assert "Language 42" not in article.text
+    # without one, the learned extractor's second opinion (many times the heuristic's text)
+    # takes the list
+    article = unclutter.extract(longer)
+    trace = [line for line in article.trace if "auto:" in line]
+    assert len(trace) == 1 and trace[0].startswith("select: auto: page type article -> heuristic; no byline;"), trace
+    assert trace[0].endswith("-> gbdt") and "Language 42" in article.text
+    kept, learned = map(int, re.search(r"the heuristic kept (\d+) chars, gbdt (\d+)", trace[0]).groups())
+    assert learned >= max(AUTO_SECOND_OPINION_RATIO * kept, kept + AUTO_SECOND_OPINION_MIN_GAIN_CHARS)
+    # the ablation switch leaves the heuristic's selection
+    from unclutter.classify import registry
+
+    old = dict(registry.VARIANT)
+    try:
+        registry.VARIANT["second_opinion"] = False
+        article = unclutter.extract(longer)
+    finally:
+        registry.VARIANT.clear()
+        registry.VARIANT.update(old)
+    assert [line for line in article.trace if "auto:" in line] == ["select: auto: page type article -> heuristic"]
+    assert "Language 42" not in article.text
     # the share is of the text outside links: a short story beside a site map of 300 links
     # is no miss (the learned extractor would bring the links along)
     links = "".join(f"<li><a href='/t/{i}'>Topic page number {i} about local affairs</a></li>" for i in range(300))

@@ -104,14 +104,16 @@ def test_text_that_is_no_label_heading_opens_nothing(html):
 
 
 @pytest.mark.parametrize("cls", ["post comments-open has-comments", "entry no-comments", "comment-count",
-                                 "content--type-comment tone-comment", "commentary"])
+                                 "content--type-comment tone-comment", "commentary", "Commentary", "commenter",
+                                 "recommended", "commentCount"])
 def test_comment_state_classes_name_no_thread(cls):
     assert not names_comment_thread(cls)
     g = graph(f"<div class='{cls}'><h1>Bridge vote</h1><p>{STORY}</p></div><p>Footer text of the site</p>")
     assert comment_units(g, np.ones(g.units.size, dtype=bool), "article").size == 0
 
 
-@pytest.mark.parametrize("cls", ["comments-area", "commentlist", "comment-body", "x disqus_thread"])
+@pytest.mark.parametrize("cls", ["comments-area", "commentlist", "comment-body", "x disqus_thread",
+                                 "CommentBox", "userComments", "COMMENTS", "commentList"])
 def test_thread_classes_name_a_thread(cls):
     assert names_comment_thread(cls)
 
@@ -122,6 +124,9 @@ def test_a_thread_class_on_the_story_wrapper_keeps_the_story():
               f"<div class='comment'><p>{COMMENT}</p></div></div>")
     keep = np.ones(g.units.size, dtype=bool)
     assert unit_texts(g, comment_units(g, keep, "article")) == [COMMENT]
+    # a page declaring nothing keeps its threads, unless the caller reads it as one story
+    assert comment_units(g, keep, None).size == 0
+    assert unit_texts(g, comment_units(g, keep, None, story=True)) == [COMMENT]
 
 
 def test_the_gbdt_path_applies_the_rules_and_the_ablation_switch_restores_them():

@@ -164,6 +164,13 @@ def main() -> None:
     results["chosen_threshold"] = thr
     cv["auto"] = cv[best]  # what ships: the chosen threshold at the shipped REFINE_MIN_KEPT_SHARE
     print("CV auto (shipped):", best, fmt(cv["auto"]), flush=True)
+    texts = {}
+    for f in range(K):  # ablation: auto without its second opinion on byline-less pages
+        m = export(fold_models[f], vocab, names, thr, False, {})
+        texts.update(extract_texts(by_fold[f], wcases, "auto", m, {"second_opinion": False}, model_name="refine",
+                                   others={"gbdt": page_models[f]})[0])
+    cv["auto-no-second-opinion"] = score(texts, wcases)
+    print("CV auto without the second opinion:", fmt(cv["auto-no-second-opinion"]), flush=True)
     final = fit(np.ones(y.size, dtype=bool))
     ens = export(final, vocab, names, thr, False,
                  {"kind": "refine", "trained": dt.date.today().isoformat(), "seed": SEED,

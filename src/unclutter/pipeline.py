@@ -48,6 +48,8 @@ from .core.options import (
     AUTO_MAX_LEARNED_ELEMENTS,
     AUTO_MIN_ARTICLE_SELECTION_SHARE,
     AUTO_MIN_SELECTION_SHARE,
+    AUTO_SECOND_OPINION_MIN_GAIN_CHARS,
+    AUTO_SECOND_OPINION_RATIO,
     Options,
     auto_extractor,
     auto_may_fall_back,
@@ -221,6 +223,11 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
                 route += (f"; {what} and the heuristic kept {sel.chars} of {page_chars} {text}"
                           f" -> {AUTO_LEARNED_EXTRACTOR}")
                 extractor, body = AUTO_LEARNED_EXTRACTOR, spare
+        if extractor == "heuristic" and route is not None and not meta.byline:
+            second = _second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url)
+            if second is not None:
+                second.attempts.insert(0, route + "; " + second.attempts.pop(0))
+                return second
     if extractor != "heuristic":
         from .classify import classify_main_content
 
@@ -230,6 +237,45 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     if route:
         sel.attempts.insert(0, route)
     return sel
+
+
+def _second_opinion(sel, page_chars: int, spare: Node | None, reprune: Callable[[], Node] | None,
+                    options: Options, page_type: str | None, url: str | None):
+    """``auto``, on a page without a byline whose heuristic selection ``sel`` it keeps: the
+    selection of :data:`~unclutter.core.options.AUTO_LEARNED_EXTRACTOR` on the pruned page
+    (``spare``, or ``reprune()``) when it holds at least
+    :data:`~unclutter.core.options.AUTO_SECOND_OPINION_RATIO` times ``sel.chars`` and
+    :data:`~unclutter.core.options.AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more, and the ratio
+    times its text outside links (:func:`~unclutter.score.features.prose_chars`); its first
+    ``attempts`` line says so; else ``None``. Not run when ``page_chars`` (the pruned
+    page's characters) leaves no room for that (the learned extractor cannot keep more
+    than the page), nor on a page of more than
+    :data:`~unclutter.core.options.AUTO_MAX_LEARNED_ELEMENTS` elements."""
+    if max(sel.chars * AUTO_SECOND_OPINION_RATIO, sel.chars + AUTO_SECOND_OPINION_MIN_GAIN_CHARS) > page_chars:
+        return None
+    from .classify import classify_main_content, registry
+
+    if not registry.VARIANT.get("second_opinion", True):
+        return None
+    if spare is None:
+        if reprune is None:
+            return None
+        spare = reprune()
+    if _more_elements_than(spare, AUTO_MAX_LEARNED_ELEMENTS):
+        return None
+    # (read as one story: what the learned extractor keeps beyond the heuristic must not be
+    # a comment thread the heuristic left out, shared/bugcases/13)
+    second = classify_main_content(spare, AUTO_LEARNED_EXTRACTOR, log=options.explain, page_type=page_type,
+                                   url=url, story=True)
+    if second.chars < max(AUTO_SECOND_OPINION_RATIO * sel.chars, sel.chars + AUTO_SECOND_OPINION_MIN_GAIN_CHARS):
+        return None
+    # more text outside links too: a site map or a list of teasers beside a short story
+    # is no missed content
+    if prose_chars(second.root) < AUTO_SECOND_OPINION_RATIO * prose_chars(sel.root):
+        return None
+    second.attempts.insert(0, f"no byline; the heuristic kept {sel.chars} chars, {AUTO_LEARNED_EXTRACTOR}"
+                              f" {second.chars} (at least {AUTO_SECOND_OPINION_RATIO}x) -> {AUTO_LEARNED_EXTRACTOR}")
+    return second
 
 
 def _refine(sel, options: Options, page_type: str | None, url: str | None) -> None:

@@ -141,13 +141,14 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reas
 
 
 def classify_main_content(body: Node, extractor: str, log: bool = True, page_type: str | None = None,
-                          url: str | None = None) -> Selection:
+                          url: str | None = None, story: bool = False) -> Selection:
     """Run extractor ``extractor`` (one of :data:`LEARNED_EXTRACTORS`) on the pruned
     ``body``; see the module docstring. ``gbdt``/``gnn``/``auto`` prepare ``body`` in place
     (the pipeline is done with it); when a model keeps nothing, the heuristic runs on it.
     ``log=False``: no removal log (``Selection.removed`` stays empty). ``page_type``
     (``Metadata.page_type``) and ``url`` (the page's address) feed the page-level features
-    (:func:`.features.page_features`)."""
+    (:func:`.features.page_features`); ``story``: drop comment threads as on a page declared
+    a story whatever ``page_type`` says (:func:`.sections.comment_units`)."""
     t0 = time.perf_counter()
     name = AUTO_EXTRACTOR if extractor == "auto" else extractor
     lines: list[str] = []
@@ -178,7 +179,7 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
             keep[rec] = True
             lines.append(f"densitysum: recovered {rec.size} blocks inside content regions")
         if registry.VARIANT.get("sections", True):
-            for kind, rule in (("comment-thread", lambda: comment_units(g, keep, page_type)),
+            for kind, rule in (("comment-thread", lambda: comment_units(g, keep, page_type, story)),
                                ("related-content", lambda: related_section_units(g, keep))):
                 drop = rule()  # each rule sees what the one before it left
                 if drop.size:

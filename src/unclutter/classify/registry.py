@@ -28,9 +28,11 @@ MODEL_FILES = {"gbdt": "gbdt.npz", "gnn": "gnn.npz",
 #: without DensitySum weights, ``gnn-no-densitysum.npz``); ``refine``: let ``auto`` refine
 #: the heuristic's selection (:mod:`.refine`); ``context``: run the GBDT's auto-context
 #: second stage (:mod:`.context`) when the model has one; ``sections``: the section rules
-#: after classification (:mod:`.sections`).
+#: after classification (:mod:`.sections`); ``second_opinion``: let ``auto`` run the
+#: learned extractor beside the heuristic on pages without a byline and keep the larger
+#: selection (:data:`unclutter.core.options.AUTO_SECOND_OPINION_RATIO`).
 VARIANT: dict[str, Any] = {"recovery": True, "files": {}, "refine": True, "context": True,
-                           "sections": True}
+                           "sections": True, "second_opinion": True}
 
 _lock = threading.Lock()
 _loaded: dict[str, Any] = {}

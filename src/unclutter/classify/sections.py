@@ -64,11 +64,13 @@ def names_comment_thread(class_id: str) -> bool:
     return any(COMMENT_CONTAINER_RE.search(t) and not COMMENT_STATE_RE.search(t) for t in class_id.split())
 
 
-def comment_units(g: PageGraph, keep: np.ndarray, page_type: str | None) -> np.ndarray:
+def comment_units(g: PageGraph, keep: np.ndarray, page_type: str | None, story: bool = False) -> np.ndarray:
     """Indices (into ``g.units``) of kept units inside a comment thread, on a page whose
-    declared type ``page_type`` is a story (see the module docstring); empty otherwise.
-    ``keep``: one flag per unit."""
-    if page_type not in AUTO_STORY_PAGE_TYPES or not keep.any():
+    declared type ``page_type`` is a story, or that the caller treats as one (``story``:
+    ``auto``'s second opinion on a page the heuristic read as one article, see
+    :data:`unclutter.core.options.AUTO_SECOND_OPINION_RATIO`); empty otherwise (see the
+    module docstring). ``keep``: one flag per unit."""
+    if (page_type not in AUTO_STORY_PAGE_TYPES and not story) or not keep.any():
         return _EMPTY
     first = int(g.units[int(np.argmax(keep))])  # the element of the first kept unit
     end = g.end.tolist()
