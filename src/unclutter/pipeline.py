@@ -13,8 +13,9 @@ Stage 5 is the heuristic (:mod:`unclutter.score.select`) or a learned extractor
 (:mod:`unclutter.classify`: ``cetd``, ``gbdt``, ``gnn``) chosen by ``Options.extractor``; both
 return the same ``Selection``. The default, ``auto``, picks per page (:func:`_select`): the
 GBDT on declared products and forum threads, on pages not known as articles where the
-heuristic keeps under half of the text and on articles where it keeps under 5% of it, the
-heuristic on every other page, its selection
+heuristic keeps under half of the text and on articles where it keeps under 5% of it, and
+on pages without a byline where the GBDT, asked for a second opinion, keeps clearly more
+than the heuristic (:func:`_second_opinion`); the heuristic on every other page, its selection
 then refined by a classifier trained for that (:mod:`unclutter.classify.refine`: credits,
 promos, tag lines and teaser lists inside the article container go).
 
