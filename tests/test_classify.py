@@ -374,6 +374,42 @@ def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declare
     assert trace[0].startswith("select: auto: page type not declared -> heuristic; a page known as an article"), trace
 
 
+STORY_PARAGRAPHS = "".join(
+    f"<p>{text}</p>" for text in (
+        "The city council voted on Tuesday evening to approve a new plan for the riverside district, ending nearly "
+        "two years of debate over how the old warehouses along the water should be used and who should pay.",
+        "Under the plan, roughly half of the land will be turned into a public park with walking paths, a small "
+        "harbor for rowing clubs and a playground, while the rest will be sold to developers.",
+        "Supporters said the decision would bring life back to a part of town that has been fenced off for "
+        "decades. Opponents warned that the cost of removing the pollution had been underestimated.",
+        "The mayor, who had pushed for the plan since her election, called the vote a turning point. She said "
+        "construction of the park could begin next spring if the state agency signs off.",
+        "Residents of the neighboring streets packed the council chamber for the meeting, which lasted more than "
+        "five hours. Many spoke about traffic, parking and noise during construction."))
+AUTHOR_BOX = ("<div class='author-box'><h4>About the writer</h4><p>Maria Keller has covered city hall for the "
+              "Example Gazette since 2015. Before that she reported on education and housing for regional "
+              "newspapers in the north. She studied political science and journalism, lives near the harbor with "
+              "her family and two dogs, and spends her weekends rowing on the river she so often writes about. Her "
+              "reporting on the housing authority won a state press award in 2021.</p><p>Follow her work and send "
+              "tips by email. She reads every message, although she cannot always reply to each one personally, "
+              "and she is especially interested in hearing from residents of the riverside district.</p></div>")
+
+
+def test_the_second_opinion_asks_twice_the_story_on_a_page_declared_an_article():
+    from unclutter.core.options import AUTO_SECOND_OPINION_RATIO, AUTO_SECOND_OPINION_STORY_RATIO
+
+    assert AUTO_SECOND_OPINION_STORY_RATIO >= 2 > AUTO_SECOND_OPINION_RATIO
+    page = ("<html><head>{head}</head><body><header><a href='/'>Example Gazette</a></header><main>"
+            "<article class='post'><h1>Council approves riverside plan</h1><div class='post-content'>"
+            f"{STORY_PARAGRAPHS}</div></article>{AUTHOR_BOX}</main></body></html>")
+    # declared an article, no byline: the GBDT's story plus author box (about 1.5 times the
+    # story) is no second opinion; the story alone is the answer
+    article = unclutter.extract(page.format(head="<meta property='og:type' content='article'>"))
+    assert article.byline is None and article.page_type == "article"
+    assert [line for line in article.trace if "auto:" in line] == ["select: auto: page type article -> heuristic"]
+    assert "packed the council chamber" in article.text and "Maria Keller" not in article.text
+
+
 def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor():
     from unclutter.core.options import AUTO_SHOP_MARKUP_RE
 

@@ -105,7 +105,7 @@ def test_text_that_is_no_label_heading_opens_nothing(html):
 
 @pytest.mark.parametrize("cls", ["post comments-open has-comments", "entry no-comments", "comment-count",
                                  "content--type-comment tone-comment", "commentary", "Commentary", "commenter",
-                                 "recommended", "commentCount"])
+                                 "recommended", "commentCount", "responsive", "reply", "response", "reaction-item"])
 def test_comment_state_classes_name_no_thread(cls):
     assert not names_comment_thread(cls)
     g = graph(f"<div class='{cls}'><h1>Bridge vote</h1><p>{STORY}</p></div><p>Footer text of the site</p>")
@@ -113,7 +113,9 @@ def test_comment_state_classes_name_no_thread(cls):
 
 
 @pytest.mark.parametrize("cls", ["comments-area", "commentlist", "comment-body", "x disqus_thread",
-                                 "CommentBox", "userComments", "COMMENTS", "commentList"])
+                                 "CommentBox", "userComments", "COMMENTS", "commentList", "responses",
+                                 "post-replies", "reader-reactions", "talkback", "commentaires", "Kommentare",
+                                 "comentarios"])
 def test_thread_classes_name_a_thread(cls):
     assert names_comment_thread(cls)
 

@@ -1796,3 +1796,48 @@ def test_cleaning_never_removes_a_table_cell_or_judges_a_row_as_one_phrase():
     # ...and a cell's own paragraph is the cell's value too (readability-tests: a "Comment"
     # column header)
     assert "| Status | Comment | Getty Images |" in md
+
+
+def _prose(name: str, n: int) -> str:
+    return "".join(f"<p>{name} paragraph {k}, with commas, clauses, and enough prose to be read as "
+                   f"article text by any scorer, in plain words.</p>" for k in range(n))
+
+
+def test_select_keeps_an_article_built_of_elementor_widgets():
+    # Elementor (a WordPress page builder) wraps every block in "elementor-widget..."
+    # classes; "widget" is a negative class word, and cleaning removed the article block by
+    # block (wcxb-dev 4581: 561 of 6,419 characters kept)
+    def widget(inner: str) -> str:
+        return ("<div class='elementor-element elementor-widget elementor-widget-text-editor'>"
+                f"<div class='elementor-widget-container'>{inner}</div></div>")
+
+    html = ("<html><body><section class='elementor-section elementor-top-section'><div class='elementor-container'>"
+            "<div class='elementor-column'><div class='elementor-widget-wrap elementor-element-populated'>"
+            + widget(_prose("Opening", 3)) + widget("<h2>Getting started</h2>") + widget(_prose("Middle", 4))
+            + widget(_prose("Closing", 3)) + "</div></div></div></section>"
+            "<div class='widget sidebar-widget'><a href='/a'>Archive</a> <a href='/b'>Recent posts</a></div>"
+            "</body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    for k in range(3):
+        assert f"Opening paragraph {k}," in text and f"Closing paragraph {k}," in text
+    assert "Middle paragraph 3," in text and "Getting started" in text
+    assert "Recent posts" not in text
+    from unclutter.score.weights import NEGATIVE_RE
+
+    assert NEGATIVE_RE.search("sidebar-widget") and NEGATIVE_RE.search("widget")
+    assert not NEGATIVE_RE.search("elementor-widget-container")
+
+
+def test_cleaning_keeps_a_wrapper_of_most_of_the_selection_despite_its_class():
+    # a negative class word ("tool") on the element wrapping the whole article: its
+    # children are cleaned instead of the wrapper going with the article inside
+    from unclutter.score.weights import CLEAN_NEGATIVE_WRAPPER_SHARE, NEGATIVE_RE
+
+    assert NEGATIVE_RE.search("tool-wrap")
+    html = ("<html><body><div class='page'><h1>A title</h1><div class='tool-wrap'><div class='a'><div class='b'>"
+            "<div class='c'><div class='d'>" + _prose("Story", 8) + "</div></div></div></div>"
+            "<div class='tool-share'><a href='/s'>Share</a></div></div></div></body></html>")
+    sel = _select(html)
+    text = " ".join(sel.root.text_content().split())
+    assert "Story paragraph 0," in text and "Story paragraph 7," in text
+    assert CLEAN_NEGATIVE_WRAPPER_SHARE <= 0.5

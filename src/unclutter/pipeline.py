@@ -51,6 +51,8 @@ from .core.options import (
     AUTO_MIN_SELECTION_SHARE,
     AUTO_SECOND_OPINION_MIN_GAIN_CHARS,
     AUTO_SECOND_OPINION_RATIO,
+    AUTO_SECOND_OPINION_STORY_RATIO,
+    AUTO_STORY_PAGE_TYPES,
     Options,
     auto_extractor,
     auto_may_fall_back,
@@ -252,7 +254,9 @@ def _second_opinion(sel, page_chars: int, spare: Node | None, reprune: Callable[
     page's characters) leaves no room for that (the learned extractor cannot keep more
     than the page), nor on a page of more than
     :data:`~unclutter.core.options.AUTO_MAX_LEARNED_ELEMENTS` elements."""
-    if max(sel.chars * AUTO_SECOND_OPINION_RATIO, sel.chars + AUTO_SECOND_OPINION_MIN_GAIN_CHARS) > page_chars:
+    ratio = AUTO_SECOND_OPINION_STORY_RATIO if page_type in AUTO_STORY_PAGE_TYPES else AUTO_SECOND_OPINION_RATIO
+    needed = max(sel.chars * ratio, sel.chars + AUTO_SECOND_OPINION_MIN_GAIN_CHARS)
+    if needed > page_chars:
         return None
     from .classify import classify_main_content, registry
 
@@ -268,14 +272,16 @@ def _second_opinion(sel, page_chars: int, spare: Node | None, reprune: Callable[
     # a comment thread the heuristic left out, shared/bugcases/13)
     second = classify_main_content(spare, AUTO_LEARNED_EXTRACTOR, log=options.explain, page_type=page_type,
                                    url=url, story=True)
-    if second.chars < max(AUTO_SECOND_OPINION_RATIO * sel.chars, sel.chars + AUTO_SECOND_OPINION_MIN_GAIN_CHARS):
+    if second.chars < needed:
         return None
     # more text outside links too: a site map or a list of teasers beside a short story
     # is no missed content
-    if prose_chars(second.root) < AUTO_SECOND_OPINION_RATIO * prose_chars(sel.root):
+    if prose_chars(second.root) < ratio * prose_chars(sel.root):
         return None
-    second.attempts.insert(0, f"no byline; the heuristic kept {sel.chars} chars, {AUTO_LEARNED_EXTRACTOR}"
-                              f" {second.chars} (at least {AUTO_SECOND_OPINION_RATIO}x) -> {AUTO_LEARNED_EXTRACTOR}")
+    line = (f"no byline; the heuristic kept {sel.chars} chars, {AUTO_LEARNED_EXTRACTOR} {second.chars}"
+            f" (at least {ratio}x) -> {AUTO_LEARNED_EXTRACTOR}")
+    _refine(second, options, page_type, url)  # the in-article clean-up, as on the heuristic's pages
+    second.attempts.insert(0, line)
     return second
 
 

@@ -154,7 +154,8 @@ URL_DATE_RE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d[/_-](?:0?[1-9]|1[0-2])(?:[/_
 #: left out. On a page declared a story, the kept units inside such an element are not the
 #: story (:func:`.sections.comment_units`).
 COMMENT_CONTAINER_RE = re.compile(
-    r"(?:(?<![A-Za-z])(?:[Cc]omments?|COMMENTS?|[Cc]ommentlist)|(?<=[a-z])Comments?)(?![a-z])"
+    r"(?:(?<![A-Za-z])(?:[Cc]omments?|COMMENTS?|[Cc]ommentlist|[Cc]ommentaires?|[Cc]omentarios?|[Kk]ommentare?|"
+    r"[Rr]esponses|[Rr]eplies|[Rr]eactions|[Tt]alkback)|(?<=[a-z])(?:Comments?|Responses|Replies|Reactions))(?![a-z])"
     r"|(?<![A-Za-z])[Dd]isqus(?![a-z])")
 #: Class tokens that name a *state* of a post, not a thread: WordPress themes put
 #: ``comments-open``, ``has-comments``, ``no-comments`` on the post's ``<article>``; a
