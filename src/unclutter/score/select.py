@@ -65,7 +65,6 @@ from .weights import (
     CLEAN_MAX_LINK_DENSITY,
     CLEAN_MAX_LINK_DENSITY_POSITIVE,
     CLEAN_MIN_CHARS,
-    CLEAN_NEGATIVE_WRAPPER_SHARE,
     CONDITIONAL_TAGS,
     EMBEDDED_POST_MAX_CHARS,
     EMBEDDED_POST_MAX_LINK_DENSITY,
@@ -562,8 +561,6 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
     counts = None  # _subtree_counts, made when first needed
     opening = _opening_elements(container)  # the elements holding the selection's first text
     related = _related_boxes(container) if attempt.clean_conditionally else set()
-    # an element holding this much of the selection wraps the article (whatever its class)
-    wrapper_chars = CLEAN_NEGATIVE_WRAPPER_SHARE * sum(stats.chars.get(id(c), 0) for c in container.children)
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
@@ -615,8 +612,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         elif attempt.clean_conditionally and node.tag in CONDITIONAL_TAGS:
             if counts is None:
                 counts = _subtree_counts(container, stats)
-            reason = _conditional_reason(node, scores, stats, attempt, counts[id(node)],
-                                         chars < wrapper_chars or chars == 0 or not __import__("os").environ.get("XWRAP"))
+            reason = _conditional_reason(node, scores, stats, attempt, counts[id(node)])
         if reason:
             _log(removed, node, stats, reason)
             if undo is not None:
@@ -698,13 +694,12 @@ def _subtree_counts(container: Node, stats: TextStats) -> dict[int, tuple[int, i
 
 
 def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: Attempt,
-                        counts: tuple[int, int, int, int, bool], weigh: bool = True) -> str | None:
+                        counts: tuple[int, int, int, int, bool]) -> str | None:
     """Readability's conditional cleaning of one element; ``counts``: its
-    :func:`_subtree_counts` entry; ``weigh=False``: not removed for a negative class weight
-    (a wrapper of most of the selection: :data:`CLEAN_NEGATIVE_WRAPPER_SHARE`)."""
+    :func:`_subtree_counts` entry."""
     k = id(node)
     weight = class_weight(node) if attempt.weight_classes else 0.0
-    if weigh and weight + (scores.score.get(k) or 0.0) < 0:
+    if weight + (scores.score.get(k) or 0.0) < 0:
         return "negative class weight"
     if stats.commas.get(k, 0) >= CLEAN_KEEP_COMMAS:
         return None

@@ -70,15 +70,10 @@ POSITIVE_RE = folded(
 #: ``overflow-hidden``, ``hidden-xs``): hidden elements are removed at prune by their
 #: hiding classes (``core.hiding``). On wcxb-dev the heuristic alone gained 0.0024 F1
 #: (33 pages better, 18 worse: Drupal sites), AEB -0.0003 (three figure captions kept).
-#: "widget" not in Elementor's structural classes (``elementor-widget``,
-#: ``elementor-widget-container``, ``elementor-widget-wrap``: every block of a page built
-#: with that WordPress page builder, the text of an article included, is one): they made
-#: conditional cleaning remove the article block by block (wcxb-dev 4581: 561 of 6,419
-#: characters kept).
 NEGATIVE_RE = folded(
     r"-ad-|\bads?\b|^ad-|advert|banner|byline|combx|comment|contact|foot|footer|footnote|"
     r"gdpr|masthead|media|meta|outbrain|promo|related|recommend|scroll|share|sharing|"
-    r"shoutbox|sidebar|skyscraper|sponsor|shopping|tags|taboola|tool|(?<!elementor-)widget|newsletter|"
+    r"shoutbox|sidebar|skyscraper|sponsor|shopping|tags|taboola|tool|widget|newsletter|"
     r"subscribe|signup|popular|trending|teaser|breadcrumb|pagination|pager|social|"
     r"author-bio|disclaimer|(?<![\w-])hidden(?![\w-])|\bhid\b|tags?\b|tagbox|tag-?list|tag-?cloud|recent|"
     r"next-?prev|prev-?next|more-?stories|read-?more|row-more|slideshow|gallery-?nav")
@@ -251,12 +246,6 @@ HASH_LINK_WEIGHT = 0.3
 CONDITIONAL_TAGS = frozenset({"table", "ul", "ol", "div", "section", "form", "fieldset", "dl"})
 #: A checked element with at least this many commas is always kept.
 CLEAN_KEEP_COMMAS = 10
-#: A checked element holding at least this share of the selection's characters is not
-#: removed for a negative class weight (its children are checked instead): it wraps the
-#: article, whatever its name says (page builders put ``widget`` in every wrapper:
-#: Elementor's ``elementor-widget-wrap``, a negative word of Readability's list; removing it
-#: left the selection empty). The same reading as :data:`UNLIKELY_MAX_PAGE_SHARE`.
-CLEAN_NEGATIVE_WRAPPER_SHARE = 0.5
 #: Removed when link density exceeds this and the class weight is below ``CLASS_WEIGHT``.
 CLEAN_MAX_LINK_DENSITY = 0.2
 #: Removed when link density exceeds this even with a positive class weight.
