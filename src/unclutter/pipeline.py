@@ -216,6 +216,7 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
                 spare = reprune()
                 if _more_elements_than(spare, AUTO_MAX_LEARNED_ELEMENTS):
                     spare = None
+                    reprune = None  # (too large for the learned extractor: no second try)
                     route += f"; the heuristic kept little (over {AUTO_MAX_LEARNED_ELEMENTS} elements: it stays)"
             # an article's share is of the page's text outside links: a page of teasers or a
             # site map beside a short story is no sign that the heuristic missed the story
@@ -247,7 +248,9 @@ def _second_opinion(sel, page_chars: int, spare: Node | None, reprune: Callable[
     """``auto``, on a page without a byline whose heuristic selection ``sel`` it keeps: the
     selection of :data:`~unclutter.core.options.AUTO_LEARNED_EXTRACTOR` on the pruned page
     (``spare``, or ``reprune()``) when it holds at least
-    :data:`~unclutter.core.options.AUTO_SECOND_OPINION_RATIO` times ``sel.chars`` and
+    :data:`~unclutter.core.options.AUTO_SECOND_OPINION_RATIO` times ``sel.chars``
+    (:data:`~unclutter.core.options.AUTO_SECOND_OPINION_STORY_RATIO` on a page declared a
+    story), and
     :data:`~unclutter.core.options.AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more, and the ratio
     times its text outside links (:func:`~unclutter.score.features.prose_chars`); its first
     ``attempts`` line says so; else ``None``. Not run when ``page_chars`` (the pruned
