@@ -257,7 +257,7 @@ def test_auto_routes_product_and_forum_pages_to_the_gbdt_and_other_pages_to_the_
     assert declared != SMALL_PAGE
     routes = {}
     for name, page in (("article", declared), ("none", SMALL_PAGE)):
-        trace = unclutter.extract(page, url="https://example.org/", extractor="auto", explain=True).trace
+        trace = unclutter.extract(page, url="https://example.org/2024/05/kettle-review", extractor="auto", explain=True).trace
         routes[name] = [line for line in trace if "auto:" in line]
     assert routes["article"] == ["select: auto: page type article -> heuristic"]
     assert routes["none"] == ["select: auto: page type not declared -> heuristic"]
@@ -372,6 +372,44 @@ def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declare
     signed = page.replace("<meta property='og:type' content='article'>", "<meta name='author' content='Ann Lee'>")
     trace = [line for line in unclutter.extract(signed).trace if "auto:" in line]
     assert trace[0].startswith("select: auto: page type not declared -> heuristic; a page known as an article"), trace
+
+
+def test_url_names_index_tells_front_and_section_pages_from_stories():
+    from unclutter.core.options import url_names_index
+
+    for url in ("https://github.blog/", "https://www.infoq.com", "https://example.org/index.html",
+                "https://www.cabletv.com/news", "https://www.wired.com/category/science/",
+                "https://example.org/blog/default.aspx"):
+        assert url_names_index(url), url
+    for url in (None, "", "https://example.org/?p=123", "https://forum.example.org/viewtopic?t=42",
+                "https://www.bbc.com/news/world-europe-50473792", "https://example.org/2019/11/tram-line",
+                "https://example.org/story.html", "https://example.org/wiki/List_of_Nobel_laureates",
+                "https://example.org/2019/index.html", "http://[::1"):
+        assert not url_names_index(url), url
+
+
+def test_auto_reads_no_byline_or_story_type_on_a_front_page():
+    # a blog's front page: its template declares og:type article and the site's author, the
+    # heuristic takes the first post's teaser; the learned extractor gets the posts
+    posts = "".join(f"<li><a href='/2024/05/post-{i}'>Post number {i}</a> - how the team shipped release {i}, "
+                    f"what broke and what we learned.</li>" for i in range(40))
+    page = ("<html><head><meta property='og:type' content='article'><meta name='author' content='Ann Lee'></head>"
+            "<body><nav><a href='/'>Home</a> <a href='/about'>About</a></nav><div class='intro'><p>"
+            + "Welcome to our engineering blog, where we write, at length, about what we build, how, and why. " * 4
+            + f"</p></div><div class='posts'><h2>Latest</h2><ul>{posts}</ul></div></body></html>")
+    story = unclutter.extract(page, url="https://blog.example.org/2024/05/welcome-to-the-blog")
+    assert story.byline == "Ann Lee"
+    assert [line for line in story.trace if "auto:" in line] == ["select: auto: page type article -> heuristic"]
+    assert "Post number 7" not in story.text
+    front = unclutter.extract(page, url="https://blog.example.org/")
+    trace = [line for line in front.trace if "auto:" in line]
+    assert len(trace) == 1 and trace[0].startswith(
+        "select: auto: page type article -> heuristic; the URL names a front or section page"), trace
+    assert "no article metadata and the heuristic kept" in trace[0] and trace[0].endswith("-> gbdt"), trace
+    assert "Post number 7" in front.text and front.text.count("how the team shipped") >= 35
+    # a section front too, but not a page with a query naming an item
+    assert "Post number 7" in unclutter.extract(page, url="https://blog.example.org/engineering/").text
+    assert "Post number 7" not in unclutter.extract(page, url="https://blog.example.org/?p=12").text
 
 
 STORY_PARAGRAPHS = "".join(

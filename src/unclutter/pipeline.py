@@ -15,7 +15,9 @@ return the same ``Selection``. The default, ``auto``, picks per page (:func:`_se
 GBDT on declared products and forum threads, on pages not known as articles where the
 heuristic keeps under half of the text and on articles where it keeps under 5% of it, and
 on pages without a byline where the GBDT, asked for a second opinion, keeps clearly more
-than the heuristic (:func:`_second_opinion`); the heuristic on every other page, its selection
+than the heuristic (:func:`_second_opinion`), a byline or a declared story type counting
+for nothing on a site's front or section page
+(:func:`~unclutter.core.options.url_names_index`); the heuristic on every other page, its selection
 then refined by a classifier trained for that (:mod:`unclutter.classify.refine`: credits,
 promos, tag lines and teaser lists inside the article container go).
 
@@ -58,6 +60,7 @@ from .core.options import (
     auto_may_fall_back,
     auto_may_shop,
     names_add_to_cart,
+    url_names_index,
 )
 from .parse.decode import decode_html, gunzip_page
 from .parse.html import ParsedPage, parse_html
@@ -188,14 +191,21 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     spare = None
     floor = 0.0
     known = False
+    byline = meta.byline
+    story_type = page_type  # the declared type as a sign of one story
     if extractor == "auto":
         extractor = auto_extractor(page_type)
         route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
+        if extractor == "heuristic" and (byline or page_type in AUTO_STORY_PAGE_TYPES) and url_names_index(url):
+            # a site's front or section page: its byline and og:type describe the site
+            byline = None
+            story_type = None if page_type in AUTO_STORY_PAGE_TYPES else page_type
+            route += "; the URL names a front or section page (byline and story type not read)"
         if extractor != "heuristic":
             if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 extractor = "heuristic"
                 route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
-        elif auto_may_shop(page_type) and names_add_to_cart(source):
+        elif auto_may_shop(story_type) and names_add_to_cart(source):
             route += "; the page names an add-to-cart action"
             if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
@@ -203,7 +213,7 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
                 extractor = AUTO_LEARNED_EXTRACTOR
                 route += f" -> {extractor}"
         else:
-            known = not auto_may_fall_back(page_type, meta.byline)
+            known = not auto_may_fall_back(story_type, byline)
             floor = AUTO_MIN_ARTICLE_SELECTION_SHARE if known else AUTO_MIN_SELECTION_SHARE
             if reprune is None and not _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 spare = body.clone()  # the heuristic works in place
@@ -227,8 +237,9 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
                 route += (f"; {what} and the heuristic kept {sel.chars} of {page_chars} {text}"
                           f" -> {AUTO_LEARNED_EXTRACTOR}")
                 extractor, body = AUTO_LEARNED_EXTRACTOR, spare
-        if extractor == "heuristic" and route is not None and not meta.byline:
-            second = _second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url)
+        if extractor == "heuristic" and route is not None and not byline:
+            second = _second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url,
+                                     story=story_type in AUTO_STORY_PAGE_TYPES)
             if second is not None:
                 second.attempts.insert(0, route + "; " + second.attempts.pop(0))
                 return second
@@ -244,20 +255,20 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
 
 
 def _second_opinion(sel, page_chars: int, spare: Node | None, reprune: Callable[[], Node] | None,
-                    options: Options, page_type: str | None, url: str | None):
+                    options: Options, page_type: str | None, url: str | None, story: bool):
     """``auto``, on a page without a byline whose heuristic selection ``sel`` it keeps: the
     selection of :data:`~unclutter.core.options.AUTO_LEARNED_EXTRACTOR` on the pruned page
     (``spare``, or ``reprune()``) when it holds at least
     :data:`~unclutter.core.options.AUTO_SECOND_OPINION_RATIO` times ``sel.chars``
-    (:data:`~unclutter.core.options.AUTO_SECOND_OPINION_STORY_RATIO` on a page declared a
-    story), and
+    (:data:`~unclutter.core.options.AUTO_SECOND_OPINION_STORY_RATIO` when ``story``: a page
+    declared a story), and
     :data:`~unclutter.core.options.AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more, and the ratio
     times its text outside links (:func:`~unclutter.score.features.prose_chars`); its first
     ``attempts`` line says so; else ``None``. Not run when ``page_chars`` (the pruned
     page's characters) leaves no room for that (the learned extractor cannot keep more
     than the page), nor on a page of more than
     :data:`~unclutter.core.options.AUTO_MAX_LEARNED_ELEMENTS` elements."""
-    ratio = AUTO_SECOND_OPINION_STORY_RATIO if page_type in AUTO_STORY_PAGE_TYPES else AUTO_SECOND_OPINION_RATIO
+    ratio = AUTO_SECOND_OPINION_STORY_RATIO if story else AUTO_SECOND_OPINION_RATIO
     needed = max(sel.chars * ratio, sel.chars + AUTO_SECOND_OPINION_MIN_GAIN_CHARS)
     if needed > page_chars:
         return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from urllib.parse import urlsplit
 from dataclasses import dataclass, fields
 
 from .errors import UsageError
@@ -138,6 +139,52 @@ def names_add_to_cart(source: str) -> bool:
         if k < 0 or styles[k][1] <= m.start():
             return True
     return False
+
+#: The last segment of a URL path that names an index (a site's front page): an index
+#: document (``index.html``, ``default.aspx``, ``home.php``).
+_INDEX_DOCUMENT_RE = re.compile(r"(?i)(?:index|default|home)\.\w+")
+#: A path segment that is a plain word: no digit, hyphen, underscore or dot, as in
+#: ``/news``, ``/blog/``, ``/category/science/``; a story's URL ends in a slug or an id
+#: (``/2019/11/doobie-brothers-to-reunite``, ``/news/473849-3-morales``, ``story.html``).
+_PLAIN_WORD_SEGMENT_RE = re.compile(r"[^\d\-_.]+")
+
+
+def url_names_index(url: str | None) -> bool:
+    """Whether the absolute ``url`` names a home page or a section front rather than one
+    story: no query (``?p=123``, ``?t=42`` name an item), and a path (RFC 3986 section 3.3)
+    that is empty, ``/``, an index document, or ends in a plain-word segment
+    (:data:`_PLAIN_WORD_SEGMENT_RE`) with no all-digit segment before it
+    (``/2024/05/kettle`` is a story: its date says so). ``False`` for ``None`` or an
+    unparsable URL.
+
+    On such a page ``auto`` reads neither a byline nor a declared story type
+    (:data:`AUTO_STORY_PAGE_TYPES`) as a sign of one article: a blog platform's template
+    declares ``og:type`` article and the site's author on the front page too (wcxb-dev:
+    github.blog, stackoverflow.blog, infoq.com; 44 of its 101 listing pages and 75 of 168
+    service pages have such a URL, against 26 of 790 articles), so the page gets the checks
+    of a page not known to be an article (:data:`AUTO_MIN_SELECTION_SHARE`,
+    :data:`AUTO_SECOND_OPINION_RATIO`). None of the 246 story URLs of AEB and
+    readability-tests is of this kind. Measured with fold models (wcxb-dev 5-fold CV by
+    site, 2026-12-03): ``auto`` 0.8564 -> 0.8578 (listing 0.667 -> 0.677, service 0.799 ->
+    0.806; articles unchanged); the front pages alone (empty path) 0.8573, without setting
+    the declared type aside 0.8576, with any all-digit segment or a dot anywhere in the path
+    counting as a story's 0.8574; AEB and readability-tests unchanged."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    if parts.query:
+        return False
+    segments = [s for s in parts.path.split("/") if s]
+    if not segments:
+        return True
+    if _INDEX_DOCUMENT_RE.fullmatch(segments[-1]):
+        segments.pop()
+    return not segments or (_PLAIN_WORD_SEGMENT_RE.fullmatch(segments[-1]) is not None
+                            and not any(s.isdigit() for s in segments))
+
 
 #: ``auto`` keeps a page with more elements than this (after pruning) on the heuristic: the
 #: learned path holds about five times the heuristic's memory per element (per-element
