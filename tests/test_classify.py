@@ -404,9 +404,16 @@ def test_auto_reads_no_byline_or_story_type_on_a_front_page():
     front = unclutter.extract(page, url="https://blog.example.org/")
     trace = [line for line in front.trace if "auto:" in line]
     assert len(trace) == 1 and trace[0].startswith(
-        "select: auto: page type article -> heuristic; the URL names a front or section page"), trace
+        "select: auto: page type article -> heuristic; the URL names a front, section or topic page"), trace
     assert "no article metadata and the heuristic kept" in trace[0] and trace[0].endswith("-> gbdt"), trace
     assert "Post number 7" in front.text and front.text.count("how the team shipped") >= 35
+    # declaring no story type, a front page goes to the learned extractor at once
+    plain = page.replace("<meta property='og:type' content='article'>", "")
+    front = unclutter.extract(plain, url="https://blog.example.org/index.html")
+    assert [line for line in front.trace if "auto:" in line] == [
+        "select: auto: page type not declared -> heuristic; the URL names a front, section or topic page -> gbdt"]
+    assert "Post number 7" in front.text and front.text.count("how the team shipped") >= 35
+    assert "Post number 7" not in unclutter.extract(plain, url="https://blog.example.org/2024/05/welcome").text
     # a section front too, but not a page with a query naming an item
     assert "Post number 7" in unclutter.extract(page, url="https://blog.example.org/engineering/").text
     assert "Post number 7" not in unclutter.extract(page, url="https://blog.example.org/?p=12").text

@@ -52,7 +52,7 @@ class Stub:
 
 def _auto(html: str, model, **opts) -> unclutter.Article:
     with registry.override("refine", model):
-        return unclutter.extract(html, url="https://example.org/budget", **opts)
+        return unclutter.extract(html, url="https://example.org/2024/05/budget-agreed", **opts)
 
 
 def test_stub_drops_the_blocks_it_rejects_and_logs_them():
@@ -198,7 +198,7 @@ def test_a_long_article_is_not_cut_by_refinement():
     paras = "".join("<p>" + f"Paragraph {k}: " + ", ".join(" ".join(rng.choice(words) for _ in range(6))
                                                            for _ in range(9)) + ".</p>" for k in range(260))
     html = f"<html><body><article><h1>Long</h1>{paras}</article></body></html>"
-    a = unclutter.extract(html, url="https://example.org/long", explain=True)
+    a = unclutter.extract(html, url="https://example.org/2024/05/long-read", explain=True)
     assert "Paragraph 259:" in a.text and "Paragraph 130:" in a.text
     assert any("selection kept whole" in line for line in a.trace)
     assert refine_mod.REFINE_MAX_CHARS < len(a.text)

@@ -12,12 +12,12 @@
 Stage 5 is the heuristic (:mod:`unclutter.score.select`) or a learned extractor
 (:mod:`unclutter.classify`: ``cetd``, ``gbdt``, ``gnn``) chosen by ``Options.extractor``; both
 return the same ``Selection``. The default, ``auto``, picks per page (:func:`_select`): the
-GBDT on declared products and forum threads, on pages not known as articles where the
+GBDT on declared products and forum threads, on a site's front, section and topic pages
+(:func:`~unclutter.core.options.url_names_index`; there a byline or a declared story type
+counts for nothing), on pages not known as articles where the
 heuristic keeps under half of the text and on articles where it keeps under 5% of it, and
 on pages without a byline where the GBDT, asked for a second opinion, keeps clearly more
-than the heuristic (:func:`_second_opinion`), a byline or a declared story type counting
-for nothing on a site's front or section page
-(:func:`~unclutter.core.options.url_names_index`); the heuristic on every other page, its selection
+than the heuristic (:func:`_second_opinion`); the heuristic on every other page, its selection
 then refined by a classifier trained for that (:mod:`unclutter.classify.refine`: credits,
 promos, tag lines and teaser lists inside the article container go).
 
@@ -173,7 +173,10 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
             source: str = "", reprune: Callable[[], Node] | None = None):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
-    by the page's declared type (:func:`unclutter.core.options.auto_extractor`); on a
+    by the page's declared type (:func:`unclutter.core.options.auto_extractor`) and URL (a
+    front, section or topic page, :func:`~unclutter.core.options.url_names_index`: the learned
+    extractor, or, when it declares a story type, the heuristic reading neither that type
+    nor a byline as a sign of one article); on a
     page not declared a story (:func:`~unclutter.core.options.auto_may_shop`) it runs the
     learned extractor when the page ``source`` (the decoded HTML) names an add-to-cart
     action outside its stylesheets (:func:`~unclutter.core.options.names_add_to_cart`); it replaces a heuristic
@@ -196,11 +199,17 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     if extractor == "auto":
         extractor = auto_extractor(page_type)
         route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
-        if extractor == "heuristic" and (byline or page_type in AUTO_STORY_PAGE_TYPES) and url_names_index(url):
-            # a site's front or section page: its byline and og:type describe the site
+        if extractor == "heuristic" and url_names_index(url):
+            # a site's front, section or topic page: a listing or reference page, whose
+            # byline and og:type (if any) describe the site, not one story
             byline = None
-            story_type = None if page_type in AUTO_STORY_PAGE_TYPES else page_type
-            route += "; the URL names a front or section page (byline and story type not read)"
+            route += "; the URL names a front, section or topic page"
+            if page_type in AUTO_STORY_PAGE_TYPES:
+                story_type = None
+                route += " (byline and story type not read)"
+            else:
+                extractor = AUTO_LEARNED_EXTRACTOR
+                route += f" -> {extractor}"
         if extractor != "heuristic":
             if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 extractor = "heuristic"

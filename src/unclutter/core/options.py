@@ -150,25 +150,38 @@ _PLAIN_WORD_SEGMENT_RE = re.compile(r"[^\d\-_.]+")
 
 
 def url_names_index(url: str | None) -> bool:
-    """Whether the absolute ``url`` names a home page or a section front rather than one
+    """Whether the absolute ``url`` names a site's front page, a section front or a topic
+    page (``/docs/concepts/pods/``, ``/wiki/Portage``) rather than one dated or slugged
     story: no query (``?p=123``, ``?t=42`` name an item), and a path (RFC 3986 section 3.3)
     that is empty, ``/``, an index document, or ends in a plain-word segment
     (:data:`_PLAIN_WORD_SEGMENT_RE`) with no all-digit segment before it
     (``/2024/05/kettle`` is a story: its date says so). ``False`` for ``None`` or an
     unparsable URL.
 
-    On such a page ``auto`` reads neither a byline nor a declared story type
-    (:data:`AUTO_STORY_PAGE_TYPES`) as a sign of one article: a blog platform's template
-    declares ``og:type`` article and the site's author on the front page too (wcxb-dev:
-    github.blog, stackoverflow.blog, infoq.com; 44 of its 101 listing pages and 75 of 168
-    service pages have such a URL, against 26 of 790 articles), so the page gets the checks
-    of a page not known to be an article (:data:`AUTO_MIN_SELECTION_SHARE`,
-    :data:`AUTO_SECOND_OPINION_RATIO`). None of the 246 story URLs of AEB and
-    readability-tests is of this kind. Measured with fold models (wcxb-dev 5-fold CV by
-    site, 2026-12-03): ``auto`` 0.8564 -> 0.8578 (listing 0.667 -> 0.677, service 0.799 ->
-    0.806; articles unchanged); the front pages alone (empty path) 0.8573, without setting
-    the declared type aside 0.8576, with any all-digit segment or a dot anywhere in the path
-    counting as a story's 0.8574; AEB and readability-tests unchanged."""
+    Such a page is a listing or a reference page (a blog's or a shop's front page, a news
+    section, a service overview, a manual's topic), where the heuristic's one-story
+    assumption fails or gains nothing: ``auto`` gives it to
+    :data:`AUTO_LEARNED_EXTRACTOR` unless it declares a story type
+    (:data:`AUTO_STORY_PAGE_TYPES`; a Wikipedia article at ``/wiki/Python`` declares one);
+    then the heuristic runs, but neither that type nor a byline counts as a sign of one
+    article (a blog platform's template declares ``og:type`` article and the site's author
+    on the front page too: github.blog, stackoverflow.blog), so the page gets the checks of
+    a page not known to be an article (:data:`AUTO_MIN_SELECTION_SHARE`,
+    :data:`AUTO_SECOND_OPINION_RATIO`). In wcxb-dev 44 of 101 listing pages, 75 of 168
+    service pages and 42 of 91 documentation pages have such a URL, against 26 of 790
+    articles; none of the 246 story URLs of AEB and readability-tests does.
+
+    Measured with fold models (wcxb-dev 5-fold CV by site, 2026-12-03; AEB and
+    readability-tests unchanged by any variant): ``auto`` 0.8564 -> 0.8586 (listing 0.667
+    -> 0.690, service 0.799 -> 0.806, documentation 0.913 -> 0.915, article 0.9471 ->
+    0.9467). Variants: the byline and story type set aside but the heuristic kept, 0.8578
+    (the byline only: 0.8576, and on front pages alone, empty path: 0.8573; any all-digit segment
+    or a dot anywhere in the path counting as a story's: 0.8574); the learned extractor on
+    declared stories too, 0.8586 (articles 0.9468, documentation 0.917, listing 0.689: a tie,
+    and the choice above keeps single-word Wikipedia titles with the heuristic); the
+    learned extractor on front pages alone (empty path), section fronts as above with the
+    heuristic, 0.8580. The cost: an article at a plain-word URL (``/budget``) declaring no
+    story type is read as a listing."""
     if not url:
         return False
     try:
