@@ -419,6 +419,41 @@ def test_auto_reads_no_byline_or_story_type_on_a_front_page():
     assert "Post number 7" not in unclutter.extract(page, url="https://blog.example.org/?p=12").text
 
 
+def test_auto_asks_the_learned_extractor_when_the_heuristic_misses_the_description():
+    from unclutter.core.options import AUTO_DESCRIPTION_FOUND_SHARE
+
+    # a signed list article: the heuristic takes the comma-rich introduction; the page's own
+    # description summarises the list, which only the learned extractor keeps
+    items = "".join(f"<li><a href='/lang/{i}'>Language {i}</a> - a programming language first released in "
+                    f"{1950 + i}, designed for teaching and systems work.</li>" for i in range(60))
+    page = ("<html><head><meta property='og:type' content='article'><meta name='author' content='Ann Lee'>"
+            "<meta name='description' content='{description}'></head><body>"
+            "<nav><a href='/'>Home</a> <a href='/about'>About</a></nav>"
+            "<div class='intro'><p>This list, like others, is incomplete; it may, however, grow.</p>"
+            + "<p>Each entry, in turn, names one language, its year, and its use.</p>" * 8
+            + f"</div><div class='content'><h2>A</h2><ul>{items}</ul></div></body></html>")
+    missed = page.format(description="Every programming language first released since 1950, designed for "
+                                     "teaching and systems work.")
+    article = unclutter.extract(missed, url="https://example.org/2024/05/programming-languages")
+    assert article.byline == "Ann Lee"
+    trace = [line for line in article.trace if "auto:" in line]
+    assert len(trace) == 1 and trace[0].startswith(
+        "select: auto: page type article -> heuristic; the heuristic's selection holds "), trace
+    held, found = map(int, re.search(r"holds (\d+)% of the description's words.*holding (\d+)% of them -> gbdt",
+                                     trace[0]).groups())
+    assert held < 100 * AUTO_DESCRIPTION_FOUND_SHARE <= found
+    assert "Language 42" in article.text
+    # a description the heuristic's selection holds: the byline keeps the heuristic's answer
+    kept = page.format(description="Each entry names one language, its year and its use; the list is incomplete.")
+    article = unclutter.extract(kept, url="https://example.org/2024/05/programming-languages")
+    assert [line for line in article.trace if "auto:" in line] == ["select: auto: page type article -> heuristic"]
+    assert "Language 42" not in article.text
+    # too short a description says nothing
+    short = page.format(description="Programming languages")
+    article = unclutter.extract(short, url="https://example.org/2024/05/programming-languages")
+    assert "Language 42" not in article.text
+
+
 STORY_PARAGRAPHS = "".join(
     f"<p>{text}</p>" for text in (
         "The city council voted on Tuesday evening to approve a new plan for the riverside district, ending nearly "

@@ -17,7 +17,9 @@ GBDT on declared products and forum threads, on a site's front, section and topi
 counts for nothing), on pages not known as articles where the
 heuristic keeps under half of the text and on articles where it keeps under 5% of it, and
 on pages without a byline where the GBDT, asked for a second opinion, keeps clearly more
-than the heuristic (:func:`_second_opinion`); the heuristic on every other page, its selection
+than the heuristic (:func:`_second_opinion`), and on pages with one where the GBDT's larger
+selection holds the page's own description and the heuristic's does not
+(:func:`_description_opinion`); the heuristic on every other page, its selection
 then refined by a classifier trained for that (:mod:`unclutter.classify.refine`: credits,
 promos, tag lines and teaser lists inside the article container go).
 
@@ -54,6 +56,9 @@ from .core.options import (
     AUTO_SECOND_OPINION_MIN_GAIN_CHARS,
     AUTO_SECOND_OPINION_RATIO,
     AUTO_SECOND_OPINION_STORY_RATIO,
+    AUTO_DESCRIPTION_FOUND_SHARE,
+    AUTO_DESCRIPTION_MIN_WORD_CHARS,
+    AUTO_DESCRIPTION_MIN_WORDS,
     AUTO_STORY_PAGE_TYPES,
     Options,
     auto_extractor,
@@ -186,6 +191,8 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     :data:`~unclutter.core.options.AUTO_MIN_ARTICLE_SELECTION_SHARE` on the others, by the
     learned extractor's, on the pruned tree that ``reprune()`` builds again (the heuristic
     edits ``pruned.root`` in place; without ``reprune`` a copy is kept beforehand); it
+    asks the learned extractor for a second opinion on a heuristic selection it keeps
+    (:func:`_second_opinion` without a byline, :func:`_description_opinion` with one), and
     refines a heuristic selection it keeps (:func:`_refine`)."""
     body = pruned.root
     extractor = options.extractor
@@ -252,6 +259,11 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
             if second is not None:
                 second.attempts.insert(0, route + "; " + second.attempts.pop(0))
                 return second
+        elif extractor == "heuristic" and route is not None:
+            second = _description_opinion(sel, meta.excerpt, pruned.chars, spare, reprune, options, page_type, url)
+            if second is not None:
+                second.attempts.insert(0, route + "; " + second.attempts.pop(0))
+                return second
     if extractor != "heuristic":
         from .classify import classify_main_content
 
@@ -263,9 +275,49 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     return sel
 
 
+_DESCRIPTION_WORD_RE = re.compile(rf"\w{{{AUTO_DESCRIPTION_MIN_WORD_CHARS},}}")
+
+
+def _description_words(text: str) -> set[str]:
+    """The distinct case-folded words of ``text`` with at least
+    :data:`~unclutter.core.options.AUTO_DESCRIPTION_MIN_WORD_CHARS` word characters."""
+    return set(_DESCRIPTION_WORD_RE.findall(text.casefold()))
+
+
+def _description_opinion(sel, description: str | None, page_chars: int, spare: Node | None,
+                         reprune: Callable[[], Node] | None, options: Options, page_type: str | None,
+                         url: str | None):
+    """``auto``, on a page with a byline whose heuristic selection ``sel`` it keeps: the
+    learned extractor's selection (:func:`_second_opinion`, at the plain ratio) when ``sel``
+    holds under :data:`~unclutter.core.options.AUTO_DESCRIPTION_FOUND_SHARE` of the words of
+    the page's ``description`` (``Metadata.excerpt``; :func:`_description_words`) and the
+    learned selection at least that share; else ``None``. Not run without a description of
+    :data:`~unclutter.core.options.AUTO_DESCRIPTION_MIN_WORDS` words."""
+    if not description:
+        return None
+    words = _description_words(description)
+    if len(words) < AUTO_DESCRIPTION_MIN_WORDS:
+        return None
+    held = len(words & _description_words(sel.root.text_content())) / len(words)
+    if held >= AUTO_DESCRIPTION_FOUND_SHARE:
+        return None
+    second = _second_opinion(sel, page_chars, spare, reprune, options, page_type, url, story=False,
+                             why=f"the heuristic's selection holds {held:.0%} of the description's words")
+    if second is None:
+        return None
+    found = len(words & _description_words(second.root.text_content())) / len(words)
+    if found < AUTO_DESCRIPTION_FOUND_SHARE:
+        return None
+    second.attempts[0] = second.attempts[0].replace(
+        f" -> {AUTO_LEARNED_EXTRACTOR}", f", holding {found:.0%} of them -> {AUTO_LEARNED_EXTRACTOR}")
+    return second
+
+
 def _second_opinion(sel, page_chars: int, spare: Node | None, reprune: Callable[[], Node] | None,
-                    options: Options, page_type: str | None, url: str | None, story: bool):
-    """``auto``, on a page without a byline whose heuristic selection ``sel`` it keeps: the
+                    options: Options, page_type: str | None, url: str | None, story: bool,
+                    why: str = "no byline"):
+    """``auto``, on a page without a byline (or lacking its description:
+    :func:`_description_opinion`) whose heuristic selection ``sel`` it keeps: the
     selection of :data:`~unclutter.core.options.AUTO_LEARNED_EXTRACTOR` on the pruned page
     (``spare``, or ``reprune()``) when it holds at least
     :data:`~unclutter.core.options.AUTO_SECOND_OPINION_RATIO` times ``sel.chars``
@@ -273,7 +325,7 @@ def _second_opinion(sel, page_chars: int, spare: Node | None, reprune: Callable[
     declared a story), and
     :data:`~unclutter.core.options.AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more, and the ratio
     times its text outside links (:func:`~unclutter.score.features.prose_chars`); its first
-    ``attempts`` line says so; else ``None``. Not run when ``page_chars`` (the pruned
+    ``attempts`` line says so (opening with ``why``); else ``None``. Not run when ``page_chars`` (the pruned
     page's characters) leaves no room for that (the learned extractor cannot keep more
     than the page), nor on a page of more than
     :data:`~unclutter.core.options.AUTO_MAX_LEARNED_ELEMENTS` elements."""
@@ -301,7 +353,7 @@ def _second_opinion(sel, page_chars: int, spare: Node | None, reprune: Callable[
     # is no missed content
     if prose_chars(second.root) < ratio * prose_chars(sel.root):
         return None
-    line = (f"no byline; the heuristic kept {sel.chars} chars, {AUTO_LEARNED_EXTRACTOR} {second.chars}"
+    line = (f"{why}; the heuristic kept {sel.chars} chars, {AUTO_LEARNED_EXTRACTOR} {second.chars}"
             f" (at least {ratio}x) -> {AUTO_LEARNED_EXTRACTOR}")
     _refine(second, options, page_type, url)  # the in-article clean-up, as on the heuristic's pages
     second.attempts.insert(0, line)
