@@ -381,6 +381,12 @@ def test_url_names_index_tells_front_and_section_pages_from_stories():
                 "https://www.cabletv.com/news", "https://www.wired.com/category/science/",
                 "https://example.org/blog/default.aspx"):
         assert url_names_index(url), url
+    for url in ("https://example.org/wiki/Caf%C3%A9", "https://example.org/news/amp", "https://example.org/index.php"):
+        assert url_names_index(url), url  # percent-decoded; "amp" is a section only at the top
+    for url in ("https://example.org/my-first-post/amp/", "https://example.org/article/Why+Rust+Wins",
+                "https://example.org/news;jsessionid=abc", "https://example.org/home.jpg",
+                "https://example.org/council-approves-levy/print"):
+        assert not url_names_index(url), url
     for url in (None, "", "https://example.org/?p=123", "https://forum.example.org/viewtopic?t=42",
                 "https://www.bbc.com/news/world-europe-50473792", "https://example.org/2019/11/tram-line",
                 "https://example.org/story.html", "https://example.org/wiki/List_of_Nobel_laureates",
@@ -417,6 +423,36 @@ def test_auto_reads_no_byline_or_story_type_on_a_front_page():
     # a section front too, but not a page with a query naming an item
     assert "Post number 7" in unclutter.extract(page, url="https://blog.example.org/engineering/").text
     assert "Post number 7" not in unclutter.extract(page, url="https://blog.example.org/?p=12").text
+
+
+def test_a_post_at_a_one_word_url_loses_its_comment_thread_on_the_learned_route():
+    # a blog post at /posts/recursion declaring nothing (an adversarial review's page): the
+    # URL sends it to the learned extractor, which must drop the comments as on a story
+    story = "".join(f"<p>{text}</p>" for text in (
+        "Recursion is a way for a function to solve a problem by calling itself on a smaller piece of the "
+        "same problem, until it reaches a case simple enough to answer directly.",
+        "Take the factorial: five factorial is five times four factorial, and so on down to one, where the "
+        "function stops calling itself and returns one.",
+        "Every recursive function needs a base case that stops it and a recursive case that moves towards "
+        "that base case; forget the first and the program runs out of stack.",
+        "Problems that are self-similar, such as walking a directory tree or parsing nested brackets, read "
+        "more naturally as recursion than as loops.",
+        "Deep recursion has a cost, since each call adds a stack frame; an explicit stack or memoization is "
+        "then the better tool."))
+    comments = "".join(
+        f"<li class='comment'><div class='comment-author'>reader{i}</div><div class='comment-body'><p>Thanks for "
+        f"writing this up; I had struggled with the idea for weeks and your factorial example finally made it "
+        f"click for me, so I tried it in my own code and fixed bug number {i}.</p></div></li>" for i in range(8))
+    page = ("<html><head><title>Recursion | Example Blog</title></head><body><header><a href='/'>Example Blog</a>"
+            "<nav><a href='/posts'>Posts</a> <a href='/about'>About</a></nav></header><main><article class='post'>"
+            f"<h1>Recursion</h1>{story}</article><section id='comments' class='comments'><h2>8 Comments</h2>"
+            f"<ol class='comment-list'>{comments}</ol></section></main><footer>Example Blog</footer></body></html>")
+    assert "Thanks for writing" in unclutter.extract(page, url="https://example.com/posts/recursion",
+                                                     extractor="gbdt").text
+    article = unclutter.extract(page, url="https://example.com/posts/recursion")
+    assert [line for line in article.trace if "auto:" in line] == [
+        "select: auto: page type not declared -> heuristic; the URL names a front, section or topic page -> gbdt"]
+    assert "base case" in article.text and "Thanks for writing" not in article.text
 
 
 def test_auto_asks_the_learned_extractor_when_the_heuristic_misses_the_description():

@@ -115,7 +115,7 @@ def test_comment_state_classes_name_no_thread(cls):
 @pytest.mark.parametrize("cls", ["comments-area", "commentlist", "comment-body", "x disqus_thread",
                                  "CommentBox", "userComments", "COMMENTS", "commentList", "responses",
                                  "post-replies", "reader-reactions", "talkback", "commentaires", "Kommentare",
-                                 "comentarios"])
+                                 "comentarios", "commentsection", "commentitem", "commentbox"])
 def test_thread_classes_name_a_thread(cls):
     assert names_comment_thread(cls)
 

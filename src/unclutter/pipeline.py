@@ -203,6 +203,7 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     known = False
     byline = meta.byline
     story_type = page_type  # the declared type as a sign of one story
+    learned_story = False
     if extractor == "auto":
         extractor = auto_extractor(page_type)
         route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
@@ -217,6 +218,7 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
             else:
                 extractor = AUTO_LEARNED_EXTRACTOR
                 route += f" -> {extractor}"
+                learned_story = True  # (comment threads go, as on a story: a blog post at /recursion)
         if extractor != "heuristic":
             if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 extractor = "heuristic"
@@ -267,7 +269,8 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     if extractor != "heuristic":
         from .classify import classify_main_content
 
-        sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url)
+        sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url,
+                                    story=learned_story)
     elif route is not None:
         _refine(sel, options, page_type, url)
     if route:

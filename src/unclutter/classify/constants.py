@@ -149,12 +149,15 @@ URL_DATE_RE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d[/_-](?:0?[1-9]|1[0-2])(?:[/_
 #: A token of a class or id (whitespace-separated) naming a comment thread (``comments``,
 #: ``comments-area``, ``commentlist``, ``comment-body``, Disqus' ``disqus_thread``): the
 #: word delimited by anything but a letter or by a camelCase boundary (``CommentBox``,
-#: ``userComments``, LWN's comment ``<details>``: ``shared/bugcases/13``), so
-#: ``commentary`` and ``commenter`` do not match; tokens of :data:`COMMENT_STATE_RE` are
+#: ``userComments``, LWN's comment ``<details>``: ``shared/bugcases/13``), or run together
+#: with a container word (``commentsection``, ``commentitem``, ``commentbox``: an
+#: adversarial review's news page, 2026-12-03), so ``commentary`` and ``commenter`` do not
+#: match; tokens of :data:`COMMENT_STATE_RE` are
 #: left out. On a page declared a story, the kept units inside such an element are not the
 #: story (:func:`.sections.comment_units`).
 COMMENT_CONTAINER_RE = re.compile(
-    r"(?:(?<![A-Za-z])(?:[Cc]omments?|COMMENTS?|[Cc]ommentlist|[Cc]ommentaires?|[Cc]omentarios?|[Kk]ommentare?|"
+    r"(?:(?<![A-Za-z])(?:[Cc]omments?(?:section|list|item|box|area|wrap|wrapper|thread|container|block|body)?|"
+    r"COMMENTS?|[Cc]ommentaires?|[Cc]omentarios?|[Kk]ommentare?|"
     r"[Rr]esponses|[Rr]eplies|[Rr]eactions|[Tt]alkback)|(?<=[a-z])(?:Comments?|Responses|Replies|Reactions))(?![a-z])"
     r"|(?<![A-Za-z])[Dd]isqus(?![a-z])")
 #: Class tokens that name a *state* of a post, not a thread: WordPress themes put

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 from dataclasses import dataclass, fields
 
 from .errors import UsageError
@@ -163,20 +163,26 @@ def names_add_to_cart(source: str) -> bool:
 
 #: The last segment of a URL path that names an index (a site's front page): an index
 #: document (``index.html``, ``default.aspx``, ``home.php``).
-_INDEX_DOCUMENT_RE = re.compile(r"(?i)(?:index|default|home)\.\w+")
-#: A path segment that is a plain word: no digit, hyphen, underscore or dot, as in
-#: ``/news``, ``/blog/``, ``/category/science/``; a story's URL ends in a slug or an id
-#: (``/2019/11/doobie-brothers-to-reunite``, ``/news/473849-3-morales``, ``story.html``).
-_PLAIN_WORD_SEGMENT_RE = re.compile(r"[^\d\-_.]+")
+_INDEX_DOCUMENT_RE = re.compile(r"(?i)(?:index|default|home)\.(?:s?html?|php\d?|aspx?|jsp|cfm)")
+#: A path segment that is a plain word: letters only (no digit, hyphen, underscore, dot,
+#: ``+`` or other punctuation; read after percent-decoding), as in ``/news``, ``/blog/``,
+#: ``/category/science/``; a story's URL ends in a slug or an id
+#: (``/2019/11/doobie-brothers-to-reunite``, ``/news/473849-3-morales``, ``story.html``,
+#: ``/article/Why+Rust+Wins``).
+_PLAIN_WORD_SEGMENT_RE = re.compile(r"[^\W\d_]+")
+#: Last path segments naming another rendering of the page before them, not a section:
+#: ``/my-first-post/amp/`` (the WordPress AMP plugin), ``.../print``; they are set aside.
+_RENDERING_SEGMENTS = frozenset({"amp", "print", "printable", "embed", "preview"})
 
 
 def url_names_index(url: str | None) -> bool:
     """Whether the absolute ``url`` names a site's front page, a section front or a topic
     page (``/docs/concepts/pods/``, ``/wiki/Portage``) rather than one dated or slugged
     story: no query (``?p=123``, ``?t=42`` name an item), and a path (RFC 3986 section 3.3)
-    that is empty, ``/``, an index document, or ends in a plain-word segment
-    (:data:`_PLAIN_WORD_SEGMENT_RE`) with no all-digit segment before it
-    (``/2024/05/kettle`` is a story: its date says so). ``False`` for ``None`` or an
+    (percent-decoded) that is empty, ``/``, an index document, or ends in a plain-word
+    segment (:data:`_PLAIN_WORD_SEGMENT_RE`; a rendering suffix such as ``/amp/`` set aside,
+    :data:`_RENDERING_SEGMENTS`) with no all-digit segment before it (``/2024/05/kettle``
+    is a story: its date says so). ``False`` for ``None`` or an
     unparsable URL.
 
     Such a page is a listing or a reference page (a blog's or a shop's front page, a news
@@ -211,10 +217,12 @@ def url_names_index(url: str | None) -> bool:
         return False
     if parts.query:
         return False
-    segments = [s for s in parts.path.split("/") if s]
+    segments = [s for s in unquote(parts.path).split("/") if s not in ("", ".")]
     if not segments:
         return True
     if _INDEX_DOCUMENT_RE.fullmatch(segments[-1]):
+        segments.pop()
+    elif len(segments) > 1 and segments[-1].casefold() in _RENDERING_SEGMENTS:
         segments.pop()
     return not segments or (_PLAIN_WORD_SEGMENT_RE.fullmatch(segments[-1]) is not None
                             and not any(s.isdigit() for s in segments))
