@@ -49,6 +49,9 @@ from .core.dom import Node
 from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
 from .core.options import (
+    AUTO_DESCRIPTION_FOUND_SHARE,
+    AUTO_DESCRIPTION_MIN_WORD_CHARS,
+    AUTO_DESCRIPTION_MIN_WORDS,
     AUTO_LEARNED_EXTRACTOR,
     AUTO_MAX_LEARNED_ELEMENTS,
     AUTO_MIN_ARTICLE_SELECTION_SHARE,
@@ -56,9 +59,6 @@ from .core.options import (
     AUTO_SECOND_OPINION_MIN_GAIN_CHARS,
     AUTO_SECOND_OPINION_RATIO,
     AUTO_SECOND_OPINION_STORY_RATIO,
-    AUTO_DESCRIPTION_FOUND_SHARE,
-    AUTO_DESCRIPTION_MIN_WORD_CHARS,
-    AUTO_DESCRIPTION_MIN_WORDS,
     AUTO_STORY_PAGE_TYPES,
     Options,
     auto_extractor,
@@ -255,14 +255,13 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
                 route += (f"; {what} and the heuristic kept {sel.chars} of {page_chars} {text}"
                           f" -> {AUTO_LEARNED_EXTRACTOR}")
                 extractor, body = AUTO_LEARNED_EXTRACTOR, spare
-        if extractor == "heuristic" and route is not None and not byline:
-            second = _second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url,
-                                     story=story_type in AUTO_STORY_PAGE_TYPES)
-            if second is not None:
-                second.attempts.insert(0, route + "; " + second.attempts.pop(0))
-                return second
-        elif extractor == "heuristic" and route is not None:
-            second = _description_opinion(sel, meta.excerpt, pruned.chars, spare, reprune, options, page_type, url)
+        if extractor == "heuristic" and route is not None:
+            if not byline:
+                second = _second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url,
+                                         story=story_type in AUTO_STORY_PAGE_TYPES)
+            else:
+                second = _description_opinion(sel, meta.excerpt, pruned.chars, spare, reprune, options,
+                                              page_type, url)
             if second is not None:
                 second.attempts.insert(0, route + "; " + second.attempts.pop(0))
                 return second
