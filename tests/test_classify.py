@@ -288,10 +288,35 @@ def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_kn
     assert len(trace) == 1 and trace[0].endswith("-> gbdt"), trace
     kept, total = map(int, trace[0].split("kept ")[1].split(" chars")[0].split(" of "))
     assert kept < AUTO_MIN_SELECTION_SHARE * total
-    # a byline says article: the heuristic's selection stands
-    signed = page.replace("<html>", '<html><head><meta name="author" content="Ann Potter"></head>', 1)
-    trace = [line for line in unclutter.extract(signed).trace if "auto:" in line]
-    assert trace == ["select: auto: page type not declared -> heuristic"], trace
+    # a byline says article: the heuristic's selection stands (one in JSON-LD, or on the page)
+    for signed in (
+        page.replace("<html>", '<html><head><script type="application/ld+json">{"@type": "WebPage", '
+                     '"author": {"@type": "Person", "name": "Ann Potter"}}</script></head>', 1),
+        page.replace("<body>", "<body><p class='byline'>By Ann Potter</p>", 1),
+    ):
+        article = unclutter.extract(signed)
+        assert article.byline == "Ann Potter"
+        trace = [line for line in article.trace if "auto:" in line]
+        assert trace in (["select: auto: page type not declared -> heuristic"],
+                         ["select: auto: page type webpage -> heuristic"]), trace
+    # a <meta name="author"> is set once for a whole site: on a page declaring no story it
+    # names the shop, not an article's author; with a declared story type it is a byline
+    signed = page.replace("<html>", '<html><head><meta name="author" content="Potter & Sons Ltd"></head>', 1)
+    article = unclutter.extract(signed)
+    assert article.byline == "Potter & Sons Ltd"
+    trace = [line for line in article.trace if "auto:" in line]
+    assert len(trace) == 1 and trace[0].startswith(
+        "select: auto: page type not declared -> heuristic; its byline comes from a meta tag"), trace
+    assert trace[0].endswith("-> gbdt"), trace
+    story = signed.replace("<head>", "<head><meta property='og:type' content='article'>", 1)
+    trace = [line for line in unclutter.extract(story).trace if "auto:" in line]
+    assert trace == ["select: auto: page type article -> heuristic"], trace
+    from unclutter.core.options import auto_reads_byline
+
+    assert [auto_reads_byline(t, src) for t, src in (
+        ("article", "meta[name=author]"), ("recipe", "meta[property=article:author]"), (None, "meta[name=author]"),
+        ("webpage", "meta[name=dc.creator]"), ("webpage", "json-ld"), (None, "dom[class/id=byline]"),
+        (None, None))] == [True, True, False, False, True, True, False]
     # a publication date alone does not (a WebPage's datePublished, a product's release date)
     dated = page.replace(
         "<html>", '<html><head><meta property="article:published_time" content="2024-05-01T10:00:00Z"></head>', 1)
@@ -368,8 +393,10 @@ def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declare
     article = unclutter.extract(story)
     assert [line for line in article.trace if "auto:" in line] == ["select: auto: page type article -> heuristic"]
     assert "Works start in spring" in article.text and "Topic page number 7" not in article.text
-    # a byline makes a page known as an article too, and the trace says so
-    signed = page.replace("<meta property='og:type' content='article'>", "<meta name='author' content='Ann Lee'>")
+    # a byline makes a page known as an article too (one on the page: a <meta> author on a
+    # page declaring no story type is the site's), and the trace says so
+    signed = page.replace("<meta property='og:type' content='article'>", "").replace(
+        "<div class='intro'>", "<div class='intro'><p class='byline'>By Ann Lee</p>", 1)
     trace = [line for line in unclutter.extract(signed).trace if "auto:" in line]
     assert trace[0].startswith("select: auto: page type not declared -> heuristic; a page known as an article"), trace
 
@@ -419,7 +446,13 @@ def test_auto_reads_no_byline_or_story_type_on_a_front_page():
     assert [line for line in front.trace if "auto:" in line] == [
         "select: auto: page type not declared -> heuristic; the URL names a front, section or topic page -> gbdt"]
     assert "Post number 7" in front.text and front.text.count("how the team shipped") >= 35
-    assert "Post number 7" not in unclutter.extract(plain, url="https://blog.example.org/2024/05/welcome").text
+    # at a story's URL, a byline on the page keeps it on the heuristic; the site-wide <meta>
+    # author alone, on a page declaring no story, does not
+    signed = plain.replace("<meta name='author' content='Ann Lee'>", "").replace(
+        "<div class='intro'>", "<div class='intro'><p class='byline'>By Ann Lee</p>", 1)
+    assert "Post number 7" not in unclutter.extract(signed, url="https://blog.example.org/2024/05/welcome").text
+    trace = unclutter.extract(plain, url="https://blog.example.org/2024/05/welcome").trace
+    assert any("its byline comes from a meta tag" in line for line in trace), trace
     # a section front too, but not a page with a query naming an item
     assert "Post number 7" in unclutter.extract(page, url="https://blog.example.org/engineering/").text
     assert "Post number 7" not in unclutter.extract(page, url="https://blog.example.org/?p=12").text

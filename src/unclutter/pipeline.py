@@ -15,7 +15,9 @@ return the same ``Selection``. The default, ``auto``, picks per page (:func:`_se
 GBDT on declared products and forum threads, on a site's front, section and topic pages
 (:func:`~unclutter.core.options.url_names_index`; there a byline or a declared story type
 counts for nothing), on pages not known as articles where the
-heuristic keeps under half of the text and on articles where it keeps under 5% of it, and
+heuristic keeps under half of the text and on articles where it keeps under 5% of it (a
+byline from a ``<meta>`` tag on a page declaring no story is the site's, not an article's:
+:func:`~unclutter.core.options.auto_reads_byline`), and
 on pages without a byline where the GBDT, asked for a second opinion, keeps clearly more
 than the heuristic (:func:`_second_opinion`), and on pages with one where the GBDT's larger
 selection holds the page's own description and the heuristic's does not
@@ -64,6 +66,7 @@ from .core.options import (
     auto_extractor,
     auto_may_fall_back,
     auto_may_shop,
+    auto_reads_byline,
     names_add_to_cart,
     url_names_index,
 )
@@ -231,6 +234,9 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
                 extractor = AUTO_LEARNED_EXTRACTOR
                 route += f" -> {extractor}"
         else:
+            if byline and not auto_reads_byline(story_type, meta.sources.get("byline")):
+                byline = None
+                route += "; its byline comes from a meta tag (the site's, on a page declaring no story)"
             known = not auto_may_fall_back(story_type, byline)
             floor = AUTO_MIN_ARTICLE_SELECTION_SHARE if known else AUTO_MIN_SELECTION_SHARE
             if reprune is None and not _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
