@@ -248,11 +248,14 @@ def auto_may_shop(page_type: str | None) -> bool:
 #: (:func:`auto_reads_byline`). A site sets ``<meta name="author">`` once for all its pages,
 #: and on a service, listing or shop page it names the company or the web agency; a
 #: story's byline comes with a declared story type, in its JSON-LD ``author``, or on the
-#: page itself. Measured on wcxb-dev (5-fold CV with fold GBDTs, 2026-12-03): 0.8595 ->
-#: 0.8601 (6 pages change: listing +0.97, service +0.31, collection -0.16, article -0.02
-#: F1 points); AEB and readability-tests unchanged (0 pages). Not reading DOM bylines
-#: either on those pages gains 0.0003 more on wcxb-dev but loses 0.0008 on AEB and 0.002
-#: on readability-tests; not reading any byline there, 0.0013 and 0.005 on AEB.
+#: page itself (the metadata stage looks for a byline on the page only when the head has
+#: none: a page with both, declaring no story type, reads as byline-less). Measured on
+#: wcxb-dev (5-fold CV with fold GBDTs, 2026-12-03): 0.8595 -> 0.8601 (6 pages change:
+#: listing +0.97, service +0.31, collection -0.16, article -0.02 page-F1 summed; 0.8601 in
+#: ``train/train_refine.py`` too); AEB and readability-tests unchanged (0 pages). Not
+#: reading DOM bylines either on those pages gains 0.0003 more on wcxb-dev but loses
+#: 0.0008 on AEB and 0.002 on readability-tests; not reading any byline there gains 0.0013
+#: on wcxb-dev and loses 0.005 on AEB.
 AUTO_SITEWIDE_BYLINE_SOURCE = "meta["
 
 
