@@ -311,6 +311,20 @@ def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_kn
     story = signed.replace("<head>", "<head><meta property='og:type' content='article'>", 1)
     trace = [line for line in unclutter.extract(story).trace if "auto:" in line]
     assert trace == ["select: auto: page type article -> heuristic"], trace
+    # ...or when the page shows a byline of its own besides the <meta> one (which the
+    # metadata stage prefers, and stops at)
+    shown = signed.replace("<body>", "<body><p class='byline'>By <a rel='author' href='/ann'>Ann Potter</a></p>", 1)
+    article = unclutter.extract(shown)
+    assert article.byline == "Potter & Sons Ltd"
+    trace = [line for line in article.trace if "auto:" in line]
+    assert trace == ["select: auto: page type not declared -> heuristic"], trace
+    from unclutter.parse.html import parse_html
+    from unclutter.parse.metadata import page_byline
+
+    assert page_byline(parse_html(shown)) is not None and page_byline(parse_html(shown))[0] == "Ann Potter"
+    assert page_byline(parse_html(signed)) is None
+    hidden = signed.replace("<body>", "<body><p class='byline' hidden>By Ann Potter</p>", 1)
+    assert page_byline(parse_html(hidden)) is None
     from unclutter.core.options import auto_reads_byline
 
     assert [auto_reads_byline(t, src) for t, src in (

@@ -72,7 +72,7 @@ from .core.options import (
 )
 from .parse.decode import decode_html, gunzip_page
 from .parse.html import ParsedPage, parse_html
-from .parse.metadata import extract_metadata, search_date, settle_title, structured_article_body
+from .parse.metadata import extract_metadata, page_byline, search_date, settle_title, structured_article_body
 from .prune.clean import PruneResult, parse_for_pruning, prune, strip_invisible
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .score.features import collapsed_len, prose_chars
@@ -178,7 +178,7 @@ def _structured_markdown(body: str) -> str:
 
 
 def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None,
-            source: str = "", reprune: Callable[[], Node] | None = None):
+            source: str = "", reprune: Callable[[], Node] | None = None, shown_byline: bool = False):
     """Stage 5: the heuristic (:mod:`unclutter.score`) or a learned extractor
     (:mod:`unclutter.classify`, imported only when asked for); ``auto`` picks one of them
     by the page's declared type (:func:`unclutter.core.options.auto_extractor`) and URL (a
@@ -196,7 +196,10 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
     edits ``pruned.root`` in place; without ``reprune`` a copy is kept beforehand); it
     asks the learned extractor for a second opinion on a heuristic selection it keeps
     (:func:`_second_opinion` without a byline, :func:`_description_opinion` with one), and
-    refines a heuristic selection it keeps (:func:`_refine`)."""
+    refines a heuristic selection it keeps (:func:`_refine`). ``shown_byline``: the page
+    shows a byline in its body (:func:`~unclutter.parse.metadata.page_byline`, looked for
+    when ``meta.byline`` comes from a ``<meta>`` tag that
+    :func:`~unclutter.core.options.auto_reads_byline` sets aside): then the byline counts."""
     body = pruned.root
     extractor = options.extractor
     page_type = meta.page_type
@@ -234,7 +237,7 @@ def _select(pruned: PruneResult, options: Options, meta: Metadata, url: str | No
                 extractor = AUTO_LEARNED_EXTRACTOR
                 route += f" -> {extractor}"
         else:
-            if byline and not auto_reads_byline(story_type, meta.sources.get("byline")):
+            if byline and not shown_byline and not auto_reads_byline(story_type, meta.sources.get("byline")):
                 byline = None
                 route += "; its byline comes from a meta tag (the site's, on a page declaring no story)"
             known = not auto_may_fall_back(story_type, byline)
@@ -457,6 +460,12 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         fallback_body = _lazy_structured_body(page)
     trace.append("metadata: " + (", ".join(f"{k} from {v}" for k, v in meta.sources.items())
                                  or "no field found"))
+    shown_byline = False
+    if options.extractor == "auto" and meta.byline and not auto_reads_byline(
+            meta.page_type, meta.sources.get("byline")):
+        # a <meta> author on a page declaring no story: does the page show a byline too?
+        # (the metadata stage stops at the head's; read before pruning)
+        shown_byline = page_byline(page) is not None
 
     pruned = prune(page, log=log)
     if log:
@@ -472,14 +481,14 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
             trace.append("metadata: date_published from htmldate (URL, visible text) after pruning")
     if log and meta.sources.get("title") != title_source:
         trace.append(f"metadata: title from {meta.sources.get('title') or 'nowhere'} after pruning")
-    selection = _select(pruned, options, meta, url, html, _repruner(html, url, utf8, True))
+    selection = _select(pruned, options, meta, url, html, _repruner(html, url, utf8, True), shown_byline)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
         page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
         pruned2 = prune(page2, log=log)
-        selection2 = _select(pruned2, options, meta, url, html, _repruner(html, url, None, False))
+        selection2 = _select(pruned2, options, meta, url, html, _repruner(html, url, None, False), shown_byline)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2

@@ -1651,6 +1651,32 @@ def search_date(root: Node, url: str | None, modified: str | None = None) -> str
     return found
 
 
+def _first_shown_byline(candidates: list[tuple[Node, str]]) -> tuple[str, str] | None:
+    """The first of the DOM byline ``candidates`` (node, source label) that is not hidden
+    and whose cleaned text is a byline of at most :data:`MAX_DOM_BYLINE_CHARS`
+    characters: ``(byline, source label)``, or ``None``."""
+    for node, how in candidates:
+        if _is_hidden(node):
+            continue
+        byline = _clean_byline(_byline_text(node), FIELD_LIMITS["byline"])
+        if byline and len(byline) <= MAX_DOM_BYLINE_CHARS:
+            return byline, how
+    return None
+
+
+def page_byline(page: ParsedPage) -> tuple[str, str] | None:
+    """The byline the page shows in its body (the last source of ``Metadata.byline``, which
+    :func:`extract_metadata` does not look for once the head or JSON-LD names an author):
+    ``(byline, source label)`` such as ``("Jane Doe", "dom[class/id=byline]")``, or
+    ``None``. One more walk of the body; call it before pruning. Never raises on page
+    content."""
+    if page.body is None:
+        return None
+    found = _Scan()
+    _scan_body(found, page.body, True)
+    return _first_shown_byline(found.bylines)
+
+
 def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata:
     """Extract the page's metadata (see the module docstring for precedence and rules).
 
@@ -1763,14 +1789,9 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
             found = _Scan()
             _scan_body(found, body, True)
             scan.bylines = found.bylines
-        for node, how in scan.bylines:
-            if _is_hidden(node):
-                continue
-            text = _byline_text(node)
-            byline = _clean_byline(text, limits["byline"])
-            if byline and len(byline) <= MAX_DOM_BYLINE_CHARS:
-                res.offer("byline", byline, how)
-                break
+        shown = _first_shown_byline(scan.bylines)
+        if shown is not None:
+            res.offer("byline", *shown)
 
     # --- dates ------------------------------------------------------------------------
     for name, ld_key, meta_keys, itemprop in (
