@@ -248,8 +248,8 @@ def auto_may_shop(page_type: str | None) -> bool:
 #: (:func:`auto_reads_byline`). A site sets ``<meta name="author">`` once for all its pages,
 #: and on a service, listing or shop page it names the company or the web agency; a
 #: story's byline comes with a declared story type, in its JSON-LD ``author``, or on the
-#: page itself (the metadata stage looks for a byline on the page only when the head has
-#: none: a page with both, declaring no story type, reads as byline-less). Measured on
+#: page itself (the pipeline looks for one on the page, ``parse.metadata.page_byline``,
+#: when the metadata's byline is such a ``<meta>`` one). Measured on
 #: wcxb-dev (5-fold CV with fold GBDTs, 2026-12-03): 0.8595 -> 0.8601 (6 pages change:
 #: listing +0.97, service +0.31, collection -0.16, article -0.02 page-F1 summed; 0.8601 in
 #: ``train/train_refine.py`` too); AEB and readability-tests unchanged (0 pages). Not
@@ -263,7 +263,8 @@ def auto_reads_byline(page_type: str | None, byline_source: str | None) -> bool:
     """Whether ``auto`` reads a page's byline, found by ``byline_source`` (the
     ``Metadata.sources`` label, ``None`` when there is none), as a sign of one article: yes
     on a page declaring a kind of :data:`AUTO_STORY_PAGE_TYPES`; elsewhere, unless it
-    comes from a ``<meta>`` tag (:data:`AUTO_SITEWIDE_BYLINE_SOURCE`)."""
+    comes from a ``<meta>`` tag (:data:`AUTO_SITEWIDE_BYLINE_SOURCE`; the pipeline then
+    asks whether the page shows a byline of its own)."""
     if byline_source is None:
         return False
     return page_type in AUTO_STORY_PAGE_TYPES or not byline_source.startswith(AUTO_SITEWIDE_BYLINE_SOURCE)
