@@ -354,6 +354,43 @@ def test_embedded_social_posts_quoted_by_the_article_stay():
     assert "View this post on Instagram" not in text
 
 
+def test_a_short_story_quoting_a_post_is_still_cleaned():
+    # the story's body wraps a tweet; it used to stay whole as the tweet's "wrapper" (AEB
+    # thehill.com: its ADVERTISEMENT label and a hover card kept), now only the post does
+    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
+                    "the reader of this article.</p>" for k in range(5))
+    tweet = ('<blockquote class="twitter-tweet"><p lang="en">Yes this is real and the state spent half a '
+             'million dollars on it</p>&mdash; A Reader (@reader) <a href="https://twitter.com/r/status/1">'
+             'November 18, 2019</a></blockquote>')
+    html = (f"<html><body><div class='story'><div class='field-items'>{prose}<p>Advertisement</p>{tweet}"
+            f"{prose}</div></div></body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Yes this is real and the state spent half a million dollars" in text
+    assert "A Reader (@reader)" in text and "Paragraph 4 of the story" in text
+    assert "Advertisement" not in text
+
+
+def test_a_hover_card_printed_inside_a_sentence_goes_and_its_linked_name_stays():
+    # a politician's hover card (photo, name, latest headlines) that the site's stylesheet
+    # shows on hover sits inline in the paragraph of a saved page (AEB thehill.com)
+    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
+                    "the reader of this article.</p>" for k in range(5))
+    card = ('<span class="rollover-people"><a class="rollover-people-link" href="/people/jane-roe">Jane Roe</a>'
+            '<span class="rollover-people-block"><span><img src="/roe.jpg" alt="">'
+            '<a class="name" href="/people/jane-roe">Jane Q. Roe</a>'
+            '<a href="/news/1">Senator proposes a bill on rural broadband funding</a> '
+            '<a href="/news/2">Roe questions the agency chief at a hearing</a></span></span></span>')
+    html = (f"<html><body><article><p>A man pleaded guilty to threatening Sen. {card} (D-Minn.), the "
+            f"prosecutors said on Monday in a statement.</p>{prose}</article></body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    assert "threatening Sen. Jane Roe (D-Minn.), the prosecutors said" in text
+    assert "Jane Q. Roe" not in text and "rural broadband" not in text
+    # a paragraph's own links, without a picture, are its text
+    html2 = (f"<html><body><article><p>See <a href='/a'>the first report of the committee</a> and "
+             f"<a href='/b'>the second report of the committee</a> for details.</p>{prose}</article></body></html>")
+    assert "the second report of the committee" in _select(html2).root.text_content()
+
+
 def test_links_written_in_capitals_between_paragraphs_go():
     prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
                     "the reader of this article.</p>" for k in range(4))

@@ -68,9 +68,16 @@ from .weights import (
     CONDITIONAL_TAGS,
     EMBEDDED_POST_MAX_CHARS,
     EMBEDDED_POST_MAX_LINK_DENSITY,
+    EMBEDDED_POST_RE,
+    EMBEDDED_POST_WRAPPER_MAX_OTHER_CHARS,
     FRAGMENT_TAGS,
     IMAGE_BLOCK_MAX_CHARS,
     IMAGE_PARAGRAPH_RATIO,
+    INLINE_CARD_BLOCKS,
+    INLINE_CARD_MIN_CHARS,
+    INLINE_CARD_MIN_LINK_DENSITY,
+    INLINE_CARD_MIN_LINKS,
+    INLINE_CARD_TAGS,
     ITEM_TITLE_PARENTS,
     LINK_ONLY_BLOCK_SHARE,
     LINK_ONLY_LEAF_SHARE,
@@ -553,6 +560,61 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
 _TABLE_CELLS = frozenset({"td", "th"})
 
 
+def _embedded_post_chars(node: Node, stats: TextStats) -> int:
+    """Characters of the embedded social posts (``weights.EMBEDDED_POST_RE``
+    ``<blockquote>`` elements, outermost ones) in ``node``'s subtree, ``node`` included."""
+    total = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.tag == "blockquote" and EMBEDDED_POST_RE.search(n.attrs.get("class", "")):
+            total += stats.chars.get(id(n), 0)
+            continue
+        stack.extend(c for c in n.children if c.tag != TEXT)
+    return total
+
+
+def _card_parts(node: Node) -> tuple[int, int]:
+    """The ``<img>`` and ``<a>`` elements in ``node``'s subtree (``node`` included)."""
+    img = links = 0
+    for n in node.iter_elements():
+        if n.tag == "img":
+            img += 1
+        elif n.tag == "a":
+            links += 1
+    return img, links
+
+
+def _inline_card(node: Node, stats: TextStats) -> Node | None:
+    """The card planted in running text that inline element ``node`` is or holds
+    (``weights.INLINE_CARD_TAGS``: a hover card printed inline), or ``None``: ``node`` sits
+    in a text block (``INLINE_CARD_BLOCKS``), has ``INLINE_CARD_MIN_CHARS`` characters or
+    more that are nearly all link text, and holds an image and ``INLINE_CARD_MIN_LINKS``
+    links. Returned is the innermost element below ``node`` that still holds all of
+    its images and that many links (the linked name the card hangs on stays)."""
+    if stats.chars.get(id(node), 0) < INLINE_CARD_MIN_CHARS or (
+            stats.link_density(node) < INLINE_CARD_MIN_LINK_DENSITY):
+        return None
+    block = node.parent
+    while block is not None and block.tag in INLINE_CARD_TAGS:
+        block = block.parent
+    if block is None or block.tag not in INLINE_CARD_BLOCKS:
+        return None
+    img, links = _card_parts(node)
+    if not img or links < INLINE_CARD_MIN_LINKS:
+        return None
+    card = node
+    while True:
+        for child in card.children:
+            if child.tag != TEXT and child.children:
+                ci, cl = _card_parts(child)
+                if ci == img and cl >= INLINE_CARD_MIN_LINKS:
+                    card = child
+                    break
+        else:
+            return card
+
+
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
            removed: list[Removal] | None, top: Node, undo: UndoLog | None = None,
            posts: frozenset[int] = frozenset()) -> None:
@@ -573,7 +635,11 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         chars = stats.chars.get(k, 0)
         if k in embeds and chars <= EMBEDDED_POST_MAX_CHARS and (
                 stats.link_density(node) <= EMBEDDED_POST_MAX_LINK_DENSITY):
-            continue  # a quoted social post (and its wrapper) stays whole
+            if chars - _embedded_post_chars(node, stats) <= EMBEDDED_POST_WRAPPER_MAX_OTHER_CHARS:
+                continue  # a quoted social post (and its wrapper) stays whole
+            # a region quoting a post: kept for the post's sake, the rest of it cleaned
+            stack.extend(reversed(node.children))
+            continue
         if node.tag in _TABLE_CELLS:
             # a cell never goes alone: the cells after it would move under the wrong
             # column headers (what it holds is cleaned like any content)
@@ -598,6 +664,15 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             reason = "related-story line"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
+        elif attempt.clean_conditionally and node.tag in INLINE_CARD_TAGS and (
+                card := _inline_card(node, stats)) is not None:
+            _log(removed, card, stats, "card inside running text (a hover card printed inline)")
+            if undo is not None:
+                undo.record(card.parent)
+            card.remove()
+            if card is not node and node.children:
+                stack.extend(reversed(node.children))
+            continue
         elif attempt.clean_conditionally and chars and id(node) not in opening and id(node) in related:
             reason = "related-content box (opens with a related-content heading)"
         elif attempt.clean_conditionally and node.tag in CAPITALS_LINK_TAGS and 0 < chars < CAPITALS_LINK_MAX_CHARS and (

@@ -112,6 +112,13 @@ EMBEDDED_POST_MAX_CHARS = 2500
 #: ...and only when its text is mostly not links: an embed whose only text is its links
 #: ("View this post on Instagram", "A post shared by ...") quotes nothing.
 EMBEDDED_POST_MAX_LINK_DENSITY = 0.5
+#: ...and only a wrapper holding little besides its posts (at most this many characters
+#: of other text: a caption, a "View on X" line). A larger one is a region that quotes a
+#: post (a short story with a tweet in its body: before this bound, AEB's thehill.com
+#: pages kept their "ADVERTISEMENT" labels and hover cards, the whole story left
+#: uncleaned): it is not removed for the post's sake, its post stays whole, and the rest
+#: of it is cleaned as usual.
+EMBEDDED_POST_WRAPPER_MAX_OTHER_CHARS = 200
 
 #: An unlikely candidate holding more than this share of the page's characters is a page
 #: wrapper with an unlucky name (``class="Page-ad-margins"``), not a widget: it is kept.
@@ -376,6 +383,24 @@ CAPITALS_LINK_MAX_CHARS = 150
 CAPITALS_LINK_MIN_LINK_DENSITY = 0.9
 CAPITALS_LINK_MIN_LETTERS = 10
 CAPITALS_LINK_MIN_WORDS = 3
+
+#: A card planted inside running text: an inline element (``INLINE_CARD_TAGS``) whose
+#: nearest enclosing block is a text block (``INLINE_CARD_BLOCKS``) and which holds an
+#: image and at least ``INLINE_CARD_MIN_LINKS`` links, with at least
+#: ``INLINE_CARD_MIN_CHARS`` characters that are nearly all link text (link density at
+#: least ``INLINE_CARD_MIN_LINK_DENSITY``). It is a hover card that the site's stylesheet
+#: shows over a linked name (a politician's photo, name and latest headlines after
+#: "Rep. Ilhan Omar"), which a saved page prints inline, in the middle of the sentence.
+#: A paragraph's own links carry no picture. The innermost such element goes (the one
+#: no child of which holds its image and two of its links), so that the linked name the
+#: card hangs on stays. Measured before adoption on every element of AEB, wcxb-dev and
+#: readability-tests: 5 pages hold one, none of the cards' text is in a ground truth.
+INLINE_CARD_TAGS = frozenset({"span", "a", "b", "strong", "em", "i", "small", "sup", "u", "font",
+                              "cite", "q", "abbr", "mark"})
+INLINE_CARD_BLOCKS = frozenset({"p", "li", "td", "dd", "blockquote"})
+INLINE_CARD_MIN_CHARS = 40
+INLINE_CARD_MIN_LINKS = 2
+INLINE_CARD_MIN_LINK_DENSITY = 0.8
 
 #: Bylines inside the content are removed when shorter than this many characters
 #: (Readability.js: _isValidByline, 100); the byline goes to the metadata instead.
