@@ -1026,6 +1026,11 @@ def test_listed_elements_give_what_the_body_walk_gives():
      ("forum", "json-ld")),
     ('<script type="application/ld+json">{"@type": "NewsArticle"}</script>'
      '<meta property="og:type" content="website">', ("article", "json-ld")),
+    # a paywalled story names its subscription as the work it is part of (Google's
+    # paywalled-content markup, AEB wired.com): the page is the article, not a product
+    ('<script type="application/ld+json">{"@type": "NewsArticle", "headline": "x", "isPartOf": '
+     '{"@type": ["CreativeWork", "Product"], "name": "WIRED", "productID": "wired.com:basic"}}</script>',
+     ("article", "json-ld")),
     ('<meta property="og:type" content="video.movie">', ("video", "meta[property=og:type]")),
     ('<meta property="og:type" content="<script>">', (None, None)),
     ("", (None, None)),

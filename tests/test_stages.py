@@ -391,6 +391,34 @@ def test_a_hover_card_printed_inside_a_sentence_goes_and_its_linked_name_stays()
     assert "the second report of the committee" in _select(html2).root.text_content()
 
 
+def test_an_article_body_cut_in_chunks_by_an_ad_row_is_selected_whole():
+    # wired.com: each chunk of the body sits in a grid row of its own, a full-width ad row
+    # between them; the chunks share their class, and their common ancestor is the article
+    def chunk(first, n):
+        paras = "".join(f"<p>Paragraph {first + k} of the story, with commas, clauses, and details worth "
+                        "keeping for the reader of this long article.</p>" for k in range(n))
+        return (f"<div class='grid grid-items-2'><div class='body body__container article__body'>{paras}</div>"
+                "<div class='grid-layout__aside'></div></div>")
+    html = ("<html><body><nav><a href='/'>Home</a> <a href='/a'>About</a></nav><div class='article__chunks'>"
+            f"{chunk(0, 3)}<div class='row full-bleed-ad'>Advertisement</div>{chunk(3, 7)}</div>"
+            "<footer><a href='/t'>Terms</a></footer></body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Paragraph 0 of the story" in text and "Paragraph 9 of the story" in text
+    # the rule itself: the chunks' nearest common ancestor; a short block of the same
+    # class (a 30-character note) is no chunk of the body
+    from unclutter.score.select import _chunks_ancestor
+    for first, expect_whole in ((chunk(0, 3), True),
+                                ("<div class='grid'><div class='body body__container article__body'>"
+                                 "Short note in the same class.</div></div>", False)):
+        page = parse_html(html.replace(chunk(0, 3), first))
+        body = page.body
+        stats = compute_stats(body)
+        tops = [n for n in body.iter_elements() if n.attrs.get("class") == "body body__container article__body"]
+        got = _chunks_ancestor(tops[-1], body, stats)
+        assert (got.attrs.get("class") == "article__chunks") is expect_whole
+        assert expect_whole or got is tops[-1]
+
+
 def test_links_written_in_capitals_between_paragraphs_go():
     prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
                     "the reader of this article.</p>" for k in range(4))

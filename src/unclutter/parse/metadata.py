@@ -1857,7 +1857,13 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
         res.offer("excerpt", clean_text(description, limits["excerpt"], strip_tags=True), "json-ld")
 
     # --- page type ----------------------------------------------------------------------------
-    types = {t for obj in ld.objects for t in _ld_types(obj)}
+    # the work the page is part of is not the page: a paywalled article names its
+    # subscription as ``"isPartOf": {"@type": "Product"}`` (Google Search Central,
+    # "Subscription and paywalled content" structured data)
+    part_of = {id(o) for obj in ld.objects
+               for v in (obj["isPartOf"] if isinstance(obj.get("isPartOf"), list) else [obj.get("isPartOf")])
+               if isinstance(v, dict) for o in _json_objects(v)}
+    types = {t for obj in ld.objects if id(obj) not in part_of for t in _ld_types(obj)}
     for kind, names in PAGE_KINDS:
         if not types.isdisjoint(names):
             if kind != "webpage" or not _microdata_kind(page, res):

@@ -52,6 +52,7 @@ from .weights import (
     BOILERPLATE_TEXT_RE,
     BYLINE_MAX_CHARS,
     BYLINE_RE,
+    CHUNK_MAX_LEVELS,
     CAPITALS_LINK_MAX_CHARS,
     CAPITALS_LINK_MIN_LETTERS,
     CAPITALS_LINK_MIN_LINK_DENSITY,
@@ -202,6 +203,7 @@ def _pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:
             anc = anc.parent
     if not promoted:
         top = _sections_ancestor(top, top_score, best[1:SECTION_CANDIDATES], body, scores, stats)
+        top = _chunks_ancestor(top, body, stats)
     # Climb while a parent scores better (the article is larger than this part of it).
     last = scores.get(top) or 0.0
     threshold = last * PARENT_CLIMB_MIN_SHARE
@@ -276,6 +278,39 @@ def _sections_ancestor(top: Node, top_score: float, ranked: list[tuple[int, floa
                 return anc
             return top
         anc = anc.parent
+    return top
+
+
+def _chunks_ancestor(top: Node, body: Node, stats: TextStats) -> Node:
+    """``top``, or the nearest ancestor holding the other chunks of an article body cut
+    in pieces (see ``CHUNK_MAX_LEVELS`` in :mod:`unclutter.score.weights`)."""
+    cls = top.attrs.get("class")
+    if not cls or top is body or stats.chars.get(id(top), 0) < SECTION_MIN_CHARS:
+        return top
+    line: list[Node] = []  # top's ancestors below body, nearest first
+    a = top.parent
+    while a is not None and a is not body and len(line) < CHUNK_MAX_LEVELS:
+        line.append(a)
+        a = a.parent
+    if not line:
+        return top
+    outer = line[-1]
+    tag = top.tag
+    chunks = [n for n in outer.iter_elements(include_self=False)
+              if n is not top and n.tag == tag and n.attrs.get("class") == cls
+              and stats.chars.get(id(n), 0) >= SECTION_MIN_CHARS
+              and stats.link_density(n) <= SECTION_MAX_LINK_DENSITY]
+    if not chunks:
+        return top
+    inside = {id(n) for n in top.iter_elements(include_self=False)}
+    around = {id(n) for n in line}
+    chunks = [n for n in chunks if id(n) not in inside and id(n) not in around]
+    if not chunks:
+        return top
+    for anc in line:
+        held = {id(n) for n in anc.iter_elements(include_self=False)}
+        if all(id(n) in held for n in chunks):
+            return anc if stats.link_density(anc) <= SECTION_MAX_LINK_DENSITY else top
     return top
 
 

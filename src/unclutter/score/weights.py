@@ -180,6 +180,18 @@ SECTION_EXCLUDED_RE = re.compile(r"accordion|faq|collaps|toggle", re.IGNORECASE)
 MIN_SECTION_CANDIDATES = 3
 SECTION_CHARS_RATIO = 1.0
 
+#: An article body cut into chunks (by an advertisement row, a newsletter box), each
+#: chunk in a wrapper of its own. When the top candidate holds ``SECTION_MIN_CHARS``
+#: characters or more, elements with its tag and exact class
+#: attribute that hold prose (at least ``SECTION_MIN_CHARS`` characters, link density at
+#: most ``SECTION_MAX_LINK_DENSITY``), neither inside it nor around it, are the rest of the
+#: body when the nearest ancestor holding them all is at most ``CHUNK_MAX_LEVELS`` levels
+#: above the top candidate and its own link density is at most
+#: ``SECTION_MAX_LINK_DENSITY``: that ancestor is promoted (wired.com: two
+#: ``body__container`` chunks in two grid rows around a full-width ad; Readability.js
+#: merges siblings only, and the section rule above wants three rivals).
+CHUNK_MAX_LEVELS = 3
+
 #: A top candidate that is part of a list or table row is a fragment of the article (a
 #: post written as bullet lists): selection climbs to the nearest ancestor outside these.
 FRAGMENT_TAGS = frozenset({"li", "ul", "ol", "dl", "dd", "dt", "tr", "td", "th", "tbody",
