@@ -1031,6 +1031,11 @@ def test_listed_elements_give_what_the_body_walk_gives():
     ('<script type="application/ld+json">{"@type": "NewsArticle", "headline": "x", "isPartOf": '
      '{"@type": ["CreativeWork", "Product"], "name": "WIRED", "productID": "wired.com:basic"}}</script>',
      ("article", "json-ld")),
+    # ... also when named by @id in a @graph; a comment part of a thread is a forum page
+    ('<script type="application/ld+json">{"@graph": [{"@type": "NewsArticle", "isPartOf": {"@id": "#p"}},'
+     ' {"@id": "#p", "@type": ["CreativeWork", "Product"], "name": "W"}]}</script>', ("article", "json-ld")),
+    ('<script type="application/ld+json">{"@type": "Comment", "isPartOf": {"@type": "DiscussionForumPosting"}}'
+     '</script>', ("forum", "json-ld")),
     ('<meta property="og:type" content="video.movie">', ("video", "meta[property=og:type]")),
     ('<meta property="og:type" content="<script>">', (None, None)),
     ("", (None, None)),

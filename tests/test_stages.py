@@ -385,10 +385,23 @@ def test_a_hover_card_printed_inside_a_sentence_goes_and_its_linked_name_stays()
     text = " ".join(_select(html).root.text_content().split())
     assert "threatening Sen. Jane Roe (D-Minn.), the prosecutors said" in text
     assert "Jane Q. Roe" not in text and "rural broadband" not in text
-    # a paragraph's own links, without a picture, are its text
+    # a paragraph's own links are its text, pictures or not: they do not repeat the link
+    # before them (an adversarial review's cases: avatars beside two names, a shop's logo
+    # beside a product link and its price, a product's logo and name in a table cell)
     html2 = (f"<html><body><article><p>See <a href='/a'>the first report of the committee</a> and "
-             f"<a href='/b'>the second report of the committee</a> for details.</p>{prose}</article></body></html>")
-    assert "the second report of the committee" in _select(html2).root.text_content()
+             f"<a href='/b'>the second report of the committee</a> for details.</p>"
+             "<p>The proposal was drafted by <em><a href='/tb'><img src='/tb.jpg' alt=''>Councillor Tom Baker</a>"
+             " and <a href='/ar'>Councillor Ana Ruiz</a></em>, who said it would be voted on next month.</p>"
+             "<p><strong><a href='/anker'><img src='/logo.png' alt=''> Anker PowerCore 10000 portable charger</a>"
+             " at <a href='/amazon'>Amazon for $49.99</a></strong></p>"
+             "<table><tr><th>Phone</th><th>Price</th></tr><tr><td><span><a href='/s24'><img src='/s.png' alt=''>"
+             "</a> <a href='/s24'>Samsung Galaxy S24 Ultra 256GB unlocked</a></span></td><td>$1,199</td></tr></table>"
+             f"{prose}</article></body></html>")
+    text2 = " ".join(_select(html2).root.text_content().split())
+    assert "the second report of the committee" in text2
+    assert "drafted by Councillor Tom Baker and Councillor Ana Ruiz, who said" in text2
+    assert "Anker PowerCore 10000 portable charger at Amazon for $49.99" in text2
+    assert "Samsung Galaxy S24 Ultra 256GB unlocked" in text2
 
 
 def test_an_article_body_cut_in_chunks_by_an_ad_row_is_selected_whole():

@@ -1857,15 +1857,26 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
         res.offer("excerpt", clean_text(description, limits["excerpt"], strip_tags=True), "json-ld")
 
     # --- page type ----------------------------------------------------------------------------
-    # the work the page is part of is not the page: a paywalled article names its
-    # subscription as ``"isPartOf": {"@type": "Product"}`` (Google Search Central,
-    # "Subscription and paywalled content" structured data)
-    part_of = {id(o) for obj in ld.objects
-               for v in (obj["isPartOf"] if isinstance(obj.get("isPartOf"), list) else [obj.get("isPartOf")])
-               if isinstance(v, dict) for o in _json_objects(v)}
-    types = {t for obj in ld.objects if id(obj) not in part_of for t in _ld_types(obj)}
+    # a paywalled story names its subscription as the work it is part of:
+    # ``"isPartOf": {"@type": ["CreativeWork", "Product"]}`` (Google Search Central,
+    # "Subscription and paywalled content" structured data): a product so named (inline,
+    # in a list, or by ``@id`` reference) does not make the page a product page
+    part_of: set[int] = set()
+    for obj in ld.objects:
+        value = obj.get("isPartOf")
+        stack = list(value[:64]) if isinstance(value, list) else [value]
+        while stack:
+            v = stack.pop()
+            if isinstance(v, list):
+                stack.extend(v[:64])
+            elif isinstance(v, (dict, str)):
+                v = ld.deref(v)
+                if isinstance(v, dict):
+                    part_of.update(id(o) for o in _json_objects(v))
+    types = {t for obj in ld.objects for t in _ld_types(obj)}
+    product_types = {t for obj in ld.objects if id(obj) not in part_of for t in _ld_types(obj)}
     for kind, names in PAGE_KINDS:
-        if not types.isdisjoint(names):
+        if not (product_types if kind == "product" else types).isdisjoint(names):
             if kind != "webpage" or not _microdata_kind(page, res):
                 res.offer("page_type", kind, "json-ld")
             break

@@ -75,6 +75,7 @@ from .weights import (
     IMAGE_BLOCK_MAX_CHARS,
     IMAGE_PARAGRAPH_RATIO,
     INLINE_CARD_BLOCKS,
+    INLINE_CARD_MAX_ELEMENTS,
     INLINE_CARD_MIN_CHARS,
     INLINE_CARD_MIN_LINK_DENSITY,
     INLINE_CARD_MIN_LINKS,
@@ -310,8 +311,24 @@ def _chunks_ancestor(top: Node, body: Node, stats: TextStats) -> Node:
     for anc in line:
         held = {id(n) for n in anc.iter_elements(include_self=False)}
         if all(id(n) in held for n in chunks):
+            # twins: every chunk sits in the same chain of wrappers (tags and classes)
+            # below the ancestor as the top candidate: one body cut in pieces, not a
+            # comment, review or teaser that reuses the body's class in a box of its own
+            path = _wrapper_path(top, anc)
+            if any(_wrapper_path(n, anc) != path for n in chunks):
+                return top
             return anc if stats.link_density(anc) <= SECTION_MAX_LINK_DENSITY else top
     return top
+
+
+def _wrapper_path(node: Node, ancestor: Node) -> list[tuple[str, str]]:
+    """The ``(tag, class)`` of the elements from ``node`` up to, not including,
+    ``ancestor``."""
+    out = []
+    while node is not None and node is not ancestor:
+        out.append((node.tag, node.attrs.get("class", "")))
+        node = node.parent
+    return out
 
 
 def _repeated_posts(top: Node, body: Node, stats: TextStats) -> list[Node] | None:
@@ -595,59 +612,70 @@ def _teasers(container: Node, stats: TextStats, attempt: Attempt) -> set[int]:
 _TABLE_CELLS = frozenset({"td", "th"})
 
 
-def _embedded_post_chars(node: Node, stats: TextStats) -> int:
+def _embedded_post_chars(container: Node, embeds: set[int], stats: TextStats) -> dict[int, int]:
     """Characters of the embedded social posts (``weights.EMBEDDED_POST_RE``
-    ``<blockquote>`` elements, outermost ones) in ``node``'s subtree, ``node`` included."""
-    total = 0
-    stack = [node]
+    ``<blockquote>`` elements, outermost ones) below each element of ``container`` that
+    holds one (``embeds``: :func:`embedded_posts`), by ``id``: one walk, then each post's
+    characters added up its ancestor chain (linear in the page for one post; a walk per
+    wrapper was quadratic on deep nesting)."""
+    out: dict[int, int] = {}
+    stack = [c for c in container.children if id(c) in embeds]
     while stack:
         n = stack.pop()
         if n.tag == "blockquote" and EMBEDDED_POST_RE.search(n.attrs.get("class", "")):
-            total += stats.chars.get(id(n), 0)
+            c = stats.chars.get(id(n), 0)
+            a: Node | None = n
+            while a is not None and a is not container:
+                out[id(a)] = out.get(id(a), 0) + c
+                a = a.parent
             continue
-        stack.extend(c for c in n.children if c.tag != TEXT)
-    return total
+        stack.extend(c for c in n.children if id(c) in embeds)
+    return out
 
 
-def _card_parts(node: Node) -> tuple[int, int]:
-    """The ``<img>`` and ``<a>`` elements in ``node``'s subtree (``node`` included)."""
+def _card_parts(node: Node, limit: int) -> tuple[int, int, set[str]] | None:
+    """The ``<img>`` elements, the ``<a>`` elements and their ``href`` values in ``node``'s
+    subtree, or ``None`` when it holds more than ``limit`` elements (no card)."""
     img = links = 0
-    for n in node.iter_elements():
+    hrefs: set[str] = set()
+    for k, n in enumerate(node.iter_elements()):
+        if k > limit:
+            return None
         if n.tag == "img":
             img += 1
         elif n.tag == "a":
             links += 1
-    return img, links
+            hrefs.add(n.attrs.get("href", ""))
+    return img, links, hrefs
 
 
-def _inline_card(node: Node, stats: TextStats) -> Node | None:
-    """The card planted in running text that inline element ``node`` is or holds
-    (``weights.INLINE_CARD_TAGS``: a hover card printed inline), or ``None``: ``node`` sits
-    in a text block (``INLINE_CARD_BLOCKS``), has ``INLINE_CARD_MIN_CHARS`` characters or
-    more that are nearly all link text, and holds an image and ``INLINE_CARD_MIN_LINKS``
-    links. Returned is the innermost element below ``node`` that still holds all of
-    its images and that many links (the linked name the card hangs on stays)."""
-    if stats.chars.get(id(node), 0) < INLINE_CARD_MIN_CHARS or (
+def _inline_card(node: Node, stats: TextStats) -> bool:
+    """Whether inline element ``node`` is a hover card printed in running text
+    (``weights.INLINE_CARD_TAGS``): it follows the link it hangs on (its previous element
+    sibling is an ``<a href>``) and repeats that link inside, sits in a text block
+    (``INLINE_CARD_BLOCKS``), has ``INLINE_CARD_MIN_CHARS`` characters or more that are
+    nearly all link text, and holds an image and ``INLINE_CARD_MIN_LINKS`` links, in at
+    most ``INLINE_CARD_MAX_ELEMENTS`` elements."""
+    parent = node.parent
+    if parent is None or stats.chars.get(id(node), 0) < INLINE_CARD_MIN_CHARS or (
             stats.link_density(node) < INLINE_CARD_MIN_LINK_DENSITY):
-        return None
-    block = node.parent
+        return False
+    parts = _card_parts(node, INLINE_CARD_MAX_ELEMENTS)
+    if parts is None or not parts[0] or parts[1] < INLINE_CARD_MIN_LINKS:
+        return False
+    before = None
+    for c in parent.children:
+        if c is node:
+            break
+        if c.tag != TEXT:
+            before = c
+    href = before.attrs.get("href") if before is not None and before.tag == "a" else None
+    if not href or href not in parts[2]:
+        return False
+    block = parent
     while block is not None and block.tag in INLINE_CARD_TAGS:
         block = block.parent
-    if block is None or block.tag not in INLINE_CARD_BLOCKS:
-        return None
-    img, links = _card_parts(node)
-    if not img or links < INLINE_CARD_MIN_LINKS:
-        return None
-    card = node
-    while True:
-        for child in card.children:
-            if child.tag != TEXT and child.children:
-                ci, cl = _card_parts(child)
-                if ci == img and cl >= INLINE_CARD_MIN_LINKS:
-                    card = child
-                    break
-        else:
-            return card
+    return block is not None and block.tag in INLINE_CARD_BLOCKS
 
 
 def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
@@ -655,6 +683,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
            posts: frozenset[int] = frozenset()) -> None:
     teasers = _teasers(container, stats, attempt)
     embeds = embedded_posts(container)
+    post_chars: dict[int, int] | None = None  # _embedded_post_chars, made when first needed
     counts = None  # _subtree_counts, made when first needed
     opening = _opening_elements(container)  # the elements holding the selection's first text
     related = _related_boxes(container) if attempt.clean_conditionally else set()
@@ -670,7 +699,9 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         chars = stats.chars.get(k, 0)
         if k in embeds and chars <= EMBEDDED_POST_MAX_CHARS and (
                 stats.link_density(node) <= EMBEDDED_POST_MAX_LINK_DENSITY):
-            if chars - _embedded_post_chars(node, stats) <= EMBEDDED_POST_WRAPPER_MAX_OTHER_CHARS:
+            if post_chars is None:
+                post_chars = _embedded_post_chars(container, embeds, stats)
+            if chars - post_chars.get(k, 0) <= EMBEDDED_POST_WRAPPER_MAX_OTHER_CHARS:
                 continue  # a quoted social post (and its wrapper) stays whole
             # a region quoting a post: kept for the post's sake, the rest of it cleaned
             stack.extend(reversed(node.children))
@@ -699,15 +730,8 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             reason = "related-story line"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
-        elif attempt.clean_conditionally and node.tag in INLINE_CARD_TAGS and (
-                card := _inline_card(node, stats)) is not None:
-            _log(removed, card, stats, "card inside running text (a hover card printed inline)")
-            if undo is not None:
-                undo.record(card.parent)
-            card.remove()
-            if card is not node and node.children:
-                stack.extend(reversed(node.children))
-            continue
+        elif attempt.clean_conditionally and node.tag in INLINE_CARD_TAGS and _inline_card(node, stats):
+            reason = "hover card printed inside running text"
         elif attempt.clean_conditionally and chars and id(node) not in opening and id(node) in related:
             reason = "related-content box (opens with a related-content heading)"
         elif attempt.clean_conditionally and node.tag in CAPITALS_LINK_TAGS and 0 < chars < CAPITALS_LINK_MAX_CHARS and (
