@@ -430,6 +430,16 @@ def test_an_article_body_cut_in_chunks_by_an_ad_row_is_selected_whole():
         got = _chunks_ancestor(tops[-1], body, stats)
         assert (got.attrs.get("class") == "article__chunks") is expect_whole
         assert expect_whole or got is tops[-1]
+    # readers' responses that reuse the body's class sit in boxes of their own: no twins
+    responses = ("<section class='responses'>" + "".join(
+        f"<div class='response'><div class='body body__container article__body'><p>Response {k} of a reader, "
+        "long enough to be prose, with commas, clauses, and an opinion about the story above.</p>"
+        "<p>More of the same response, still long enough to count as the prose of a chunk.</p></div></div>"
+        for k in range(2)) + "</section>")
+    page = parse_html(html.replace("<div class='row full-bleed-ad'>Advertisement</div>" + chunk(3, 7), responses))
+    stats = compute_stats(page.body)
+    top = next(n for n in page.body.iter_elements() if n.attrs.get("class") == "body body__container article__body")
+    assert _chunks_ancestor(top, page.body, stats) is top
 
 
 def test_links_written_in_capitals_between_paragraphs_go():
