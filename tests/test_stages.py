@@ -334,11 +334,16 @@ def test_select_merges_unscored_same_class_sections_of_a_split_article():
     assert "Another story headline" not in text
 
 
+def _story_paragraphs(n: int) -> str:
+    """``n`` paragraphs of a story, long and comma-rich enough to score as prose."""
+    return "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
+                   "the reader of this article.</p>" for k in range(n))
+
+
 def test_embedded_social_posts_quoted_by_the_article_stay():
     # the embed code's <blockquote> holds the quoted post; its wrapper's "social" class made
     # it an unlikely candidate and a share widget (AEB nj.com: five quoted tweets lost)
-    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
-                    "the reader of this article.</p>" for k in range(6))
+    prose = _story_paragraphs(6)
     tweet = ('<div class="social-media-embed"><blockquote class="twitter-tweet"><p lang="en">Yes this is '
              'real and the state spent half a million dollars on it <a href="https://t.co/x">t.co/x</a></p>'
              '&mdash; A Reader (@reader) <a href="https://twitter.com/reader/status/1">November 18, 2019</a>'
@@ -357,8 +362,7 @@ def test_embedded_social_posts_quoted_by_the_article_stay():
 def test_a_short_story_quoting_a_post_is_still_cleaned():
     # the story's body wraps a tweet; it used to stay whole as the tweet's "wrapper" (AEB
     # thehill.com: its ADVERTISEMENT label and a hover card kept), now only the post does
-    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
-                    "the reader of this article.</p>" for k in range(5))
+    prose = _story_paragraphs(5)
     tweet = ('<blockquote class="twitter-tweet"><p lang="en">Yes this is real and the state spent half a '
              'million dollars on it</p>&mdash; A Reader (@reader) <a href="https://twitter.com/r/status/1">'
              'November 18, 2019</a></blockquote>')
@@ -373,8 +377,7 @@ def test_a_short_story_quoting_a_post_is_still_cleaned():
 def test_a_hover_card_printed_inside_a_sentence_goes_and_its_linked_name_stays():
     # a politician's hover card (photo, name, latest headlines) that the site's stylesheet
     # shows on hover sits inline in the paragraph of a saved page (AEB thehill.com)
-    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
-                    "the reader of this article.</p>" for k in range(5))
+    prose = _story_paragraphs(5)
     card = ('<span class="rollover-people"><a class="rollover-people-link" href="/people/jane-roe">Jane Roe</a>'
             '<span class="rollover-people-block"><span><img src="/roe.jpg" alt="">'
             '<a class="name" href="/people/jane-roe">Jane Q. Roe</a>'
@@ -443,8 +446,7 @@ def test_an_article_body_cut_in_chunks_by_an_ad_row_is_selected_whole():
 
 
 def test_links_written_in_capitals_between_paragraphs_go():
-    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
-                    "the reader of this article.</p>" for k in range(4))
+    prose = _story_paragraphs(4)
     html = (f"<html><body><article>{prose}"
             "<p><strong><a href='/app'>CLICK HERE TO GET THE NEWS APP</a></strong></p>"
             "<p><a href='/x'>SINGER SAYS THE TOUR HAS HELPED HER LOSE 25 POUNDS</a></p>"
@@ -1632,8 +1634,7 @@ def test_hidden_text_neither_decides_caption_repeats_nor_reaches_the_removal_log
 
 
 def test_an_advertisement_dressed_as_an_embedded_post_is_not_exempt():
-    prose = "".join(f"<p>Paragraph {k} of the story, with commas, clauses, and details worth keeping for "
-                    "the reader of this article.</p>" for k in range(6))
+    prose = _story_paragraphs(6)
     ad = ("<div class='ad-slot sponsored'><blockquote class='twitter-tweet ad sponsored'><p>BUY CHEAP PILLS NOW "
           "at our store, best prices of the year for everyone</p></blockquote></div>")
     text = " ".join(_select(f"<html><body><article>{prose}{ad}{prose}</article></body></html>").root.text_content().split())
