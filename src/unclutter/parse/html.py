@@ -327,6 +327,8 @@ class SkippedElement:
     #: some element inside it is hidden (``ElementFilter.hides``): its ``text`` holds text no
     #: reader sees, which a removal log must not show
     hidden_inside: bool = False
+    #: why the page's styles hide it (``parse_html(style_resolver=...)``), when they do
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -915,7 +917,7 @@ def _required_tokens(selector: str) -> tuple[str, ...] | None:
     return tuple(t.lower() for t in _SELECTOR_TOKEN_RE.findall(core))
 
 
-def _applicable(selectors: list[str], classes: set[str], ids: set[str]) -> list[str]:
+def applicable_selectors(selectors: list[str], classes: set[str], ids: set[str]) -> list[str]:
     """The selectors that can match this document: those whose required class names and
     ids (:func:`_required_tokens`) all occur in it. Sites ship stylesheets for every page
     of the site (CNN: 494 hiding rules), and lexbor checks every selector of a list against
@@ -928,7 +930,7 @@ def _applicable(selectors: list[str], classes: set[str], ids: set[str]) -> list[
     return out
 
 
-def _combined_selector(tree, selectors: list[str]) -> str:
+def combined_selector(tree, selectors: list[str]) -> str:
     combined = ", ".join(selectors)
     try:
         _PROBE.css(combined)
@@ -1115,11 +1117,19 @@ def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[Ski
     ``None``). ``spare_wrappers = (share, link density, least)``: an element holding at
     least ``share`` of the page's ``page_chars`` characters, and at least ``least``, with a
     link density below ``link density`` stays (:func:`_is_wrapper`)."""
+    _drop_nodes([(lnode, None) for lnode in tree.root.css(selector)], index, skipped, page_chars, spare_wrappers)
+
+
+def _drop_nodes(found: list, index: dict[int, Node], skipped: list[SkippedElement] | None,
+                page_chars: int = 0, spare_wrappers: tuple[float, float, int] | None = None) -> None:
+    """:func:`_drop_matched` for ``found``: (lexbor node, reason or ``None``) pairs."""
     pairs = []
-    for lnode in tree.root.css(selector):
+    reasons: dict[int, str | None] = {}
+    for lnode, reason in found:
         node = index.get(lnode.mem_id)
         if node is not None and node.tag not in _NEVER_SKIPPED:
             pairs.append((node, lnode))
+            reasons[id(node)] = reason
     matched = {id(node) for node, _ in pairs}
     covered: dict[int, bool] = {}  # element -> it or an ancestor is matched (memo: linear overall)
 
@@ -1148,8 +1158,23 @@ def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[Ski
                 and _holds_main_landmark(node)):
             continue
         if skipped is not None:
-            skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
+            skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent,
+                                          reason=reasons[id(node)]))
         node.remove()
+
+
+def _mute_nodes(found: list, index: dict[int, Node]) -> None:
+    """Remove the text children of the copies of ``found`` (lexbor node, reason) pairs:
+    elements whose own text the page's styles make invisible while a descendant shows."""
+    for lnode, _reason in found:
+        node = index.get(lnode.mem_id)
+        if node is not None and node.tag not in _NEVER_SKIPPED:
+            kept = [c for c in node.children if c.tag != TEXT]
+            if len(kept) != len(node.children):
+                for c in node.children:
+                    if c.tag == TEXT:
+                        c.parent = None
+                node.children = kept
 
 
 def parse_html(html: str, url: str | None = None, *,
@@ -1157,7 +1182,8 @@ def parse_html(html: str, url: str | None = None, *,
                skip_elements: ElementFilter | None = None,
                scripting: bool = True, utf8: bytes | None = None,
                report_skipped: bool = True,
-               spare_wrappers: tuple[float, float, int] | None = None) -> ParsedPage:
+               spare_wrappers: tuple[float, float, int] | None = None,
+               style_resolver: Callable | None = None) -> ParsedPage:
     """Parse decoded HTML into a :class:`ParsedPage`.
 
     Args:
@@ -1187,6 +1213,14 @@ def parse_html(html: str, url: str | None = None, *,
             kept when it holds at least ``share`` of the page's non-whitespace characters,
             and at least ``least`` of them, with a link density below ``link density``
             (the prune stage's page-wrapper rule: ``prune.rules.PAGE_WRAPPER``).
+        style_resolver: ``style_resolver(tree, styles, classes, ids, page_chars)`` -> an
+            object with ``drop`` and ``mute``, dicts of lexbor ``mem_id`` -> (lexbor node,
+            reason): elements left out of the tree (outermost only, reported in
+            ``ParsedPage.skipped`` with the reason; page wrappers spared as for
+            ``skip_selector``) and elements whose own text is left out (the prune stage's
+            CSS cascade, :func:`unclutter.prune.css.resolve_hidden`). ``styles``: the
+            page's ``<style>`` texts; ``classes``/``ids``: those the page uses
+            (lower-cased); ``page_chars``: the non-blank characters of the page's text.
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -1227,7 +1261,7 @@ def parse_html(html: str, url: str | None = None, *,
             selectors = list(skip_selector([n.text(deep=True) for n in tree.css("style")]))
         elif skip_selector:
             selectors = [skip_selector]
-        index: dict[int, Node] | None = {} if selectors else None
+        index: dict[int, Node] | None = {} if selectors or style_resolver is not None else None
         classes: set[str] = set()
         ids: set[str] = set()
         tagged: dict[str, list[Node]] = {}
@@ -1243,10 +1277,16 @@ def parse_html(html: str, url: str | None = None, *,
                              skip_elements.loading_link_density)
         if selectors:
             if callable(skip_selector):
-                selectors = _applicable(selectors, classes, ids)
-            combined = _combined_selector(tree, selectors) if selectors else ""
+                selectors = applicable_selectors(selectors, classes, ids)
+            combined = combined_selector(tree, selectors) if selectors else ""
             if combined:
                 _drop_matched(tree, combined, index, skipped, sizes[0], spare_wrappers)
+        if style_resolver is not None:
+            verdicts = style_resolver(tree, [n.text(deep=True) for n in tree.css("style")], classes, ids, sizes[0])
+            if verdicts.mute:
+                _mute_nodes(list(verdicts.mute.values()), index)
+            if verdicts.drop:
+                _drop_nodes(list(verdicts.drop.values()), index, skipped, sizes[0], spare_wrappers)
         return root, styles, data_scripts, skipped, tagged, streamed
 
     root, styles, data_scripts, skipped, tagged, streamed = build()
@@ -1256,7 +1296,7 @@ def parse_html(html: str, url: str | None = None, *,
         root, styles, data_scripts, skipped, tagged, streamed = build()
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped or [], tagged=tagged,
-                      style_selectors_applied=callable(skip_selector),
+                      style_selectors_applied=callable(skip_selector) or style_resolver is not None,
                       skip_elements=skip_elements,
                       microdata_types=_microdata_types(tree) if any(w in html for w in _MICRODATA_SPELLINGS) else [])
     head = page.head

@@ -44,15 +44,23 @@ from ..core.invisible import (
     strip_invisible,  # re-exported: the prune stage's text rule
 )
 from ..core.models import Removal
-from ..parse.html import ElementFilter, ParsedPage, parse_html
-from .media import media_query_matches
+from ..parse.html import ElementFilter, ParsedPage, applicable_selectors, combined_selector, parse_html
+from .css import (
+    INLINE_TAGS,
+    StyleVerdicts,
+    hiding_rules,
+    inline_box_reason,
+    read_style_attribute,
+    resolve_hidden,
+    style_hides,
+    style_hides_without,
+)
 from .rules import (
     LOADING_LANDMARK_FILL,
     LOADING_WRAPPER_LINK_DENSITY,
     LOADING_WRAPPER_SHARE,
     TEX_FORMULA_ALT_RE,
     TEX_FORMULA_IMAGE_CLASS_RE,
-    ANIMATED_STYLE_RE,
     CAPTION_CLASS_RE,
     CAPTION_TRUNCATION_TAIL_RE,
     CHROME_CLASS_RE,
@@ -67,12 +75,10 @@ from .rules import (
     GENERIC_HIDE_WRAPPER_SHARE,
     HIDDEN_ATTRIBUTE_RULES,
     HIDDEN_UNTIL_FOUND,
-    HIDING_DECLARATION_RE,
     INVISIBLE_CHARS_RE,
     NON_CONTENT_ROLES,
     NON_CONTENT_TAGS,
     OPACITY_ZERO_REASON,
-    OVERFLOW_HIDDEN_RE,
     OVERLAY_CLASS_RE,
     OVERLAY_CONTENT_RE,
     OVERLAY_MAX_CHARS,
@@ -84,10 +90,8 @@ from .rules import (
     SCREEN_READER_CLASSES,
     TOC_CLASS_RE,
     TOC_MIN_LINK_DENSITY,
-    VISUALLY_HIDDEN_RES,
     WRAPPER_CHROME_ROLES,
     WRAPPER_CHROME_TAGS,
-    ZERO_BOX_RE,
     generic_hide,
     is_disclosure_control,
     utility_hidden,
@@ -100,7 +104,6 @@ __all__ = ["PruneResult", "prune", "parse_for_pruning", "hidden_selectors", "str
 PREVIEW_CHARS = 80
 
 _SECTIONING = frozenset({"article", "section", "main"})
-_CSS_COMMENT_RE = re.compile(r"/\*.*?\*/", re.DOTALL)
 _SIMPLE_SELECTOR_RE = re.compile(r"^([a-z][a-z0-9-]*)?((?:[.#][A-Za-z_][\w-]*)+)$")
 _PART_RE = re.compile(r"([.#])([A-Za-z_][\w-]*)")
 
@@ -131,138 +134,6 @@ class PruneResult:
     root: Node
     removed: list[Removal] = field(default_factory=list)
     chars: int | None = None
-
-
-# The stylesheet scan works on UTF-8 bytes: a page can ship a megabyte of CSS, and substring
-# search, ASCII lower-casing and regexes are several times faster on bytes than on a str
-# holding non-Latin-1 characters. Only ASCII matters for the declarations looked for.
-_HIDING_LITERAL_RES = (
-    re.compile(rb"display\s*:\s*none\b"),
-    re.compile(rb"visibility\s*:\s*(?:hidden|collapse)\b"),
-)
-_DECLARATION_START = frozenset(b";{ \t\r\n\f")
-_BRACE_RE = re.compile(rb"[{}]")
-#: Hiding rules nested deeper than this many conditional groups are not read.
-MAX_GROUP_NESTING = 4
-_CSS_COMMENT_BYTES_RE = re.compile(rb"/\*.*?\*/", re.DOTALL)
-_CSS_ESCAPE_BYTES_RE = re.compile(rb"\\([0-9a-fA-F]{1,6})\s?|\\(.)")
-_DYNAMIC_PSEUDO_RE = re.compile(
-    r":(?:hover|focus|focus-within|focus-visible|active|visited|link|checked|target|"
-    r"placeholder-shown|autofill|invalid|valid|disabled|enabled|indeterminate|open)\b|::|:-"
-)
-
-
-def _css_unescape_bytes(m: re.Match) -> bytes:
-    if m.group(1):
-        try:
-            return chr(int(m.group(1), 16)).encode("utf-8", "surrogatepass")
-        except (ValueError, OverflowError):
-            return "\ufffd".encode()
-    return m.group(2)
-
-
-@lru_cache(maxsize=64)
-def hiding_rules(css: str) -> tuple[str, ...]:
-    """Selector texts of the style rules that hide what they match.
-
-    A rule hides when its block has ``display: none`` or ``visibility: hidden|collapse``.
-    Top-level rules and rules inside (up to ``MAX_GROUP_NESTING`` levels of) ``@supports``,
-    ``@layer``, ``@container`` or matching ``@media`` groups count: the query is evaluated for the reference desktop window
-    (``rules.REFERENCE_MEDIA``, :mod:`.media`), so ``@media print`` and the breakpoints of
-    other screen sizes do not hide (responsive pages hide the variants meant for other
-    screens that way); a query that cannot be read counts as matching. Selectors with dynamic pseudo-classes
-    (``:hover``, ``:focus``...) or pseudo-elements are left out: they do not hide the
-    element in the page as loaded. Comments are removed and escapes decoded first (as
-    :func:`normalise_css` does).
-
-    Cached (the parse stage and :func:`prune` both read a page's stylesheets); returns a
-    tuple, so a cached result cannot be changed by a caller.
-    """
-    data = css.encode("utf-8", "surrogatepass")
-    if b"/*" in data:
-        data = _CSS_COMMENT_BYTES_RE.sub(b"", data)
-    if b"\\" in data:
-        data = _CSS_ESCAPE_BYTES_RE.sub(_css_unescape_bytes, data)
-    # Search a lower-cased copy (ASCII lower-casing keeps every byte in place) with
-    # case-sensitive patterns (faster than IGNORECASE).
-    probe = data.lower()
-    if b"none" not in probe and b"hidden" not in probe and b"collapse" not in probe:
-        return ()
-    # two literal-prefixed scans are much faster than one alternation over the text
-    positions = sorted(
-        m.start() - 1 for regex in _HIDING_LITERAL_RES for m in regex.finditer(probe)
-        if m.start() == 0 or probe[m.start() - 1] in _DECLARATION_START
-    )
-    out: list[str] = []
-    last_open = -1
-    depth = 0  # brace depth at ``counted``
-    counted = 0
-    parents: dict[int, int] | None = None  # "{" position -> its enclosing "{" (built once, if needed)
-    # Visit only the hiding declarations; find each one's rule; brace depth is counted in
-    # C and incrementally (matches come in order).
-    for pos in positions:
-        pos = max(pos, 0)
-        open_at = data.rfind(b"{", 0, pos + 1)
-        if open_at <= last_open or data.rfind(b"}", 0, pos) > open_at:
-            continue
-        last_open = open_at
-        depth += data.count(b"{", counted, open_at) - data.count(b"}", counted, open_at)
-        counted = open_at
-        if depth > MAX_GROUP_NESTING:
-            continue
-        if depth >= 1:
-            if parents is None:
-                parents = _enclosing_braces(data)
-            group = parents.get(open_at, -1)
-            applies = group >= 0
-            while group >= 0 and applies:  # every enclosing block must be a group that applies
-                applies = _group_applies(data, group)
-                group = parents.get(group, -1)
-            if not applies:
-                continue
-        start = max(data.rfind(b"}", 0, open_at), data.rfind(b";", 0, open_at),
-                    data.rfind(b"{", 0, open_at)) + 1
-        prelude = data[start:open_at].decode("utf-8", "replace").strip()
-        if not prelude or prelude.startswith("@"):
-            continue
-        for sel in prelude.split(","):
-            sel = sel.strip()
-            if sel and not _DYNAMIC_PSEUDO_RE.search(sel):
-                out.append(sel)
-    return tuple(out)
-
-
-def _enclosing_braces(data: bytes) -> dict[int, int]:
-    """Position of every ``{`` of a stylesheet's bytes -> position of the ``{`` of the block
-    enclosing it (-1 at top level); one pass (a stray ``}`` closes nothing)."""
-    parents: dict[int, int] = {}
-    stack: list[int] = []
-    for m in _BRACE_RE.finditer(data):
-        i = m.start()
-        if data[i] == 0x7B:  # "{"
-            parents[i] = stack[-1] if stack else -1
-            stack.append(i)
-        elif stack:
-            stack.pop()
-    return parents
-
-
-def _group_applies(data: bytes, group_open: int) -> bool:
-    """Whether the block whose ``{`` is at ``group_open`` (of the stylesheet's UTF-8 bytes)
-    is an ``@supports``, ``@layer`` (cascade layers: Tailwind's utilities) or ``@container``
-    group (container sizes are unknown: counted, the safe side) or an ``@media`` group
-    whose query matches the reference desktop viewport or cannot be read
-    (:func:`.media.media_query_matches`)."""
-    if group_open < 0:
-        return False
-    start = max(data.rfind(b"}", 0, group_open), data.rfind(b";", 0, group_open),
-                data.rfind(b"{", 0, group_open)) + 1
-    prelude = data[start:group_open].decode("utf-8", "replace").strip().lower()
-    if prelude.startswith(("@supports", "@layer", "@container")):
-        return True
-    if prelude.startswith("@media"):
-        return media_query_matches(prelude[len("@media"):]) is not False
-    return False
 
 
 @lru_cache(maxsize=64)
@@ -339,7 +210,7 @@ def _early_drop_test(tag: str, attrs: dict[str, str], panels: DisclosurePanels |
         return "json" not in attrs.get("type", "").lower() and attrs.get("id") != "__NEXT_DATA__"
     if tag in DISCLOSURE_CONTROL_TAGS and not is_disclosure_control(tag, attrs or {}):
         return True  # a form control (a disclosure control's fate waits for its panel: prune)
-    return _attribute_hiding_reason(attrs, panels) is not None or _role_reason(attrs) is not None
+    return _attribute_hiding_reason(attrs, panels, tag) is not None or _role_reason(attrs) is not None
 
 
 def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
@@ -394,7 +265,7 @@ def _hidden_only_collapsed(attrs: dict[str, str], also: frozenset[str] = frozens
             if reason not in _COLLAPSED:
                 return False
             found = True
-        rest = style_hides(HIDING_DECLARATION_RE.sub(";", normalise_css(style)))
+        rest = style_hides_without(style, _COLLAPSE_PROPERTIES)
         if rest is not None and rest not in also:
             return False
     return found
@@ -521,16 +392,39 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
                       utf8: bytes | None = None, report_skipped: bool = True) -> ParsedPage:
     """:func:`unclutter.parse.html.parse_html` with this stage's early drops: the
     non-content and hidden elements of :data:`EARLY_DROP` and those the page's own
-    stylesheets hide (:func:`page_hiding_selectors`) are never copied into the tree; they
+    stylesheets hide (:func:`page_style_verdicts`) are never copied into the tree; they
     are listed in ``ParsedPage.skipped`` and logged by :func:`prune`, except page wrappers
     (``rules.PAGE_WRAPPER``: a hidden or chrome element that holds the page stays, chrome
     as a ``<div>``). ``scripting`` as for
     ``parse_html``; ``utf8`` and ``report_skipped`` (``False`` when no removal log will be
     kept) as for ``parse_html``. Raises what ``parse_html`` raises."""
-    return parse_html(html, url, skip_selector=page_hiding_selectors,
+    return parse_html(html, url, style_resolver=page_style_verdicts,
                       skip_elements=early_drop_filter(_page_panels(html)),
                       scripting=scripting, utf8=utf8, report_skipped=report_skipped,
                       spare_wrappers=PAGE_WRAPPER)
+
+
+def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str],
+                        page_chars: int) -> StyleVerdicts:
+    """What the page's CSS hides (:func:`.css.resolve_hidden`), for ``parse_html``'s
+    ``style_resolver``: rules naming classes or ids the page does not use are skipped;
+    ``<html>``, ``<head>`` and ``<body>`` are never judged; a zero opacity is a fade-in
+    start state (not hiding) on an element that animates (``ANIMATION_PROPERTIES``), carries
+    an animation library's hook (``rules.FADE_IN_HOOK_ATTRIBUTES``) or holds
+    ``rules.FADE_IN_MIN_SHARE`` of the page's ``page_chars`` characters."""
+
+    def faded(lnode, decls) -> bool:
+        if _animated(decls) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(lnode.attributes):
+            return True
+        text = lnode.text(deep=True)
+        return page_chars > 0 and len(text) - text.count(" ") - text.count("\n") >= FADE_IN_MIN_SHARE * page_chars
+
+    return resolve_hidden(tree, styles, classes=classes, ids=ids, applicable=applicable_selectors,
+                          combine=combined_selector, faded=faded, keep=_never_judged)
+
+
+def _never_judged(lnode) -> bool:
+    return lnode.tag in ("html", "head", "body")
 
 
 def _parse_selector(sel: str) -> HiddenSelector | None:
@@ -609,84 +503,13 @@ class _SelectorIndex:
         return None
 
 
-_CSS_ESCAPE_RE = re.compile(r"\\([0-9a-fA-F]{1,6})\s?|\\(.)")
-
-
-def _css_unescape(m: re.Match) -> str:
-    if m.group(1):
-        try:
-            return chr(int(m.group(1), 16))
-        except (ValueError, OverflowError):
-            return "\ufffd"
-    return m.group(2)
-
-
-def normalise_css(text: str, lower: bool = True) -> str:
-    """CSS with comments removed and escapes decoded (CSS Syntax Level 3, §4.3.7), so
-    ``display:/**/none`` and ``display:\\6e one`` read ``display:none``; lower-cased unless
-    ``lower`` is false (selectors keep their case: class names are case-sensitive)."""
-    if "/*" in text:
-        text = _CSS_COMMENT_RE.sub("", text)
-    if "\\" in text:
-        text = _CSS_ESCAPE_RE.sub(_css_unescape, text)
-    return text.lower() if lower else text
-
-
-def style_hides(style: str) -> str | None:
-    """Why an inline ``style`` attribute hides its element, or ``None``."""
-    style = normalise_css(style)
-    if HIDING_DECLARATION_RE.search(style):
-        return "hidden: inline style"
-    opacity = False
-    for regex, what in VISUALLY_HIDDEN_RES:
-        if regex.search(style):
-            reason = f"hidden: inline style ({what})"
-            if reason != OPACITY_ZERO_REASON:
-                return reason
-            opacity = True
-    if ZERO_BOX_RE.search(style) and OVERFLOW_HIDDEN_RE.search(style):
-        return "hidden: inline style (zero size, overflow hidden)"
-    fg = _COLOR_RE.search(style)
-    bg = _BACKGROUND_RE.search(style)
-    if fg and bg and (colour := _colour(fg.group(1))) is not None and colour == _colour(bg.group(1)):
-        return "hidden: inline style (text colour equals background)"
-    # zero opacity last: it is the one reason a later stage may lift (a fade-in start
-    # state), so it is only given when no other declaration hides the element
-    return OPACITY_ZERO_REASON if opacity else None
-
-
-_COLOR_RE = re.compile(r"(?:^|[;\s])color\s*:\s*([^;!]+)")
-_BACKGROUND_RE = re.compile(r"(?:^|[;\s])background(?:-color)?\s*:\s*([^;!]+)")
-_NAMED_COLOURS = {"white": "#ffffff", "black": "#000000", "transparent": "transparent"}
-#: Keywords of the ``background`` shorthand that are not colours (CSS Backgrounds 3, §3.10).
-_BACKGROUND_KEYWORDS = frozenset(
-    "none repeat repeat-x repeat-y no-repeat space round scroll fixed local top bottom left "
-    "right center border-box padding-box content-box text auto cover contain inherit initial "
-    "unset revert".split())
-_CSS_FUNCTION_SPACES_RE = re.compile(r"\s*([(),/])\s*")
-
-
-def _colour(value: str) -> str | None:
-    """A comparable form of the colour in a ``color`` or ``background`` value (named
-    white/black, #rgb expanded to #rrggbb, spaces inside functions dropped: ``var( --a )``
-    is ``var(--a)``), or ``None`` when it names none or paints an image (``url()``, a
-    gradient), under which text may show whatever the colour."""
-    v = value.strip().lower()
-    if not v or "url(" in v or "gradient(" in v:
-        return None
-    tokens = _CSS_FUNCTION_SPACES_RE.sub(r"\1", v).split()
-    colour = next((t for t in tokens if t not in _BACKGROUND_KEYWORDS and not t[0].isdigit()
-                   and not t.startswith((".", "-"))), None)
-    if colour is None:
-        return None
-    colour = _NAMED_COLOURS.get(colour, colour)
-    if re.fullmatch(r"#[0-9a-f]{3}", colour):
-        colour = "#" + "".join(c * 2 for c in colour[1:])
-    return colour
-
-
-@lru_cache(maxsize=8192)
-def _cached_style_hides(style: str) -> str | None:
+def _cached_style_hides(style: str, tag: str | None = None) -> str | None:
+    """Why a ``style`` attribute hides its element: with ``tag`` (the parse stage's early
+    drop), box reasons only (:func:`.css.inline_box_reason`; text reasons wait for the
+    cascade, where descendants may show their text); without, any reason
+    (:func:`.css.style_hides`)."""
+    if tag is not None:
+        return inline_box_reason(style, tag in INLINE_TAGS)
     return style_hides(style)
 
 
@@ -754,9 +577,11 @@ _HIDING_ATTRIBUTE_NAMES = frozenset(name for name, _, _ in HIDDEN_ATTRIBUTE_RULE
 _COLLAPSED = frozenset({"hidden: hidden attribute", 'hidden: aria-hidden="true"', "hidden: inline style"})
 
 
-def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | None = None) -> str | None:
+def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | None = None,
+                             tag: str | None = None) -> str | None:
     """Why the element's attributes hide it (``HIDDEN_ATTRIBUTE_RULES``, inline style), or
-    ``None``. A disclosure panel (see :class:`DisclosurePanels`) is not hidden by the
+    ``None``; with ``tag`` (the parse stage's early drop), the inline style counts for its
+    box reasons only (:func:`_cached_style_hides`). A disclosure panel (see :class:`DisclosurePanels`) is not hidden by the
     ``hidden`` attribute, ``aria-hidden`` or inline ``display:none``/``visibility:hidden``
     (its collapsed state), but still by every other rule; ``hidden="until-found"`` is not
     hidden by the attribute (``rules.HIDDEN_UNTIL_FOUND``). Zero opacity alone is left to
@@ -770,7 +595,7 @@ def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | N
         reasons.append(reason)
     style = attrs.get("style")
     if style:
-        reason = _cached_style_hides(style)
+        reason = _cached_style_hides(style, tag)
         # opacity 0 alone: decided on the built tree (_fade_in_reason), where text is known
         if reason is not None and reason != OPACITY_ZERO_REASON:
             reasons.append(reason)
@@ -781,6 +606,21 @@ def _attribute_hiding_reason(attrs: dict[str, str], panels: DisclosurePanels | N
     return reasons[0]
 
 
+#: Declarations that animate an element: with one of them, ``opacity: 0`` is the start of a
+#: fade-in a script or transition lifts (``rules.OPACITY_ZERO_REASON``).
+ANIMATION_PROPERTIES = ("transform", "transition", "transition-property", "translate", "will-change",
+                        "animation", "animation-name")
+
+
+def _animated(decls) -> bool:
+    """Whether declarations (property -> :class:`.css.Declaration`) animate the element."""
+    return any(name in decls and decls[name].text.lower() != "none" for name in ANIMATION_PROPERTIES)
+
+
+#: The declarations of a collapsed state (``display: none``, ``visibility: hidden``).
+_COLLAPSE_PROPERTIES = frozenset({"display", "visibility", "content-visibility"})
+
+
 def _fade_in_reason(node: Node, style: str, counts) -> str | None:
     """``OPACITY_ZERO_REASON`` when ``node``'s inline ``style`` hides it by ``opacity: 0``
     and it is not a fade-in start state (see ``rules.OPACITY_ZERO_REASON``), else ``None``.
@@ -788,7 +628,7 @@ def _fade_in_reason(node: Node, style: str, counts) -> str | None:
     the root's is the page's), made once per page."""
     if _cached_style_hides(style) != OPACITY_ZERO_REASON:
         return None
-    if ANIMATED_STYLE_RE.search(normalise_css(style)) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(node.attrs):
+    if _animated(read_style_attribute(style)) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(node.attrs):
         return None
     chars = counts()
     if chars.get(id(node), 0) >= FADE_IN_MIN_SHARE * chars["page"]:
@@ -1019,7 +859,9 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         # skipped at parse time (EARLY_DROP, page hiding rules): log with the reason the full rules give
         probe = Node(el.tag, el.attrs or {})
         role = probe.attrs.get("role", "").strip().lower()
-        if el.tag in NON_CONTENT_TAGS:
+        if el.reason is not None:  # hidden by the page's styles (the cascade)
+            reason = f"hidden: CSS ({el.reason})"
+        elif el.tag in NON_CONTENT_TAGS:
             # (a hidden one is logged as hidden: no preview of its text)
             reason = _hidden_reason(probe, selectors) or "non-content element"
         else:
