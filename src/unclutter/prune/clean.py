@@ -423,8 +423,20 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
                           combine=combined_selector, faded=faded, keep=_never_judged)
 
 
-def _never_judged(lnode) -> bool:
-    return lnode.tag in ("html", "head", "body")
+#: Reasons a formula's text alternative is hidden by while the formula itself shows.
+_VISUAL_HIDING = frozenset({"clipped to nothing", "zero size, overflow hidden", "positioned off-screen",
+                            "font size under 2px", "opacity 0", "scaled to nothing"})
+
+
+def _never_judged(lnode, reason: str | None) -> bool:
+    """``<html>``, ``<head>``, ``<body>`` are never judged (a page hidden until it loads
+    is a loading state); an element visually hidden (clipped, tiny, off-screen) that holds
+    MathML is a formula's text alternative (MathJax's ``mjx-assistive-mml``, KaTeX's
+    ``katex-mathml``) beside the formula drawn with CSS-generated glyphs or SVG, which
+    holds no text: the formula is read from it."""
+    if lnode.tag in ("html", "head", "body"):
+        return True
+    return reason in _VISUAL_HIDING and (lnode.tag == "math" or lnode.css_first("math") is not None)
 
 
 def _parse_selector(sel: str) -> HiddenSelector | None:

@@ -77,10 +77,10 @@ MAX_TINY_BOX_PX = 1.0
 #: Hiding rules nested deeper than this many conditional groups (``@media``, ``@supports``...)
 #: are not read.
 MAX_GROUP_NESTING = 8
-#: Most selector matches lexbor runs for the cascade of one page (about 0.3 s): past it,
+#: Most selectors lexbor runs over the document for the cascade of one page: past it,
 #: the elements left are judged by the hiding rule that named them alone (the rule that
 #: matched them hides them, whatever overrides it), text colours are not compared.
-MAX_SELECTOR_CHECKS = 150_000
+MAX_SELECTOR_CHECKS = 3000
 #: Most ``var()`` substitutions followed in one value (cycles and chains beyond are invalid).
 MAX_VAR_DEPTH = 16
 #: Initial font size (CSS Fonts 4: ``medium``, 16 px in every desktop browser).
@@ -256,6 +256,22 @@ def _key_and_simple(tree) -> tuple[tuple, tuple | None]:
     return key, simple
 
 
+def _prelude_selectors(prelude: str) -> tuple[tuple, ...]:
+    """:func:`_selectors`, read from the text for a plain prelude (:func:`_plain_selector`)."""
+    if _PLAIN_PRELUDE_RE.fullmatch(prelude):
+        out = []
+        for part in prelude.split(","):
+            part = part.strip()
+            if not part or _DYNAMIC_PSEUDO_RE.search(part) or _PSEUDO_ELEMENT_RE.search(part):
+                continue
+            got = _plain_selector(part)
+            if got is None:
+                return _selectors(prelude)
+            out.append(got)
+        return tuple(out)
+    return _selectors(prelude)
+
+
 @lru_cache(maxsize=16384)
 def _selectors(prelude: str) -> tuple[tuple, ...]:
     """``(text, specificity, key, simple)`` of each selector of a rule's prelude that can
@@ -338,6 +354,7 @@ class Sheet:
         self._declared: list[tuple[int, str, str]] | None = None
         self._by_rule: dict[int, list] = {}
         self._triggers: tuple | None = None
+        self._decls: dict[int, dict[str, Declaration]] = {}
         self._hides_alone: dict[int, tuple] = {}
         self._props: dict[int, frozenset[str]] = {}
         self._keys: dict[tuple, list[int]] | None = None
@@ -433,34 +450,53 @@ class Sheet:
             else:
                 pos, _ = self._skip(tok, i)
 
-    def rule(self, k: int) -> tuple[StyleRule, ...]:
-        """The parsed :class:`StyleRule` objects of rule ``k`` (one per selector; ``order``
-        = ``k``), built on first use: its selectors parsed by tinycss2 and cssselect2
-        (cached by text); its declarations found in its block by :data:`_DECLARATION_RE`,
-        each value parsed by tinycss2 (cached by text), or the whole block parsed by
-        tinycss2 when it holds comments or escapes."""
-        got = self._parsed.get(k)
+    def decls(self, k: int) -> dict[str, Declaration]:
+        """The declarations of rule ``k`` that this module reads, found in its block by
+        :data:`_DECLARATION_RE` (each value parsed by tinycss2, cached by text), or by
+        tinycss2 over the whole block when it holds comments or escapes. Memoized."""
+        got = self._decls.get(k)
         if got is None:
-            start, block, end = self.spans[k]
-            css = self.css
+            _start, block, end = self.spans[k]
             if k in self.dirty:
-                got = _rules_of_text(css[start:block - 1], css[block:end], k)
+                got = _declarations(self.css[block:end])
             else:
-                decls: dict[str, Declaration] = {}
-                for m in _DECLARATION_RE.finditer(css, block, end):
+                got = {}
+                for m in _DECLARATION_RE.finditer(self.css[block:end]):
                     prop = m.group(1).lower()
                     d = _declared_value(prop, m.group(2)).get(prop)
                     if d is None:
                         continue
                     important = m.group(3) is not None
-                    old = decls.get(prop)
+                    old = got.get(prop)
                     if old is not None and old.important and not important:
                         continue
-                    decls[prop] = Declaration(prop, d.value, important) if important else d
-                got = tuple(StyleRule(text, spec, k, decls, key, simple)
-                            for text, spec, key, simple in _selectors(css[start:block - 1])) if decls else ()
+                    got[prop] = Declaration(prop, d.value, important) if important else d
+            self._decls[k] = got
+        return got
+
+    def rule(self, k: int) -> tuple[StyleRule, ...]:
+        """The parsed :class:`StyleRule` objects of rule ``k`` (one per selector that can
+        match an element as loaded; ``order`` = ``k``): its selectors parsed by tinycss2 and
+        cssselect2 (cached by text), its declarations from :meth:`decls`. Memoized."""
+        got = self._parsed.get(k)
+        if got is None:
+            decls = self.decls(k)
+            start, block, _end = self.spans[k]
+            got = tuple(StyleRule(text, spec, k, decls, key, simple)
+                        for text, spec, key, simple in _prelude_selectors(self.css[start:block - 1])) if decls else ()
             self._parsed[k] = got
         return got
+
+    def selector_texts(self, k: int) -> tuple[str, ...]:
+        """The selectors of rule ``k`` as text, for lexbor, without parsing them when the
+        prelude is plain (:data:`_PLAIN_PRELUDE_RE`); those for states the page is not in,
+        and pseudo-elements, left out."""
+        start, block, _end = self.spans[k]
+        prelude = self.css[start:block - 1]
+        if not _PLAIN_PRELUDE_RE.fullmatch(prelude):
+            return tuple(r.selector for r in self.rule(k))
+        return tuple(p for p in (part.strip() for part in prelude.split(","))
+                     if p and not _DYNAMIC_PSEUDO_RE.search(p) and not _PSEUDO_ELEMENT_RE.search(p))
 
     def triggers(self) -> tuple[set[int], dict[str, tuple]]:
         """What the page-independent part of the hiding test finds in this sheet, computed
@@ -498,13 +534,13 @@ class Sheet:
                 out.add(k)
         return out
 
-    def hides_alone(self, k: int) -> tuple[StyleRule, ...]:
-        """The selectors of rule ``k`` when its declarations may hide on their own
+    def hides_alone(self, k: int) -> tuple[str, ...]:
+        """The selectors (text) of rule ``k`` when its declarations may hide on their own
         (:func:`_is_trigger` with no colours to compare), else ``()``. Memoized."""
         got = self._hides_alone.get(k)
         if got is None:
-            rules = self.rule(k)
-            got = rules if rules and _is_trigger(rules[0].declarations, set(), set()) else ()
+            decls = self.decls(k)
+            got = self.selector_texts(k) if decls and _is_trigger(decls, set(), set()) else ()
             self._hides_alone[k] = got
         return got
 
@@ -515,56 +551,83 @@ class Sheet:
             return k
         return None
 
-    def keys(self) -> dict[tuple, list[int]]:
-        """Rule numbers (ascending) by the key of each of their selectors
-        (:attr:`StyleRule.key`), read from the prelude's text (parsed by tinycss2 when it
-        holds anything but plain compound selectors and combinators). Memoized."""
+    def keys(self) -> dict[tuple, list[tuple[int, str | None]]]:
+        """``(rule number, selector text or None)`` by the key of each selector
+        (:attr:`StyleRule.key`), rule numbers ascending; the key is read from the
+        prelude's text when it is plain (the selector's text given, so that a rule naming
+        classes the page lacks is never parsed), else from the rule parsed by tinycss2
+        (text ``None``). Memoized."""
         if self._keys is None:
-            out: dict[tuple, list[int]] = {}
+            out: dict[tuple, list[tuple[int, str | None]]] = {}
             css = self.css
             plain = _PLAIN_PRELUDE_RE.fullmatch
             for k, (start, block, _end) in enumerate(self.spans):
                 prelude = css[start:block - 1]
-                if plain(prelude):
-                    if "," in prelude:
-                        for key in dict.fromkeys(_plain_key(part) for part in prelude.split(",")):
-                            out.setdefault(key, []).append(k)
-                    else:
-                        out.setdefault(_plain_key(prelude), []).append(k)
+                parts = [part.strip() for part in prelude.split(",")] if plain(prelude) else None
+                if parts is not None and all(_plain_selector(part) is not None for part in parts if part):
+                    for part in parts:
+                        if part:
+                            out.setdefault(_plain_selector(part)[2], []).append((k, part))
                 else:
                     for key in dict.fromkeys(r.key for r in self.rule(k)):
-                        out.setdefault(key, []).append(k)
+                        out.setdefault(key, []).append((k, None))
             self._keys = out
         return self._keys
 
 
+_PSEUDO_ELEMENT_RE = re.compile(r"::|:(?:before|after|first-line|first-letter)\b", re.IGNORECASE)
 #: A prelude of plain selectors: type, class and id selectors, ``*``, combinators, commas
 #: and pseudo-classes without arguments (anything else is parsed by tinycss2).
 _PLAIN_PRELUDE_RE = re.compile(r"[\sA-Za-z0-9_\-.#*>+~,:\u00a0-\uffff]*")
-_PLAIN_PART_RE = re.compile(r"([A-Za-z][\w-]*)?((?:[.#][\w\-\u00a0-\uffff]+|:[\w-]+|\*)*)")
+#: One compound of a plain selector: an optional type (or ``*``), then classes, ids and
+#: argument-less pseudo-classes.
+_PLAIN_COMPOUND_RE = re.compile(r"(\*|[A-Za-z][\w-]*)?((?:[.#][\w\-\u00a0-\uffff]+|:[\w-]+)*)")
+_PLAIN_PIECE_RE = re.compile(r"([.#:])([\w\-\u00a0-\uffff]+)")
+_COMBINATORS_RE = re.compile(r"[ \t\n\r\f]*[>+~][ \t\n\r\f]*|[ \t\n\r\f]+")
+
+
+@lru_cache(maxsize=65536)
+def _plain_selector(part: str) -> tuple | None:
+    """``(text, specificity, key, simple)`` of one selector of a plain prelude (see
+    :class:`StyleRule`) read from its text (Selectors 4 §17: ids, then classes and
+    pseudo-classes, then types), or ``None`` when it is not plain after all (tinycss2 and
+    cssselect2 read it then)."""
+    compounds = _COMBINATORS_RE.split(part.strip())
+    ids = classes = types = 0
+    tag = ident = None
+    cls: list[str] = []
+    pseudo = False
+    for i, compound in enumerate(compounds):
+        m = _PLAIN_COMPOUND_RE.fullmatch(compound)
+        if m is None or not compound:
+            return None
+        last = i == len(compounds) - 1
+        if m.group(1) and m.group(1) != "*":
+            types += 1
+            if last:
+                tag = m.group(1).lower()
+        for kind, name in _PLAIN_PIECE_RE.findall(m.group(2) or ""):
+            if kind == "#":
+                ids += 1
+                if last and ident is None:
+                    ident = name
+            else:
+                classes += 1
+                if kind == "." and last:
+                    cls.append(name)
+                elif kind == ":" and last:
+                    pseudo = True
+                    if name.lower() in ("root",):
+                        tag = tag or "html"
+    key: tuple = ("#", ident) if ident else (".", cls[0]) if cls else ("tag", tag) if tag else ("*",)
+    simple = (tag, frozenset(cls), ident) if len(compounds) == 1 and not pseudo else None
+    return (part.strip(), (ids, classes, types), key, simple)
 
 
 def _plain_key(part: str) -> tuple:
     """The key (:attr:`StyleRule.key`) of one plain selector's text."""
-    part = part.strip()
-    last = part[max(part.rfind(c) for c in " \t\n\r\f>+~") + 1:]
-    ident = cls = None
-    tag = None
-    m = _PLAIN_PART_RE.match(last)
-    if m:
-        tag = m.group(1)
-        for piece in re.findall(r"[.#][\w\-\u00a0-\uffff]+", m.group(2) or ""):
-            if piece[0] == "#" and ident is None:
-                ident = piece[1:]
-            elif piece[0] == "." and cls is None:
-                cls = piece[1:]
-    if ident:
-        return ("#", ident)
-    if cls:
-        return (".", cls)
-    if tag:
-        return ("tag", tag.lower())
-    return ("*",)
+    got = _plain_selector(part)
+    return got[2] if got is not None else ("*",)
 
 
 #: A declaration of a property this module reads, and its value (to ``;``, ``}`` or ``!``).
@@ -972,6 +1035,22 @@ def _inherit(parent: _Inherited, decls: dict[str, Declaration], custom: dict) ->
     return state
 
 
+#: Properties that make an element's text invisible through its inherited state.
+_TEXT_PROPERTIES = frozenset({"visibility", "font-size", "font", "color", "-webkit-text-fill-color", "text-indent"})
+
+
+def _needs_state(decls: dict[str, Declaration]) -> bool:
+    """Whether judging an element needs its inherited state: it declares a text property,
+    a ``var()`` or a font-relative length."""
+    for name, d in decls.items():
+        if name in _TEXT_PROPERTIES:
+            return True
+        for tok in d.value:
+            if tok.type == "function" or (tok.type == "dimension" and tok.lower_unit in ("em", "ex", "ch")):
+                return True
+    return False
+
+
 def _reads_state(decls: dict[str, Declaration]) -> bool:
     """Whether declarations set something the inherited state reads."""
     return any(name in _STATE_PROPERTIES or name.startswith("--") for name in decls)
@@ -1180,12 +1259,14 @@ class _Resolver:
     element on demand, each element once (memoized by ``mem_id``). ``sheets``: the page's
     :class:`Sheet` objects in document order."""
 
-    def __init__(self, sheets: list[Sheet], self_contained: bool, usable=None) -> None:
+    def __init__(self, tree, sheets: list[Sheet], self_contained: bool, usable=None) -> None:
+        self.tree = tree
+        self.matched: dict[str, set[int]] = {}  # selector -> mem_id of the elements it matches
         self.sheets = sheets
         self.usable = usable  # usable(selector) -> False: it cannot match this document
         self.usable_memo: dict[str, bool] = {}
         self.key_rules: dict[tuple, list[tuple[int, StyleRule]]] = {}
-        self.checks = 0  # selector matches run by lexbor (bounded: MAX_SELECTOR_CHECKS)
+        self.checks = 0  # selectors run by lexbor over the document (bounded: MAX_SELECTOR_CHECKS)
         self.offsets = []
         offset = 0
         for sheet in sheets:
@@ -1210,22 +1291,31 @@ class _Resolver:
         if got is not None:
             return got
         got = []
+        usable = self.usable
         for sheet, offset in zip(self.sheets, self.offsets):
-            for k in sheet.keys().get(key, ()):
+            seen: set[int] = set()
+            for k, part in sheet.keys().get(key, ()):
+                if k in seen:
+                    continue
+                if part is not None and usable is not None and not self._usable(part):
+                    continue  # names a class or id the page lacks: never parsed
+                seen.add(k)
+                if state and not _reads_state(sheet.decls(k)):
+                    continue
                 for r in sheet.rule(k):
                     if r.key != key:
                         continue
-                    if state and not _reads_state(r.declarations):
+                    if usable is not None and r.simple is None and not self._usable(r.selector):
                         continue
-                    if self.usable is not None and r.simple is None:
-                        ok = self.usable_memo.get(r.selector)
-                        if ok is None:
-                            ok = self.usable_memo[r.selector] = self.usable(r.selector)
-                        if not ok:
-                            continue
                     got.append((offset + k, r))
         self.key_rules[memo_key] = got
         return got
+
+    def _usable(self, selector: str) -> bool:
+        ok = self.usable_memo.get(selector)
+        if ok is None:
+            ok = self.usable_memo[selector] = self.usable(selector)
+        return ok
 
     def _matching(self, lnode, attrs: dict[str, str], state: bool) -> list[tuple[int, StyleRule]]:
         """(global order, rule) of every rule matching the element; with ``state``, of the
@@ -1253,11 +1343,17 @@ class _Resolver:
                         if not cls <= class_set:
                             continue
                 else:
-                    self.checks += 1
-                    try:
-                        if not lnode.css_matches(r.selector):
-                            continue
-                    except Exception:  # noqa: BLE001 - a selector lexbor cannot read matches nothing
+                    found = self.matched.get(r.selector)
+                    if found is None:
+                        # (lexbor answers "which elements match" for the whole document; its
+                        # per-node test reports matches anywhere in the node's subtree)
+                        self.checks += 1
+                        try:
+                            found = {n.mem_id for n in self.tree.css(r.selector)}
+                        except Exception:  # noqa: BLE001 - a selector lexbor cannot read matches nothing
+                            found = set()
+                        self.matched[r.selector] = found
+                    if lnode.mem_id not in found:
                         continue
                 out.append((order, r))
         return out
@@ -1584,7 +1680,8 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
         combine: ``combine(tree, selectors) -> str``: one selector list lexbor accepts.
         faded: ``faded(lnode, decls) -> bool``: a zero opacity on this element is a
             fade-in start state, not hiding.
-        keep: ``keep(lnode) -> bool``: elements never judged (``<html>``, ``<body>``...).
+        keep: ``keep(lnode, reason) -> bool``: elements kept although ``reason`` hides them
+            (``reason`` ``None``: never judged at all: ``<html>``, ``<body>``...).
 
     Cost: one lexbor pass over the page for the hiding rules, then the cascade for the
     elements those rules or their ``style`` attributes name (and their ancestors and, for
@@ -1600,13 +1697,14 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
     self_contained = tree.css_first('link[rel~="stylesheet" i]') is None and not any(
         sheet.imports for sheet in sheets)
     colours, backgrounds = _collect_colours(sheets, [s for _, s in inline], self_contained)
-    triggers: list[StyleRule] = []  # rules that may hide on their own (see _is_trigger)
+    triggers: list[tuple[str, dict]] = []  # (selector, declarations) that may hide on their own
     painters: dict[tuple, list[str]] = {}  # background colour -> selectors declaring it
     inks: dict[tuple, list[str]] = {}  # text colour -> selectors declaring it
     for sheet in sheets:
         static, declared_colours = sheet.triggers()
         for k in sorted(static):
-            triggers.extend(sheet.hides_alone(k))
+            for selector in sheet.hides_alone(k):
+                triggers.append((selector, sheet.decls(k)))
         if colours & backgrounds:
             wanted = [tuple(text.split(":", 1)) for text, (is_text, c) in declared_colours.items()
                       if c in (backgrounds if is_text else colours)]
@@ -1627,27 +1725,29 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
 
     candidates: dict[int, object] = {}
     if triggers:
-        for n in lexbor_matches([r.selector for r in triggers]):
+        for n in lexbor_matches([sel for sel, _ in triggers]):
             candidates[n.mem_id] = n
     for n, s in inline:
         if _is_trigger(_inline_for_cascade(s), set(), set()):
             candidates[n.mem_id] = n
+    contextual: set[int] = set()  # candidates whose text colour may equal their background
     if colours & backgrounds:
         for n in _colour_conflicts(tree, inks, painters, inline, lexbor_matches, self_contained):
             candidates.setdefault(n.mem_id, n)
+            contextual.add(n.mem_id)
     if not candidates:
         return verdicts
     usable = None
     if applicable is not None and classes is not None and ids is not None:
         usable = lambda sel: bool(applicable([sel], classes, ids))  # noqa: E731
-    res = _Resolver(sheets, self_contained, usable)
+    res = _Resolver(tree, sheets, self_contained, usable)
     depth: dict[int, int] = {}
     ordered = sorted(candidates.values(), key=lambda n: _depth(n, depth))  # ancestors first
     walked: set[int] = set()
     covered: dict[int, bool] = {}  # element -> it or an ancestor is dropped
     alone: dict[int, str | None] | None = None
     for n in ordered:
-        if keep is not None and keep(n):
+        if keep is not None and keep(n, None):
             continue
         if _under(n, verdicts.drop, covered):
             continue
@@ -1658,31 +1758,37 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
             if reason is not None:
                 verdicts.drop[n.mem_id] = (n, reason)
             continue
-        decls = res.resolved(n)
-        st = res.state(n)
-        reason = _box_reason(n.tag, decls, st.font_px,
+        own = res.declared(n, full=True)
+        if n.mem_id in contextual or _needs_state(own):
+            st = res.state(n)
+            decls = _resolved(own, st.custom)
+        else:  # nothing inherited matters: no var(), no relative length, no text property
+            st = None
+            decls = own
+        reason = _box_reason(n.tag, decls, st.font_px if st is not None else ROOT_FONT_PX,
                              faded=(lambda d, n=n: faded(n, d)) if faded is not None else None)
         if reason is not None:
-            verdicts.drop[n.mem_id] = (n, reason)
+            if keep is None or not keep(n, reason):
+                verdicts.drop[n.mem_id] = (n, reason)
             continue
-        if n.mem_id in walked:
-            continue  # its text was settled by an ancestor's walk
+        if n.mem_id in walked or st is None:
+            continue  # its text was settled by an ancestor's walk (or nothing hides it)
         text = _text_reason(st)
-        if text is not None:
+        if text is not None and (keep is None or not keep(n, text)):
             _walk_text(res, n, text, verdicts, walked)
     return verdicts
 
 
-def _hidden_alone(tree, triggers: list[StyleRule], inline: list, combine) -> dict[int, str | None]:
+def _hidden_alone(tree, triggers: list[tuple[str, dict]], inline: list, combine) -> dict[int, str | None]:
     """The elements that a hiding rule or style attribute hides on its own (no cascade,
     no inheritance), with the reason: the fallback past :data:`MAX_SELECTOR_CHECKS`."""
     out: dict[int, str | None] = {}
-    for r in triggers:
-        reason = _box_reason("div", _resolved(r.declarations, {}), ROOT_FONT_PX) or _text_reason(
-            _inherit(_Inherited(), _resolved(r.declarations, {}), {}))
+    for sel, decls in triggers:
+        reason = _box_reason("div", _resolved(decls, {}), ROOT_FONT_PX) or _text_reason(
+            _inherit(_Inherited(), _resolved(decls, {}), {}))
         if reason is None:
             continue
-        selector = combine(tree, [r.selector]) if combine is not None else r.selector
+        selector = combine(tree, [sel]) if combine is not None else sel
         if selector:
             for n in tree.css(selector):
                 out.setdefault(n.mem_id, reason)
