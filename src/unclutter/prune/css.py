@@ -57,13 +57,16 @@ from .media import media_query_matches
 __all__ = ["Declaration", "StyleRule", "Sheet", "read_stylesheet", "all_rules", "read_style_attribute", "StyleVerdicts",
            "resolve_hidden", "inline_box_reason", "inline_text_reason", "style_hides",
            "hiding_rules", "style_hides_without", "MIN_OPACITY", "MIN_FONT_PX", "MIN_SCALE", "OFF_SCREEN_PX",
-           "MAX_TINY_BOX_PX", "INLINE_TAGS", "INLINE_STYLE_REASON", "OPACITY_ZERO_REASON"]
+           "MAX_TINY_BOX_PX", "MIN_LOGICAL_FONT_PX", "INLINE_TAGS", "INLINE_STYLE_REASON", "OPACITY_ZERO_REASON"]
 
 #: Opacity (``opacity``, ``filter: opacity()``, a colour's alpha) under which no reader makes
 #: out text (5% grey on white is a contrast ratio of 1.1:1; WCAG 2.2 asks 4.5:1).
 MIN_OPACITY = 0.1
 #: Computed font size in CSS px under which text is unreadable (1 px glyphs).
 MIN_FONT_PX = 2.0
+#: Chromium's default "minimum logical font size" (Blink ``FontSizeFunctions``): the floor
+#: of a font size given relative to the parent's, unless it is zero.
+MIN_LOGICAL_FONT_PX = 6.0
 #: Scale factor (``transform: scale()``, ``scale``) under which a box shows nothing.
 MIN_SCALE = 0.05
 #: A box moved this many CSS px (or more) past the page's left or top edge is off-screen:
@@ -794,21 +797,40 @@ def _font_size_token(decl: Declaration):
     return None
 
 
-def _font_px(tok, parent_px: float) -> float | None:
+def _font_px(tok, parent_px: float, parent_absolute: bool = False,
+             root_px: float = ROOT_FONT_PX) -> tuple[float, bool] | None:
+    """Computed font size in px of a ``font-size`` token, and whether it counts as
+    absolute, from the parent's size and flag; ``None`` when the token says nothing.
+    Chromium's "minimum logical font size" (its default setting, Blink
+    ``FontSizeFunctions``) is applied: a size derived from a keyword or from relative units
+    (``em``, ``ex``, ``ch``, ``%``, ``smaller``, ``larger``) with no absolute size
+    (``px``, ``pt``, ``rem``...) up the chain, above 0 and under
+    :data:`MIN_LOGICAL_FONT_PX`, is raised to it."""
     if tok is None:
         return None
     if tok.type == "ident":
         v = tok.lower_value
         if v in _FONT_KEYWORDS_PX:
-            return _FONT_KEYWORDS_PX[v]
+            return _FONT_KEYWORDS_PX[v], False
         if v == "smaller":
-            return parent_px / 1.2
-        if v == "larger":
-            return parent_px * 1.2
-        return None
-    if tok.type == "percentage":
-        return parent_px * tok.value / 100
-    return _length(tok, parent_px)
+            px, absolute = parent_px / 1.2, parent_absolute
+        elif v == "larger":
+            px, absolute = parent_px * 1.2, parent_absolute
+        else:
+            return None
+    elif tok.type == "percentage":
+        px, absolute = parent_px * tok.value / 100, parent_absolute
+    elif tok.type == "dimension" and tok.lower_unit in ("em", "ex", "ch"):
+        px, absolute = _length(tok, parent_px), parent_absolute
+    elif tok.type == "dimension" and tok.lower_unit == "rem":
+        px, absolute = tok.value * root_px, True
+    else:
+        px, absolute = _length(tok, parent_px), True
+        if px is None:
+            return None
+    if not absolute and 0 < px < MIN_LOGICAL_FONT_PX:
+        px = MIN_LOGICAL_FONT_PX
+    return px, absolute
 
 
 def _function_args(tok) -> list[list]:
@@ -922,6 +944,8 @@ class _Inherited:
     in scope, and the custom properties in scope."""
 
     font_px: float = ROOT_FONT_PX
+    font_absolute: bool = False
+    root_px: float = ROOT_FONT_PX
     colour: tuple | None = None
     fill: tuple | None = None
     fill_set: bool = False
@@ -991,8 +1015,9 @@ def _resolved(decls: dict[str, Declaration], custom: dict) -> dict[str, Declarat
 def _inherit(parent: _Inherited, decls: dict[str, Declaration], custom: dict) -> _Inherited:
     """The inherited state of an element from its parent's and its own cascaded
     declarations (already resolved for ``var()``)."""
-    state = _Inherited(parent.font_px, parent.colour, parent.fill, parent.fill_set, parent.hidden, parent.indent,
-                       parent.background, parent.clip_text, parent.shadow, custom)
+    state = _Inherited(parent.font_px, parent.font_absolute, parent.root_px, parent.colour, parent.fill,
+                       parent.fill_set, parent.hidden, parent.indent, parent.background, parent.clip_text,
+                       parent.shadow, custom)
     if not decls:
         return state
     vis = _ident(decls.get("visibility"))
@@ -1002,11 +1027,11 @@ def _inherit(parent: _Inherited, decls: dict[str, Declaration], custom: dict) ->
         state.hidden = False
     size = None
     if "font-size" in decls and decls["font-size"].value:
-        size = _font_px(decls["font-size"].value[0], parent.font_px)
+        size = _font_px(decls["font-size"].value[0], parent.font_px, parent.font_absolute, parent.root_px)
     elif "font" in decls:
-        size = _font_px(_font_size_token(decls["font"]), parent.font_px)
+        size = _font_px(_font_size_token(decls["font"]), parent.font_px, parent.font_absolute, parent.root_px)
     if size is not None:
-        state.font_px = size
+        state.font_px, state.font_absolute = size
     if "color" in decls:
         c = _colour(decls["color"].value)
         if c is not None or _ident(decls["color"]) not in ("inherit", "currentcolor"):
@@ -1115,8 +1140,9 @@ def _box_reason(tag: str, decls: dict[str, Declaration], font_px: float, faded=N
     if position in ("absolute", "fixed") and "clip" in decls and _clip_hides(decls["clip"].value):
         return "clipped to nothing"
     inline = _is_inline(tag, decls)
+    # (zoom: 0 is read as 1, "normal", by Chromium)
     if "zoom" in decls and len(decls["zoom"].value) == 1 and (z := _number(decls["zoom"].value[0])) is not None \
-            and z < MIN_SCALE:
+            and 0 < z < MIN_SCALE:
         return "scaled to nothing"
     if "scale" in decls:
         nums = [_number(t) for t in decls["scale"].value]
@@ -1412,6 +1438,8 @@ class _Resolver:
                     else:
                         custom[k] = value
             st = _inherit(parent, _resolved(decls, custom), custom)
+            if el.tag == "html":
+                st.root_px = st.font_px  # (rem: the root element's font size)
             if el.tag in ("html", "body"):
                 # the whole page hidden until a script or web font has loaded is a loading
                 # state (the flash-of-unstyled-content guard), not hidden text
@@ -1748,6 +1776,16 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
     alone: dict[int, str | None] | None = None
     for n in ordered:
         if keep is not None and keep(n, None):
+            # never dropped nor muted (<html>, <body>), but text it makes invisible for
+            # its descendants (a tiny root font size) is settled below it
+            if n.mem_id not in walked and not _under(n, verdicts.drop, covered) and \
+                    (text := _text_reason(res.state(n))) is not None:
+                walked.add(n.mem_id)
+                child = n.child
+                while child is not None:
+                    if child.tag and child.tag[0] != "-" and child.mem_id not in walked:
+                        _walk_text(res, child, text, verdicts, walked)
+                    child = child.next
             continue
         if _under(n, verdicts.drop, covered):
             continue
