@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -358,6 +359,7 @@ class Sheet:
         self._by_rule: dict[int, list] = {}
         self._triggers: tuple | None = None
         self._decls: dict[int, dict[str, Declaration]] = {}
+        self._custom: dict[str, set[str]] | None = None
         self._hides_alone: dict[int, tuple] = {}
         self._props: dict[int, frozenset[str]] = {}
         self._keys: dict[tuple, list[int]] | None = None
@@ -537,15 +539,27 @@ class Sheet:
                 out.add(k)
         return out
 
-    def hides_alone(self, k: int) -> tuple[str, ...]:
+    def hides_alone(self, k: int, custom: dict | None = None) -> tuple[str, ...]:
         """The selectors (text) of rule ``k`` when its declarations may hide on their own
-        (:func:`_is_trigger` with no colours to compare), else ``()``. Memoized."""
+        (:func:`_is_trigger` with no colours to compare; ``var()`` judged by the page's
+        custom property values ``custom``), else ``()``. Memoized unless ``var()`` is used."""
         got = self._hides_alone.get(k)
         if got is None:
             decls = self.decls(k)
+            if decls and custom is not None and any(_uses_var(d) for d in decls.values()):
+                return self.selector_texts(k) if _var_rule_hides(decls, custom) else ()
             got = self.selector_texts(k) if decls and _is_trigger(decls, set(), set()) else ()
             self._hides_alone[k] = got
         return got
+
+    def custom_values(self) -> dict[str, set[str]]:
+        """Every value text the sheet declares for each custom property (memoized)."""
+        if self._custom is None:
+            out: dict[str, set[str]] = {}
+            for name, value in set(_CUSTOM_DECLARATION_RE.findall(self.css)):
+                out.setdefault(name, set()).add(value.strip(" \t\n\r\f"))
+            self._custom = out
+        return self._custom
 
     def rule_at(self, offset: int) -> int | None:
         """The rule whose block holds character ``offset``, or ``None``."""
@@ -662,10 +676,44 @@ _MAY_HIDE_RE = re2.compile(
     r"|(?:max-)?(?:height|width)" + _WS + ":" + _WS + r"(?:0*\.?0*|0?\.[0-9]+|1(?:\.0*)?)" + _LENGTH_TAIL
     + _WS + r"(?:[;}!]|$)"
     r")")
+#: Custom property declarations (CSS Custom Properties 1) and their values.
+_CUSTOM_DECLARATION_RE = re.compile(r"(?<![\w-])(--[\w-]+)" + _WS + ":" + _WS + r"([^;{}!]*)")
 #: Declarations of a text or background colour, and their values (trailing space included).
 _COLOUR_DECLARATION_RE = re.compile(
     r"(?<![\w-])(-webkit-text-fill-color|color|background-color|background)" + _WS + ":" + _WS + r"([^;{}!]*)",
     re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def _value_tokens(text: str) -> tuple:
+    """A custom property's value text as tinycss2 component values (whitespace dropped)."""
+    return tuple(t for t in tinycss2.parse_component_value_list(text, skip_comments=True)
+                 if t.type not in ("whitespace", "comment")) if not _too_deep_text(text) else ()
+
+
+def _too_deep_text(text: str) -> bool:
+    return text.count("(") > MAX_TOKEN_NESTING * 4
+
+
+_VAR_VERDICTS: dict[tuple, bool] = {}
+
+
+def _var_rule_hides(decls: dict[str, Declaration], custom: dict[str, tuple[tuple, ...]]) -> bool:
+    """:func:`_is_trigger` for a rule using ``var()``, against the page's custom property
+    values (memoized by the declarations' text and the values of the properties used)."""
+    names: list[str] = []
+    for d in decls.values():
+        if _uses_var(d):
+            _var_names(d.value, names)
+    key = (tuple(sorted((n, d.text) for n, d in decls.items() if not n.startswith("--"))),
+           tuple((n, custom.get(n, ())) for n in names))
+    got = _VAR_VERDICTS.get(key)
+    if got is None:
+        got = _is_trigger(decls, set(), set(), custom)
+        if len(_VAR_VERDICTS) > 65536:
+            _VAR_VERDICTS.clear()
+        _VAR_VERDICTS[key] = got
+    return got
 
 
 @lru_cache(maxsize=64)
@@ -1472,15 +1520,61 @@ def _inline_for_cascade(style: str) -> dict[str, Declaration]:
 _COLLAPSE_PROPERTIES = frozenset({"display", "visibility", "content-visibility"})
 
 
-def _is_trigger(decls: dict[str, Declaration], colours: set, backgrounds: set) -> bool:
-    """Whether a rule's (or style attribute's) declarations could hide something, judged
-    on the rule alone: a hiding value, a ``var()`` in a property this module reads, a text
-    colour equal to a background colour declared somewhere (or the reverse)."""
-    for name, d in decls.items():
-        if name.startswith("--"):
+def _uses_var(d: Declaration) -> bool:
+    return not d.name.startswith("--") and any(t.type == "function" and _has_var(t) for t in d.value)
+
+
+def _has_var(tok, depth: int = 0) -> bool:
+    if tok.lower_name == "var":
+        return True
+    return depth < MAX_VAR_DEPTH and any(t.type == "function" and _has_var(t, depth + 1) for t in tok.arguments)
+
+
+def _var_names(value: tuple, out: list[str], depth: int = 0) -> None:
+    for tok in value:
+        if tok.type != "function" or depth > MAX_VAR_DEPTH:
             continue
-        if any(t.type == "function" and t.lower_name == "var" for t in d.value):
+        if tok.lower_name == "var":
+            args = [t for t in tok.arguments if t.type not in ("whitespace", "comment")]
+            if args and args[0].type == "ident" and args[0].value.startswith("--") and args[0].value not in out:
+                out.append(args[0].value)
+            _var_names(tuple(args[1:]), out, depth + 1)
+        else:
+            _var_names(tuple(tok.arguments), out, depth + 1)
+
+
+#: Most combinations of custom property values tried when judging a rule that uses ``var()``.
+MAX_VAR_VARIANTS = 32
+
+
+def _var_variants(decls: dict[str, Declaration], custom: dict[str, tuple[tuple, ...]]) -> list[dict]:
+    """The declarations with their ``var()`` references replaced by each combination of
+    the values the page declares for those custom properties anywhere (undeclared ones by
+    their fallback), at most :data:`MAX_VAR_VARIANTS`: a superset of what the cascade can
+    give any element."""
+    names: list[str] = []
+    for d in decls.values():
+        if _uses_var(d):
+            _var_names(d.value, names)
+    choices = [[(n, v) for v in custom.get(n, ())] or [None] for n in names[:6]]
+    out = []
+    for combo in itertools.islice(itertools.product(*choices), MAX_VAR_VARIANTS):
+        scope = {nv[0]: nv[1] for nv in combo if nv is not None}
+        out.append(_resolved(decls, scope))
+    return out
+
+
+def _is_trigger(decls: dict[str, Declaration], colours: set, backgrounds: set,
+                custom: dict[str, tuple[tuple, ...]] | None = None) -> bool:
+    """Whether a rule's (or style attribute's) declarations could hide something, judged
+    on the rule alone: a hiding value, a text colour equal to a background colour declared
+    somewhere (or the reverse), or a ``var()`` in a property this module reads (any, when
+    ``custom`` is ``None``; else one that some value the page gives those custom properties
+    makes hide, see :func:`_var_variants`)."""
+    if any(_uses_var(d) for d in decls.values()):
+        if custom is None:
             return True
+        return any(_is_trigger(v, colours, backgrounds) for v in _var_variants(decls, custom))
     probe = _resolved(decls, {})
     if _box_reason("div", probe, ROOT_FONT_PX) or _box_reason("span", probe, ROOT_FONT_PX):
         return True
@@ -1728,10 +1822,21 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
     triggers: list[tuple[str, dict]] = []  # (selector, declarations) that may hide on their own
     painters: dict[tuple, list[str]] = {}  # background colour -> selectors declaring it
     inks: dict[tuple, list[str]] = {}  # text colour -> selectors declaring it
+    custom: dict[str, tuple[tuple, ...]] = {}
+    gathered: dict[str, set[str]] = {}
+    for sheet in sheets:
+        for name, values in sheet.custom_values().items():
+            gathered.setdefault(name, set()).update(values)
+    for _n, s in inline:
+        for name, d in read_style_attribute(s).items():
+            if name.startswith("--"):
+                gathered.setdefault(name, set()).add(d.text)
+    for name, values in gathered.items():
+        custom[name] = tuple(sorted({_value_tokens(v) for v in values}, key=repr))[:MAX_VAR_VARIANTS]
     for sheet in sheets:
         static, declared_colours = sheet.triggers()
         for k in sorted(static):
-            for selector in sheet.hides_alone(k):
+            for selector in sheet.hides_alone(k, custom):
                 triggers.append((selector, sheet.decls(k)))
         if colours & backgrounds:
             wanted = [tuple(text.split(":", 1)) for text, (is_text, c) in declared_colours.items()
@@ -1756,7 +1861,7 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
         for n in lexbor_matches([sel for sel, _ in triggers]):
             candidates[n.mem_id] = n
     for n, s in inline:
-        if _is_trigger(_inline_for_cascade(s), set(), set()):
+        if _is_trigger(_inline_for_cascade(s), set(), set(), custom):
             candidates[n.mem_id] = n
     contextual: set[int] = set()  # candidates whose text colour may equal their background
     if colours & backgrounds:
