@@ -323,6 +323,25 @@ _GROUP_RULES = frozenset({"media", "supports", "layer", "container", "document",
 _AT_NAME_RE = re.compile(r"@(-?[A-Za-z_][\w-]*)")
 
 
+def _skip_leading(prelude: str) -> str:
+    """A prelude without the whitespace, comments and ``<!--``/``-->`` before it."""
+    i, n = 0, len(prelude)
+    while i < n:
+        c = prelude[i]
+        if c in " \t\n\r\f":
+            i += 1
+        elif prelude.startswith("/*", i):
+            end = prelude.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+        elif prelude.startswith("<!--", i):
+            i += 4
+        elif prelude.startswith("-->", i):
+            i += 3
+        else:
+            break
+    return prelude[i:]
+
+
 @lru_cache(maxsize=4096)
 def _media_applies(query: str) -> bool:
     """Whether an ``@media`` prelude (the text after ``@media``) matches the reference
@@ -422,7 +441,7 @@ class Sheet:
             tok = m.group()
             i = m.start()
             if tok == ";":
-                if css[boundary:i].lstrip().lower().startswith("@import"):
+                if _skip_leading(css[boundary:i])[:7].lower() == "@import":
                     self.imports = True
                 boundary = pos = i + 1
             elif tok == "}":
@@ -430,10 +449,7 @@ class Sheet:
                     applies = stack.pop()
                 boundary = pos = i + 1
             elif tok == "{":
-                prelude = css[boundary:i]
-                head = prelude.lstrip()
-                if head.startswith("<!--"):
-                    head = head[4:].lstrip()
+                head = _skip_leading(css[boundary:i])
                 if head.startswith("@"):
                     am = _AT_NAME_RE.match(head)
                     name = am.group(1).lower() if am else ""
@@ -706,7 +722,7 @@ def _var_rule_hides(decls: dict[str, Declaration], custom: dict[str, tuple[tuple
         if _uses_var(d):
             _var_names(d.value, names)
     key = (tuple(sorted((n, d.text) for n, d in decls.items() if not n.startswith("--"))),
-           tuple((n, custom.get(n, ())) for n in names))
+           tuple((n, tuple(tinycss2.serialize(v) for v in custom.get(n, ()))) for n in names))
     got = _VAR_VERDICTS.get(key)
     if got is None:
         got = _is_trigger(decls, set(), set(), custom)
@@ -1556,7 +1572,8 @@ def _var_variants(decls: dict[str, Declaration], custom: dict[str, tuple[tuple, 
     for d in decls.values():
         if _uses_var(d):
             _var_names(d.value, names)
-    choices = [[(n, v) for v in custom.get(n, ())] or [None] for n in names[:6]]
+    # (None: the property is not in scope for some element, and the fallback applies)
+    choices = [[(n, v) for v in custom.get(n, ())] + [None] for n in names[:6]]
     out = []
     for combo in itertools.islice(itertools.product(*choices), MAX_VAR_VARIANTS):
         scope = {nv[0]: nv[1] for nv in combo if nv is not None}
@@ -1832,7 +1849,7 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
             if name.startswith("--"):
                 gathered.setdefault(name, set()).add(d.text)
     for name, values in gathered.items():
-        custom[name] = tuple(sorted({_value_tokens(v) for v in values}, key=repr))[:MAX_VAR_VARIANTS]
+        custom[name] = tuple(_value_tokens(v) for v in sorted(values)[:MAX_VAR_VARIANTS])
     for sheet in sheets:
         static, declared_colours = sheet.triggers()
         for k in sorted(static):

@@ -1,0 +1,109 @@
+"""The page's CSS as the prune stage reads it (``unclutter.prune.css``): the structural
+scan, declarations, the cascade, custom properties, and bounded work on hostile CSS."""
+
+from __future__ import annotations
+
+import time
+
+import selectolax.lexbor as lexbor
+
+import unclutter
+from unclutter.prune import css
+from unclutter.prune.clean import page_style_verdicts
+
+STORY = "".join(f"<p>Paragraph {i} of the story, with commas, clauses, and enough words to be read.</p>"
+                for i in range(6))
+
+
+def _verdicts(html: str):
+    tree = lexbor.LexborHTMLParser(html)
+    classes = {c.lower() for n in tree.css("[class]") for c in (n.attributes.get("class") or "").split()}
+    ids = {(n.attributes.get("id") or "").lower() for n in tree.css("[id]")}
+    return page_style_verdicts(tree, [n.text(deep=True) for n in tree.css("style")], classes, ids, 1000)
+
+
+def _hidden_texts(html: str) -> set[str]:
+    return {" ".join(n.text().split()) for n, _ in _verdicts(html).drop.values()}
+
+
+def test_structural_scan_reads_rules_as_css_syntax_does() -> None:
+    sheet = css.read_stylesheet(
+        '<!-- .a{display:none} --> .b{content:"}"; color:red} .c\\}{x:1} /* .d{} */ '
+        "@media print{.e{display:none}} @font-face{src:url(a{b)} .f{background:url(x{y)} .g{display:none}")
+    preludes = [sheet.css[s:b - 1].strip() for s, b, _ in sheet.spans]
+    assert preludes == ["<!-- .a", "--> .b", ".c\\}", ".f", ".g"]  # print-only and @font-face left out
+    assert [r.selector for r in css.all_rules(sheet.css) if "display" in r.declarations] == [".a", ".g"]
+    # an unclosed block or comment ends at the end of the sheet (CSS Syntax 3)
+    assert len(css.read_stylesheet(".a{display:none").spans) == 1
+    assert css.read_stylesheet(".a{display:none} /* .b{display:none}").spans[-1][2] == len(".a{display:none")
+
+
+def test_declarations_are_read_by_tinycss2() -> None:
+    decls = css.read_style_attribute("DISPLAY : /* c */ None !important; color:#0000;--X: a, b")
+    assert decls["display"].important and decls["display"].text.lower() == "none"
+    assert css.style_hides("display:\\6e one") == "hidden: inline style"
+    assert css.style_hides("font:0/0 a") == "hidden: inline style (font size under 2px)"
+    assert css.style_hides("color:#0000") == "hidden: inline style (transparent text)"
+    assert css.style_hides("position:absolute;width:1px;height:1px;overflow:hidden") is not None
+    assert css.style_hides("left:-9999px") is None  # a static box does not move
+    assert css.style_hides("zoom:0") is None  # (Chromium reads zoom 0 as 1)
+
+
+def test_the_cascade_decides_between_rules() -> None:
+    page = ("<html><head><style>.tab{display:none} .tab.active{display:block} #x .tab{display:none}"
+            ".keep{display:none!important} .note{display:none}</style></head><body>"
+            "<div class='tab active'>SHOWN-ACTIVE</div><div class=tab>HIDDEN-TAB</div>"
+            "<div id=x><div class='tab active'>HIDDEN-BY-ID</div></div>"
+            "<div class=keep style='display:block'>HIDDEN-IMPORTANT</div>"
+            "<div class=note style='display:block'>SHOWN-INLINE</div></body></html>")
+    hidden = _hidden_texts(page)
+    assert {"HIDDEN-TAB", "HIDDEN-BY-ID", "HIDDEN-IMPORTANT"} <= hidden
+    assert not {"SHOWN-ACTIVE", "SHOWN-INLINE"} & hidden
+
+
+def test_custom_properties_with_lists_and_several_values() -> None:
+    # values holding commas, slashes and functions, declared in several sheets and a style
+    page = ("<html><head><style>:root{--font: 12px/1.5 a, b; --shadow: 0 0 1px rgba(0,0,0,.5), 0 1px red}"
+            ".a{--h: none} .b{--h: block}</style><style>:root{--h: flex} .t{display:var(--h)}"
+            ".u{font:var(--font)} .v{color:var(--c, transparent)}</style></head><body>"
+            "<div class='a'><p class=t>HIDDEN-VAR</p></div><div class='b'><p class=t>SHOWN-VAR</p></div>"
+            "<p class=u>SHOWN-FONT</p><p class=v>HIDDEN-FALLBACK</p>"
+            "<p style='--c:red' class=v>SHOWN-SET</p></body></html>")
+    hidden = _hidden_texts(page)
+    assert {"HIDDEN-VAR", "HIDDEN-FALLBACK"} <= hidden
+    assert not {"SHOWN-VAR", "SHOWN-FONT", "SHOWN-SET"} & hidden
+    article = unclutter.extract(page.replace("<body>", "<body><article>" + STORY).replace("</body>", "</article></body>"))
+    assert "HIDDEN" not in article.markdown and "SHOWN-SET" in article.markdown
+
+
+def test_inherited_properties_can_be_undone_below() -> None:
+    page = ("<html><head><style>.row{font-size:0} .row .col{font-size:16px} .vh{visibility:hidden}"
+            ".vh .back{visibility:visible}</style></head><body><div class=row>HIDDEN-GAP"
+            "<div class=col>SHOWN-COL</div></div><div class=vh>HIDDEN-VH<p class=back>SHOWN-BACK</p></div>"
+            "</body></html>")
+    v = _verdicts(page)
+    muted = {n.attributes.get("class") for n, _ in v.mute.values()}
+    assert muted == {"row", "vh"} and not v.drop
+
+
+def test_hostile_stylesheets_stay_linear() -> None:
+    # an unclosed comment repeated (was quadratic: 200 KB took 24 s), long values full of
+    # parentheses, and thousands of distinct long style attributes
+    cases = {
+        "unclosed comments": lambda n: f"<style>{'/*a ' * n}</style>",
+        "nested parentheses": lambda n: f"<style>.a{{transform:{'translate(' * n}1px}}</style>",
+        "translate in style": lambda n: f"<p style=\"transform:{'translate(-1px) ' * n}\">x</p>",
+        "property names in one value": lambda n: f"<style>.a{{color:{'color:' * n}}}</style>",
+        "distinct styles": lambda n: "".join(f"<p style=\"transform:translate({i}px) {'x' * 200}\">p</p>"
+                                             for i in range(n // 50)),
+    }
+    for name, make in cases.items():
+        seconds = []
+        for n in (5_000, 40_000):
+            html = f"<html><head>{make(n)}</head><body><article>{STORY}</article></body></html>"
+            start = time.perf_counter()
+            article = unclutter.extract(html)
+            seconds.append(time.perf_counter() - start)
+            assert "Paragraph 5" in article.text
+        # 8x the input: a hang guard only (bench/complexity.py measures the growth)
+        assert seconds[1] < max(8 * 8 * seconds[0], 4.0), (name, seconds)
