@@ -242,6 +242,14 @@ def tricks() -> list[Trick]:
         Trick("display none of a parent (not undone by the child)", ".p6{display:none} .p6 p{display:block}",
               '<div class="p6"><p>{s}</p></div>', False),
     ]
+    # boxes sized by something else than width and height
+    out += [
+        Trick("one pixel wide flex item that grows", ".f1{display:flex} .f1 .g{width:1px;overflow:hidden;flex:1 0 0}",
+              '<div class="f1"><div class="g">{s}</div></div>', True),
+        Trick("zero height with a minimum height", ".f2{height:0;overflow:hidden;min-height:80px}", _div('class="f2"'), True),
+        Trick("zero height with bottom padding", ".f3{height:0;overflow:hidden;padding-bottom:80px}", _div('class="f3"'), True),
+        Trick("zero height with top padding", ".f4{height:0;overflow:hidden;padding-top:80px}", _div('class="f4"'), False),
+    ]
     # colours set by the context
     out += [
         Trick("black text on a black section", ".k1{background:#000} .k1 p{color:#000}",

@@ -398,20 +398,23 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
     as a ``<div>``). ``scripting`` as for
     ``parse_html``; ``utf8`` and ``report_skipped`` (``False`` when no removal log will be
     kept) as for ``parse_html``. Raises what ``parse_html`` raises."""
-    return parse_html(html, url, style_resolver=page_style_verdicts,
-                      skip_elements=early_drop_filter(_page_panels(html)),
+    panels = _page_panels(html)
+    return parse_html(html, url, style_resolver=partial(page_style_verdicts, panels=panels),
+                      skip_elements=early_drop_filter(panels),
                       scripting=scripting, utf8=utf8, report_skipped=report_skipped,
                       spare_wrappers=PAGE_WRAPPER)
 
 
 def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str],
-                        page_chars: int) -> StyleVerdicts:
+                        page_chars: int, panels: DisclosurePanels | None = None) -> StyleVerdicts:
     """What the page's CSS hides (:func:`.css.resolve_hidden`), for ``parse_html``'s
     ``style_resolver``: rules naming classes or ids the page does not use are skipped;
     ``<html>``, ``<head>`` and ``<body>`` are never judged; a zero opacity is a fade-in
     start state (not hiding) on an element that animates (``ANIMATION_PROPERTIES``), carries
     an animation library's hook (``rules.FADE_IN_HOOK_ATTRIBUTES``) or holds
-    ``rules.FADE_IN_MIN_SHARE`` of the page's ``page_chars`` characters."""
+    ``rules.FADE_IN_MIN_SHARE`` of the page's ``page_chars`` characters; a disclosure
+    panel (an id named by the ``aria-controls`` of a control kept while the tree was built,
+    ``panels``) is content in its collapsed state (see :class:`DisclosurePanels`)."""
 
     def faded(lnode, decls) -> bool:
         if _animated(decls) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(lnode.attributes):
@@ -419,8 +422,20 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
         text = lnode.text(deep=True)
         return page_chars > 0 and len(text) - text.count(" ") - text.count("\n") >= FADE_IN_MIN_SHARE * page_chars
 
+    named = panels.named if panels is not None else set()
+
+    def keep(lnode, reason: str | None) -> bool:
+        if reason in _COLLAPSED_STATES and named and lnode.attributes.get("id") in named:
+            return True
+        return _never_judged(lnode, reason)
+
     return resolve_hidden(tree, styles, classes=classes, ids=ids, applicable=applicable_selectors,
-                          combine=combined_selector, faded=faded, keep=_never_judged)
+                          combine=combined_selector, faded=faded, keep=keep)
+
+
+#: What a disclosure panel's collapsed state may be, set by the page's styles.
+_COLLAPSED_STATES = frozenset({"display none", "visibility hidden", "content-visibility hidden",
+                               "zero size, overflow hidden"})
 
 
 #: Reasons a formula's text alternative is hidden by while the formula itself shows.

@@ -105,7 +105,8 @@ PROPERTIES = frozenset("""display visibility content-visibility opacity filter f
     -webkit-text-fill-color background background-color background-image background-clip
     -webkit-background-clip text-shadow clip clip-path -webkit-clip-path transform translate scale zoom position
     left top margin margin-left margin-top text-indent width height max-width max-height overflow
-    overflow-x overflow-y float transition transition-property animation animation-name will-change""".split())
+    overflow-x overflow-y min-width min-height padding padding-top padding-bottom padding-left padding-right
+    flex flex-grow float transition transition-property animation animation-name will-change""".split())
 #: The inherited ones (CSS property definitions: "Inherited: yes").
 INHERITED = frozenset({"visibility", "font-size", "font", "color", "-webkit-text-fill-color",
                        "text-indent", "text-shadow"})
@@ -1181,6 +1182,35 @@ def _is_inline(tag: str, decls: dict[str, Declaration]) -> bool:
     return tag in INLINE_TAGS
 
 
+def _sized_otherwise(decls: dict[str, Declaration], font_px: float) -> bool:
+    """Whether something other than ``width``/``height`` may give a box room to show its
+    content: a flex item that grows (``flex``/``flex-grow`` above 0: a flex container
+    stretches it past its width), a minimum size, or padding after the content (bottom,
+    right) above :data:`MAX_TINY_BOX_PX` (an overflow box clips to its padding box, and
+    content overflows down and to the right)."""
+    for name in ("flex-grow", "flex"):
+        d = decls.get(name)
+        if d is not None and d.value and d.value[0].type == "number" and d.value[0].value > 0:
+            return True
+        if d is not None and _ident(d) == "auto":
+            return True
+    sizes = []
+    for name in ("min-width", "min-height", "padding-bottom", "padding-right"):
+        d = decls.get(name)
+        if d is not None and d.value:
+            sizes.append(d.value[0])
+    d = decls.get("padding")
+    if d is not None and d.value:
+        vals = list(d.value)
+        sizes.append(vals[2] if len(vals) >= 3 else vals[0])  # bottom
+        sizes.append(vals[1] if len(vals) >= 2 else vals[0])  # right
+    for tok in sizes:
+        v = _length(tok, font_px) if tok.type != "percentage" else tok.value
+        if v is not None and v > MAX_TINY_BOX_PX:
+            return True
+    return False
+
+
 def _box_reason(tag: str, decls: dict[str, Declaration], font_px: float, faded=None) -> str | None:
     """Why an element with these cascaded declarations (``var()`` resolved) shows nothing
     at all, or ``None``. ``faded(decls)``: whether a zero opacity is a fade-in start state
@@ -1240,7 +1270,7 @@ def _box_reason(tag: str, decls: dict[str, Declaration], font_px: float, faded=N
         return "positioned off-screen"
     if not inline and margins.get("margin-top") is not None and margins["margin-top"] <= -OFF_SCREEN_PX:
         return "positioned off-screen"
-    if not inline:
+    if not inline and not _sized_otherwise(decls, font_px):
         over = {_ident(decls.get(n)) for n in ("overflow", "overflow-x", "overflow-y")}
         over_x = _ident(decls.get("overflow-x")) or _ident(decls.get("overflow"))
         over_y = _ident(decls.get("overflow-y")) or _ident(decls.get("overflow"))
