@@ -99,18 +99,7 @@ def test_the_trick_list_is_large_enough() -> None:
     assert len({hidden_tricks.page(t, 0) for t in TRICKS}) == len(TRICKS)  # no two pages alike
 
 
-#: Known gap: an element hidden by its own ``style="visibility:hidden"`` is left out while
-#: the tree is built, before the cascade could see a descendant that declares itself
-#: visible again (stylesheet rules are resolved with inheritance).
-KNOWN_GAPS = {"visibility hidden in a style attribute, undone by the child"}
-
-
-def _case(n: int, t) -> object:
-    marks = [pytest.mark.xfail(strict=True, reason="known gap: see KNOWN_GAPS")] if t.name in KNOWN_GAPS else []
-    return pytest.param(n, marks=marks, id=f"{n:03d}-{t.name}")
-
-
-@pytest.mark.parametrize("n", [_case(n, t) for n, t, _ in PAGES])
+@pytest.mark.parametrize("n", range(len(PAGES)), ids=[f"{n:03d}-{t.name}" for n, t, _ in PAGES])
 def test_unclutter_shows_exactly_the_visible_sentence(n: int) -> None:
     _, trick, html = PAGES[n]
     article = unclutter.extract(html)

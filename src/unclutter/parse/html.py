@@ -374,6 +374,11 @@ class ElementFilter:
     #: them: sighted readers see it. It is kept, without ``aria-hidden`` (``lnode``: its
     #: lexbor node, whose siblings are read).
     shown: Callable[[str, dict[str, str], object], bool] | None = None
+    #: ``revisit(tag, attrs, lnode)``: the dropped element is hidden only by its own inline
+    #: ``visibility: hidden`` while something inside it may declare itself visible again
+    #: (``visibility`` is inherited, and a descendant can undo it): it stays in the tree and
+    #: ``parse_html``'s ``style_resolver`` settles it (``honour``: their lexbor ``mem_id``).
+    revisit: Callable[[str, dict[str, str], object], bool] | None = None
     #: The share of the page's text such a hidden element must hold, the link density it
     #: must stay below, and the share of the
     #: text of a ``<main>``/``<article>`` around it that it must fill (:func:`_is_loading_page`;
@@ -486,7 +491,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              ids: set[str] | None = None, tagged: dict[str, list[Node]] | None = None,
              streamed: list[str] | None = None,
              deferred: list | None = None, wrapper: tuple[float, float, int] | None = None,
-             sizes: list[int] | None = None, tex_scripts: bool = False) -> Node:
+             sizes: list[int] | None = None, tex_scripts: bool = False,
+             honour: set[int] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     ``tex_scripts``: the page loads MathJax (``MATHJAX_LOADER_RE``): its TeX scripts are
@@ -503,7 +509,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     identity (``mem_id``) and the lower-cased class names and ids present (``classes``,
     ``ids``). Chrome and hidden elements that may be page wrappers (``ElementFilter.chrome``,
     ``ElementFilter.loading``, :func:`_may_wrap` with ``wrapper``) are built and listed in
-    ``deferred``, with their lexbor nodes and kinds, for :func:`_decide_wrappers`; ``sizes`` receives the characters of all
+    ``deferred``, with their lexbor nodes and kinds, for :func:`_decide_wrappers`; elements
+    ``ElementFilter.revisit`` keeps join ``honour`` (their ``mem_id``); ``sizes`` receives the characters of all
     text nodes built, as :func:`_text_counts` counts them (non-blank, scripts' and styles'
     text left out: the page's size for the wrapper test).
     """
@@ -523,6 +530,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             loading = skip_elements.loading
         drop_tags = skip_elements.tags
         shown = skip_elements.shown
+        revisit = skip_elements.revisit
         check_tags = skip_elements.check_tags
         check_names = skip_elements.attribute_names
         test = skip_elements.test
@@ -530,7 +538,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
         observe_dropped = skip_elements.observe_dropped
     else:
         drop_tags = check_tags = check_names = frozenset()
-        test = shown = None
+        test = shown = revisit = None
     while stack:
         children, parent, pre = stack[-1]
         siblings = parent.children
@@ -601,7 +609,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                     and tag not in _NEVER_SKIPPED and test(tag, attrs))
             ) and not (defer := _deferral(tag, attrs, child, chrome, loading, wrapper) if not open_deferred else None
                        ) and not (shown is not None and attrs and "aria-hidden" in attrs and _spare_shown(
-                           shown, tag, attrs, child)):
+                           shown, tag, attrs, child)) and not (
+                    revisit is not None and attrs and "style" in attrs and _spare_revisit(
+                        revisit, tag, attrs, child, honour)):
                 if observe_dropped is not None:
                     observe_dropped(attrs or {}, [  # (lexbor gives None for a valueless attribute)
                         {k: v or "" for k, v in n.attributes.items()} for n in child.css("[aria-controls]")])
@@ -717,6 +727,15 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
     node.children.append(t)
     siblings.append(node)
     return len(tex)
+
+
+def _spare_revisit(revisit: Callable, tag: str, attrs: dict, lnode, honour: set[int] | None) -> bool:
+    """Whether ``revisit`` keeps this element for the style resolver to settle (see
+    ``ElementFilter.revisit``); if so its ``mem_id`` joins ``honour``."""
+    if honour is None or not revisit(tag, attrs, lnode):
+        return False
+    honour.add(lnode.mem_id)
+    return True
 
 
 def _spare_shown(shown: Callable, tag: str, attrs: dict, lnode) -> bool:
@@ -1220,7 +1239,8 @@ def parse_html(html: str, url: str | None = None, *,
             ``skip_selector``) and elements whose own text is left out (the prune stage's
             CSS cascade, :func:`unclutter.prune.css.resolve_hidden`). ``styles``: the
             page's ``<style>`` texts; ``classes``/``ids``: those the page uses
-            (lower-cased); ``page_chars``: the non-blank characters of the page's text.
+            (lower-cased); ``page_chars``: the non-blank characters of the page's text;
+            ``honour``: elements ``ElementFilter.revisit`` left for it to settle.
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -1268,9 +1288,10 @@ def parse_html(html: str, url: str | None = None, *,
         streamed: list[str] = []
         deferred: list = []
         sizes: list[int] = []
+        honour: set[int] = set()
         root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
                         index, classes, ids, tagged, streamed, deferred, spare_wrappers, sizes,
-                        tex_scripts)
+                        tex_scripts, honour)
         if deferred:
             _decide_wrappers(deferred, sizes[0], spare_wrappers, skipped,
                              skip_elements.loading_share, skip_elements.landmark_fill,
@@ -1282,7 +1303,8 @@ def parse_html(html: str, url: str | None = None, *,
             if combined:
                 _drop_matched(tree, combined, index, skipped, sizes[0], spare_wrappers)
         if style_resolver is not None:
-            verdicts = style_resolver(tree, [n.text(deep=True) for n in tree.css("style")], classes, ids, sizes[0])
+            verdicts = style_resolver(tree, [n.text(deep=True) for n in tree.css("style")], classes, ids, sizes[0],
+                                      honour=honour)
             if verdicts.mute:
                 _mute_nodes(list(verdicts.mute.values()), index)
             if verdicts.drop:

@@ -345,6 +345,55 @@ def _is_shown_twin(tag: str, attrs: dict[str, str], lnode) -> bool:
     return False
 
 
+_VISIBILITY_ONLY = frozenset({"visibility"})
+
+
+def _revisit(tag: str, attrs: dict[str, str], lnode) -> bool:
+    """Whether an element the early drop removes is hidden only by its own inline
+    ``visibility: hidden | collapse`` (no hiding attribute, role or class, nothing else in
+    the style) while an element inside it has a ``style`` naming ``visibility`` or the
+    page's stylesheets declare ``visibility: visible``: a descendant may show again, so the
+    cascade settles it (``ElementFilter.revisit``)."""
+    style = attrs.get("style", "")
+    if "visib" not in style.lower() or tag in EARLY_DROP_TAGS:
+        return False
+    if next(_attribute_rule_reasons(attrs), None) is not None or _role_reason(attrs) is not None or _class_hides(attrs):
+        return False
+    decls = read_style_attribute(style)
+    if not _visibility_hidden_only(decls) or style_hides_without(style, _VISIBILITY_ONLY) is not None:
+        return False
+    if lnode.css_first('[style*="visib" i]') is not None:
+        return True
+    return _page_shows_visibility(lnode)
+
+
+_VISIBLE_RULE_RE = re.compile(r"visibility\s*:\s*visible", re.IGNORECASE)
+_VISIBLE_RULES_MEMO: dict[tuple[int, int], bool] = {}
+
+
+def _page_shows_visibility(lnode) -> bool:
+    """Whether the page's stylesheets declare ``visibility: visible`` (read once a page)."""
+    root = lnode
+    while root.parent is not None:
+        root = root.parent
+    key = (id(lnode.parser), root.mem_id)
+    got = _VISIBLE_RULES_MEMO.get(key)
+    if got is None:
+        got = any(_VISIBLE_RULE_RE.search(n.text(deep=True) or "") for n in root.css("style"))
+        if len(_VISIBLE_RULES_MEMO) > 16:
+            _VISIBLE_RULES_MEMO.clear()
+        _VISIBLE_RULES_MEMO[key] = got
+    return got
+
+
+def _visibility_hidden_only(decls) -> bool:
+    d = decls.get("visibility")
+    if d is None or d.text.lower() not in ("hidden", "collapse"):
+        return False
+    display = decls.get("display")
+    return display is None or display.text.lower() != "none"
+
+
 #: The early-drop rules (``rules.EARLY_DROP_TAGS`` / ``EARLY_DROP_ATTRIBUTES``) for the
 #: parse stage.
 EARLY_DROP = ElementFilter(
@@ -359,6 +408,7 @@ EARLY_DROP = ElementFilter(
     loading_link_density=LOADING_WRAPPER_LINK_DENSITY,
     landmark_fill=LOADING_LANDMARK_FILL,
     hides=lambda attrs: _attribute_hiding_reason(attrs) is not None or _class_hides(attrs),
+    revisit=_revisit,
 )
 
 
@@ -380,7 +430,7 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
                          chrome=_is_chrome, loading=_is_loading_state, shown=_is_shown_twin,
                          loading_share=LOADING_WRAPPER_SHARE,
                          loading_link_density=LOADING_WRAPPER_LINK_DENSITY,
-                         landmark_fill=LOADING_LANDMARK_FILL, hides=EARLY_DROP.hides)
+                         landmark_fill=LOADING_LANDMARK_FILL, hides=EARLY_DROP.hides, revisit=_revisit)
 
 
 def _applies_early_drop(f: ElementFilter | None) -> bool:
@@ -406,7 +456,8 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
 
 
 def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str],
-                        page_chars: int, panels: DisclosurePanels | None = None) -> StyleVerdicts:
+                        page_chars: int, panels: DisclosurePanels | None = None,
+                        honour: set[int] | None = None) -> StyleVerdicts:
     """What the page's CSS hides (:func:`.css.resolve_hidden`), for ``parse_html``'s
     ``style_resolver``: rules naming classes or ids the page does not use are skipped;
     ``<html>``, ``<head>`` and ``<body>`` are never judged; a zero opacity is a fade-in
@@ -430,7 +481,7 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
         return _never_judged(lnode, reason)
 
     return resolve_hidden(tree, styles, classes=classes, ids=ids, applicable=applicable_selectors,
-                          combine=combined_selector, faded=faded, keep=keep)
+                          combine=combined_selector, faded=faded, keep=keep, honour=honour)
 
 
 #: What a disclosure panel's collapsed state may be, set by the page's styles.

@@ -1393,6 +1393,7 @@ class _Resolver:
             self.offsets.append(offset)
             offset += len(sheet.spans) + 1
         self.self_contained = self_contained
+        self.honour: set[int] = set()
         self.cascaded: dict[int, dict[str, Declaration]] = {}
         self.cascaded_state: dict[int, dict[str, Declaration]] = {}
         self.inherited: dict[int, _Inherited] = {}
@@ -1500,7 +1501,8 @@ class _Resolver:
                     ranked[name] = (rank, d)
         style = attrs.get("style")
         if style:
-            for name, d in _inline_for_cascade(style).items():
+            inline_decls = read_style_attribute(style) if key in self.honour else _inline_for_cascade(style)
+            for name, d in inline_decls.items():
                 rank = (d.important, 1, (0, 0, 0), 0)
                 old = ranked.get(name)
                 if old is None or rank > old[0]:
@@ -1837,7 +1839,8 @@ def _walk_text(res: _Resolver, top, reason: str, verdicts: StyleVerdicts, walked
 
 
 def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, ids: set[str] | None = None,
-                   applicable=None, combine=None, faded=None, keep=None) -> StyleVerdicts:
+                   applicable=None, combine=None, faded=None, keep=None,
+                   honour: set[int] | None = None) -> StyleVerdicts:
     """What the page's CSS hides (see the module docstring), as :class:`StyleVerdicts`.
 
     Args:
@@ -1849,6 +1852,9 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
         combine: ``combine(tree, selectors) -> str``: one selector list lexbor accepts.
         faded: ``faded(lnode, decls) -> bool``: a zero opacity on this element is a
             fade-in start state, not hiding.
+        honour: lexbor ``mem_id`` of elements whose own inline ``visibility: hidden`` the
+            cascade reads (elsewhere an inline collapsed state was judged while the tree
+            was built, see :func:`_inline_for_cascade`).
         keep: ``keep(lnode, reason) -> bool``: elements kept although ``reason`` hides them
             (``reason`` ``None``: never judged at all: ``<html>``, ``<body>``...).
 
@@ -1908,7 +1914,9 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
         for n in lexbor_matches([sel for sel, _ in triggers]):
             candidates[n.mem_id] = n
     for n, s in inline:
-        if _is_trigger(_inline_for_cascade(s), set(), set(), custom):
+        if honour and n.mem_id in honour:
+            candidates[n.mem_id] = n
+        elif _is_trigger(_inline_for_cascade(s), set(), set(), custom):
             candidates[n.mem_id] = n
     contextual: set[int] = set()  # candidates whose text colour may equal their background
     if colours & backgrounds:
@@ -1921,6 +1929,7 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
     if applicable is not None and classes is not None and ids is not None:
         usable = lambda sel: bool(applicable([sel], classes, ids))  # noqa: E731
     res = _Resolver(tree, sheets, self_contained, usable)
+    res.honour = honour or set()
     depth: dict[int, int] = {}
     ordered = sorted(candidates.values(), key=lambda n: _depth(n, depth))  # ancestors first
     walked: set[int] = set()
