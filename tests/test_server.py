@@ -6,7 +6,6 @@ fetch policy that allows exactly that address and port.
 from __future__ import annotations
 
 import re
-import threading
 import time
 
 import pytest
@@ -38,6 +37,8 @@ ARTICLE = (
     + "</article><footer>Copyright footer text</footer></body></html>"
 ).encode()
 NO_CONTENT = b"<!doctype html><html><body><nav><a href='/'>Home</a></nav></body></html>"
+#: Worker processes per test app (the default, one per CPU, would only slow the tests down).
+JOBS = 2
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +57,8 @@ def origin():
 
 @pytest.fixture(scope="module")
 def client(origin):
-    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin, deadline=1.0, max_bytes=20_000))
+    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin, deadline=1.0, max_bytes=20_000),
+                          max_jobs=JOBS)
     with TestClient(create_app(config)) as c:
         yield c
 
@@ -197,7 +199,7 @@ def test_negotiate_accept_headers() -> None:
 
 
 def test_default_policy_refuses_private_addresses_with_400_and_no_traffic(origin) -> None:
-    with TestClient(create_app()) as c:
+    with TestClient(create_app(ServerConfig(max_jobs=JOBS))) as c:
         for url, code in [(origin.url("/article"), "blocked_address"), ("http://10.1.2.3/", "blocked_address"),
                           ("http://169.254.169.254/latest/meta-data/", "blocked_address"),
                           ("file:///etc/passwd", "blocked_scheme")]:
@@ -271,13 +273,13 @@ def test_origin_connection_failure_is_502(origin) -> None:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     policy = fetch_servers.FetchPolicy(allow_addresses=frozenset({"127.0.0.1"}), allowed_ports=frozenset({port}))
-    with TestClient(create_app(ServerConfig(fetch_policy=policy))) as c:
+    with TestClient(create_app(ServerConfig(fetch_policy=policy, max_jobs=JOBS))) as c:
         r = c.get("/read", params={"url": f"http://127.0.0.1:{port}/"})
     assert r.status_code == 502 and error_of(r)["code"] == "fetch_failed"
 
 
 def test_body_cap_is_413_for_json_and_for_the_form() -> None:
-    with TestClient(create_app(ServerConfig(max_body_bytes=2000))) as c:
+    with TestClient(create_app(ServerConfig(max_body_bytes=2000, max_jobs=JOBS))) as c:
         r = c.post("/read", json={"html": "<p>" + "x" * 5000 + "</p>"})
         assert r.status_code == 413 and error_of(r)["code"] == "body_too_large"
         r = c.post("/view", files={"html": (None, "<p>" + "x" * 5000 + "</p>")})
@@ -290,100 +292,15 @@ def test_body_cap_is_413_for_json_and_for_the_form() -> None:
         assert r.status_code == 200  # under the cap
 
 
-def test_unexpected_errors_are_500_without_details(client, monkeypatch) -> None:
-    def boom(*args, **kwargs):
-        raise RuntimeError("secret internal detail")
-
-    monkeypatch.setattr(unclutter, "extract", boom)
-    r = client.post("/read", json={"html": "<p>hello</p>"})
-    assert r.status_code == 500
-    assert error_of(r) == {"code": "internal", "message": "internal error"}
-    assert "secret" not in r.text
-
-
-# --- bounded work -------------------------------------------------------------------------------
-
-
-class Gate:
-    """Replaces unclutter.extract: each call waits until released, counting calls at once."""
-
-    def __init__(self, real):
-        self.real, self.release = real, threading.Event()
-        self.lock, self.running, self.peak, self.calls, self.threads = threading.Lock(), 0, 0, 0, set()
-
-    def __call__(self, html, url=None, **options):
-        with self.lock:
-            self.calls += 1
-            self.running += 1
-            self.peak = max(self.peak, self.running)
-            self.threads.add(threading.current_thread().name)
-        try:
-            self.release.wait(10)
-            return self.real(html, url=url, **options)
-        finally:
-            with self.lock:
-                self.running -= 1
-
-
-def _post_in_thread(c, results, body):
-    t = threading.Thread(target=lambda: results.append(c.post("/read", json=body)))
-    t.start()
-    return t
-
-
-def _wait_for(predicate, timeout=5.0):
-    end = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < end, "timed out waiting"
-        time.sleep(0.01)
-
-
-def test_jobs_run_in_a_bounded_worker_pool_off_the_event_loop(monkeypatch) -> None:
-    gate = Gate(unclutter.extract)
-    monkeypatch.setattr(unclutter, "extract", gate)
-    app = create_app(ServerConfig(max_jobs=2, max_queued=10))
-    results: list = []
-    with TestClient(app) as c:
-        threads = [_post_in_thread(c, results, {"html": ARTICLE.decode()}) for _ in range(6)]
-        _wait_for(lambda: gate.running == 2 and app.state.pool.in_flight == 6)
-        time.sleep(0.2)
-        assert gate.running == 2  # the others wait in the queue
-        h = c.get("/healthz")  # the event loop still answers while every worker is busy
-        assert h.status_code == 200 and h.json()["jobs_in_flight"] == 6
-        gate.release.set()
-        for t in threads:
-            t.join(10)
-    assert [r.status_code for r in results] == [200] * 6
-    assert gate.peak == 2 and gate.calls == 6
-    assert all(name.startswith("unclutter-job") for name in gate.threads)
-
-
-def test_full_queue_is_503_and_queue_wait_past_the_deadline_is_504(monkeypatch) -> None:
-    gate = Gate(unclutter.extract)
-    monkeypatch.setattr(unclutter, "extract", gate)
-    app = create_app(ServerConfig(max_jobs=1, max_queued=1, request_deadline=0.5))
-    results: list = []
-    with TestClient(app) as c:
-        first = _post_in_thread(c, results, {"html": ARTICLE.decode()})
-        _wait_for(lambda: gate.running == 1)
-        second = _post_in_thread(c, results, {"html": ARTICLE.decode()})
-        _wait_for(lambda: app.state.pool.in_flight == 2)
-        r = c.post("/read", json={"html": ARTICLE.decode()})  # one worker busy, queue full
-        assert r.status_code == 503 and error_of(r)["code"] == "overloaded"
-        assert r.headers["retry-after"] == "1"
-        second.join(5)  # waited in the queue past its deadline
-        assert results[-1].status_code == 504 and error_of(results[-1])["code"] == "deadline_exceeded"
-        first.join(5)  # the running job also passed the deadline: its answer is 504 too
-        gate.release.set()
-        _wait_for(lambda: app.state.pool.in_flight == 0)
-    assert gate.calls == 1  # the queued job was cancelled, never run
+# (unexpected errors, the bounded pool of worker processes and its deadline:
+# tests/test_server_workers.py)
 
 
 # --- API key and rate limit ---------------------------------------------------------------------
 
 
 def test_api_key(origin) -> None:
-    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin), api_key="s3cret-key")
+    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin), api_key="s3cret-key", max_jobs=JOBS)
     with TestClient(create_app(config)) as c:
         url = origin.url("/article")
         r = c.get("/read", params={"url": url})
@@ -411,7 +328,7 @@ def test_no_api_key_by_default(client) -> None:
 
 
 def test_rate_limit_per_client(origin) -> None:
-    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin), rate_limit="2/minute")
+    config = ServerConfig(fetch_policy=fetch_servers.local_policy(origin), rate_limit="2/minute", max_jobs=JOBS)
     with TestClient(create_app(config)) as c:
         body = {"html": ARTICLE.decode()}
         assert [c.post("/read", json=body).status_code for _ in range(2)] == [200, 200]
@@ -426,7 +343,7 @@ def test_rate_limit_per_client(origin) -> None:
 # --- options from other stages ----------------------------------------------------------------------
 
 
-def test_summary_option_passes_through_only_when_extract_accepts_it(client, monkeypatch) -> None:
+def test_summary_option_passes_through_only_when_extract_accepts_it(client) -> None:
     r = client.post("/read", json={"html": ARTICLE.decode(), "summary": True})
     if "summary" in server_app.accepted_options():
         assert r.status_code == 200
@@ -441,24 +358,7 @@ def test_summary_option_passes_through_only_when_extract_accepts_it(client, monk
         assert not plain.startswith(">")
     else:
         assert r.status_code == 400 and error_of(r)["code"] == "unsupported_option"
-    # A build whose extract takes `summary`: the value reaches it unchanged.
-    seen: dict = {}
-    real = unclutter.extract
-
-    def spy(html, url=None, **options):
-        seen.update(options)
-        options.pop("summary", None)
-        return real(html, url=url, **options)
-
-    monkeypatch.setattr(server_app, "accepted_options", lambda: frozenset({"extractor", "include_links",
-                                                                           "include_images", "summary"}))
-    monkeypatch.setattr(unclutter, "extract", spy)
-    r = client.post("/read", json={"html": ARTICLE.decode(), "summary": True, "include_images": False})
-    assert r.status_code == 200 and seen == {"summary": True, "include_links": True, "include_images": False}
-    r = client.post("/read", json={"html": ARTICLE.decode(), "summary_words": 20})
-    assert r.status_code == 400 and error_of(r)["code"] == "unsupported_option"
-    r = client.post("/read", json={"html": ARTICLE.decode(), "summary_words": 20, "summary": False})
-    assert r.status_code == 400  # a value given for an option extract does not take
+    # (that an option reaches extract unchanged: tests/test_server_workers.py)
 
 
 def test_only_enabled_summary_backends_may_be_chosen(client) -> None:
@@ -541,25 +441,6 @@ def test_reader_page_escapes_everything_but_our_markdown(client) -> None:
     assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
     assert "javascript:" not in page and "alert(2)" not in page and "<script" not in page.lower()
     assert "<b>bold</b>" not in page
-
-
-def test_reader_page_shows_summaries_when_the_article_has_them(client, monkeypatch) -> None:
-    real = unclutter.extract
-
-    def with_summaries(html, url=None, **options):
-        article = real(html, url=url, **options)
-        article.summary = "The whole story, in brief <em>safely</em>."
-        article.toc[1].summary = "What the first part says."
-        return article
-
-    monkeypatch.setattr(unclutter, "extract", with_summaries)
-    r = client.post("/view", data={"html": ARTICLE.decode()})
-    assert r.status_code == 200
-    page = r.text
-    assert '<section class="summary"' in page
-    assert "The whole story, in brief &lt;em&gt;safely&lt;/em&gt;." in page
-    assert ('<a href="#first-part">First part</a><p class="toc-summary">What the first part says.</p>') in page
-    assert page.index('class="summary"') < page.index('class="toc"') < page.index('class="body"')
 
 
 def test_reader_page_without_summaries_has_no_summary_section(client) -> None:

@@ -3,6 +3,8 @@
 Every error unclutter raises on purpose derives from :class:`UnclutterError` and carries
 an ``exit_code`` (the CLI's process exit status) and an ``http_status`` (what the HTTP
 service answers). Messages are one line, name the reason, and never include a traceback.
+The HTTP service sends ``public_message`` instead, which leaves out what only the operator
+should see: for a policy refusal, the rule alone, never the address a name resolved to.
 
 ::
 
@@ -59,23 +61,41 @@ __all__ = [
 class UnclutterError(Exception):
     """Base of every deliberate unclutter error.
 
+    Args:
+        message: the full one-line reason, for the user of the CLI or library.
+        public: the line the HTTP service shows a remote client instead, when *message*
+            holds details only the operator should see (the address a host name resolved
+            to). ``None``: the class's ``public_text``, else *message*.
+
     Attributes:
         exit_code: process exit status the CLI uses for this error.
         http_status: HTTP status the service answers with.
         code: short machine-readable name (``"no_content"``, ``"blocked_address"``...).
+        public_text: the class's default public line (``None``: the message is public).
+
+    Instances pickle (the service's worker processes send them to the server process):
+    ``public`` travels in the instance's ``__dict__``.
     """
 
     exit_code: int = 1
     http_status: int = 500
     code: str = "error"
+    public_text: str | None = None
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, public: str | None = None) -> None:
         # Keep messages on one line: they are printed as the CLI's single stderr line.
         super().__init__(" ".join(str(message).split()))
+        self._public = " ".join(str(public).split()) if public else None
 
     @property
     def message(self) -> str:
         return str(self)
+
+    @property
+    def public_message(self) -> str:
+        """The line a remote client may see: never a resolved address or other detail
+        of the operator's network."""
+        return getattr(self, "_public", None) or type(self).public_text or self.message
 
 
 class UsageError(UnclutterError):
@@ -83,19 +103,26 @@ class UsageError(UnclutterError):
 
 
 class PolicyError(UnclutterError):
+    """A URL refused by the fetch policy. Its :attr:`public_message` names the rule only
+    (the CLI prints the full message, addresses included)."""
+
     exit_code, http_status, code = 3, 400, "refused_by_policy"
+    public_text = "refused by the fetch policy: the URL is not allowed"
 
 
 class BlockedSchemeError(PolicyError):
     code = "blocked_scheme"
+    public_text = "refused by the fetch policy: only http and https URLs may be fetched"
 
 
 class BlockedAddressError(PolicyError):
     code = "blocked_address"
+    public_text = "refused by the fetch policy: the host's address is not public"
 
 
 class RobotsDisallowedError(PolicyError):
     code = "robots_disallowed"
+    public_text = "refused by the fetch policy: the site's robots.txt does not allow this URL"
 
 
 class FetchError(UnclutterError):

@@ -20,7 +20,7 @@ from ..core.errors import (
 )
 from .cache import RevalidationCache
 from .decoding import ACCEPT_ENCODING, make_decoder, parse_content_encoding, sniff_binary
-from .guard import check_url, display_url, parse_url, resolve_host, url_port
+from .guard import INVALID_URL_PUBLIC, check_url, display_url, parse_url, resolve_host, url_port
 from .page import FetchedPage
 from .policy import ACCEPTED_CONTENT_TYPES, ROBOTS_MAX_BYTES, SNIFF_BYTES, FetchPolicy
 from .transport import Deadline, SafeTransport
@@ -53,7 +53,8 @@ def fetch(url: str, policy: FetchPolicy | None = None) -> FetchedPage:
         BlockedSchemeError: a scheme other than the allowed ones (also on a redirect).
         BlockedAddressError: credentials in the URL, a port not allowed, or a host with
             any address that is not public (and not in ``policy.allow_addresses``).
-        PolicyError: a URL or redirect location that cannot be parsed.
+        PolicyError: a URL or redirect location that cannot be parsed, or whose host is
+            not a valid host name (an IDNA label such as ``xn--localhost-``).
         RobotsDisallowedError: ``policy.respect_robots`` and robots.txt forbids the URL
             or cannot be read (server error, unreachable).
         TooManyRedirectsError: more than ``policy.max_redirects`` redirects.
@@ -66,17 +67,23 @@ def fetch(url: str, policy: FetchPolicy | None = None) -> FetchedPage:
         FetchError: connection, TLS or protocol failure, oversized headers, a name that
             does not resolve.
 
-        Every message is a single line naming the reason and the URL or address.
+        Every message is a single line naming the reason and the URL or address; the
+        errors' ``public_message`` leaves resolved addresses out.
     """
     policy = policy if policy is not None else FetchPolicy()
     target = parse_url(url)
     session = _Session(policy)
+    shown = display_url(target)
     try:
         page = session.get(target)
     except UnclutterError:
         raise
+    except (httpx.InvalidURL, UnicodeError) as exc:  # a URL the checks above let through: still a refusal
+        raise PolicyError(f"refused: invalid URL in the fetch of {shown[:200]} ({' '.join(str(exc).split())})",
+                          public=INVALID_URL_PUBLIC) from None
     except (httpx.HTTPError, OSError) as exc:  # anything the transport did not map
-        raise FetchError(f"fetching {display_url(target)} failed: {' '.join(str(exc).split())}") from None
+        detail = " ".join(str(exc).split())
+        raise FetchError(f"fetching {shown} failed: {detail}", public=f"fetching {shown} failed") from None
     finally:
         session.close()
     return dataclasses.replace(page, url=url)
@@ -159,12 +166,28 @@ class _Session:
                 response.close()
 
     def _send(self, request: httpx.Request) -> httpx.Response:
+        """One request, straight through the transport, the response unread (streamed).
+
+        Not ``Client.send``: that parses every redirect's Location (its own way, raising
+        on ``javascript:`` or a bad IDNA host) even when it is not to follow it. Here
+        only :meth:`_redirect_target` reads Location. Cookies still go through the
+        client's jar (``build_request`` sends them; the answer's are kept here).
+        """
         try:
-            return self.client.send(request, stream=True)
+            response = self.transport.handle_request(request)
         except UnclutterError:
             raise
         except httpx.HTTPError as exc:
-            raise FetchError(f"request to {display_url(request.url)} failed: {' '.join(str(exc).split())}") from None
+            detail = " ".join(str(exc).split())
+            shown = display_url(request.url)
+            raise FetchError(f"request to {shown} failed: {detail}", public=f"request to {shown} failed") from None
+        response.request = request
+        try:
+            self.client.cookies.extract_cookies(response)
+        except BaseException:
+            response.close()
+            raise
+        return response
 
     def _check_headers(self, response: httpx.Response, url: httpx.URL) -> None:
         reason = response.extensions.get("reason_phrase", b"")
@@ -180,14 +203,16 @@ class _Session:
         location = response.headers["location"]
         try:
             target = current.join(location)
-        except (httpx.InvalidURL, ValueError):
+        except (httpx.InvalidURL, ValueError):  # (IDNA errors are ValueErrors)
             raise PolicyError(
-                f"refused: invalid redirect location {location[:200]!r} from {display_url(current)}"
+                f"refused: invalid redirect location {location[:200]!r} from {display_url(current)}",
+                public="refused by the fetch policy: the page redirects to an invalid location",
             ) from None
         try:
             check_url(target, self.policy)
         except PolicyError as exc:
-            raise type(exc)(f"{exc} (redirect from {display_url(current)})") from None
+            raise type(exc)(f"{exc} (redirect from {display_url(current)})",
+                            public=f"{exc.public_message} (in a redirect)") from None
         return target
 
     # -- bodies ------------------------------------------------------------------------
@@ -290,7 +315,8 @@ class _Session:
         rules = self.robots[origin]
         if rules is not None and not rules.can_fetch(self.policy.user_agent, str(url)):
             agent = self.policy.user_agent.split("/")[0]
-            raise RobotsDisallowedError(f"refused: {origin}/robots.txt disallows {display_url(url)} for {agent!r}")
+            raise RobotsDisallowedError(f"refused: {origin}/robots.txt disallows {display_url(url)} for {agent!r}",
+                                        public=f"refused by the fetch policy: {origin}/robots.txt disallows the URL")
 
     def _load_robots(self, url: httpx.URL, origin: str) -> urllib.robotparser.RobotFileParser | None:
         """The origin's robots.txt rules; ``None`` when there are none (allow all).
@@ -306,12 +332,18 @@ class _Session:
         except (PolicyError, FetchTimeoutError):
             raise
         except FetchError as exc:
-            raise RobotsDisallowedError(f"refused: {origin}/robots.txt could not be read ({exc})") from None
+            raise RobotsDisallowedError(
+                f"refused: {origin}/robots.txt could not be read ({exc})",
+                public=f"refused by the fetch policy: {origin}/robots.txt could not be read ({exc.public_message})",
+            ) from None
         if 200 <= page.status < 300:
             rules = urllib.robotparser.RobotFileParser(str(robots_url))
             rules.parse(page.content.decode("utf-8", errors="replace").splitlines())
             rules.modified()  # marks the rules as loaded; can_fetch() refuses everything otherwise
             return rules
         if page.status >= 500:
-            raise RobotsDisallowedError(f"refused: {origin}/robots.txt answered HTTP {page.status}")
+            raise RobotsDisallowedError(
+                f"refused: {origin}/robots.txt answered HTTP {page.status}",
+                public=f"refused by the fetch policy: {origin}/robots.txt answered HTTP {page.status}",
+            )
         return None

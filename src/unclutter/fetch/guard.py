@@ -30,10 +30,15 @@ from ..core.errors import (
 from .addresses import IPAddress, classify_address, host_literal
 from .policy import FetchPolicy
 
-__all__ = ["DEFAULT_PORT", "parse_url", "check_url", "url_port", "display_url", "resolve_host", "vet_url"]
+__all__ = ["DEFAULT_PORT", "INVALID_URL_PUBLIC", "parse_url", "check_url", "url_port", "display_url",
+           "resolve_host", "vet_url"]
 
 #: Port used when a URL names none.
 DEFAULT_PORT = {"http": 80, "https": 443}
+
+#: What a remote client of the HTTP service is told for a URL that cannot be parsed or a
+#: host that is not a valid host name (the full message names the reason).
+INVALID_URL_PUBLIC = "refused by the fetch policy: the URL is not valid"
 
 
 #: The characters of a host name once IDNA-encoded (RFC 1123 section 2.1: letters, digits,
@@ -59,8 +64,8 @@ def parse_url(url: str | httpx.URL) -> httpx.URL:
         return url
     try:
         return httpx.URL(url)
-    except (httpx.InvalidURL, TypeError, ValueError) as exc:
-        raise PolicyError(f"refused: invalid URL {str(url)[:200]!r} ({exc})") from None
+    except (httpx.InvalidURL, TypeError, ValueError) as exc:  # (IDNA errors are ValueErrors)
+        raise PolicyError(f"refused: invalid URL {str(url)[:200]!r} ({exc})", public=INVALID_URL_PUBLIC) from None
 
 
 def url_port(url: httpx.URL) -> int:
@@ -71,36 +76,47 @@ def url_port(url: httpx.URL) -> int:
 def check_url(url: httpx.URL, policy: FetchPolicy) -> None:
     """Check everything about *url* that needs no name resolution.
 
-    Checks, in order: scheme, credentials, host present, the address when the host is
-    one already (any numeric spelling, see
-    :func:`unclutter.fetch.addresses.host_literal`), port.
+    Checks, in order: scheme, credentials, host present, the host a valid host name
+    (IDNA labels included), the address when the host is one already (any numeric
+    spelling, see :func:`unclutter.fetch.addresses.host_literal`), port.
 
     Raises:
         BlockedSchemeError: scheme not in ``policy.allowed_schemes``.
         BlockedAddressError: credentials in the URL, no host, a port not in
             ``policy.allowed_ports``, or a literal address that is not public and not in
             ``policy.allow_addresses``.
+        PolicyError: a host that is not a host name, or an ``xn--`` label the IDNA rules
+            (RFC 5891) refuse, such as ``xn--localhost-`` or ``xn--``.
     """
     shown = display_url(url)
     if url.scheme not in policy.allowed_schemes:
         scheme = url.scheme or "(none)"
         raise BlockedSchemeError(f"refused: scheme {scheme!r} is not allowed, only http and https ({shown[:200]})")
     if url.userinfo:
-        raise BlockedAddressError(f"refused: credentials in the URL are not allowed ({shown})")
+        raise BlockedAddressError(f"refused: credentials in the URL are not allowed ({shown})",
+                                  public="refused by the fetch policy: credentials in the URL are not allowed")
     if not url.raw_host:
-        raise BlockedAddressError(f"refused: URL has no host ({shown})")
+        raise BlockedAddressError(f"refused: URL has no host ({shown})",
+                                  public="refused by the fetch policy: the URL has no host")
     raw_host = url.raw_host.decode("ascii")
     if not (_HOST_NAME_RE.fullmatch(raw_host) or ":" in raw_host):  # (an IPv6 literal)
         # (the parser percent-encodes what a host name cannot hold: "exa mple.org" would be
         # looked up as "exa%20mple.org")
-        raise PolicyError(f"refused: invalid URL {shown[:200]!r} (the host {raw_host[:100]!r} is not a host name)")
+        raise PolicyError(f"refused: invalid URL {shown[:200]!r} (the host {raw_host[:100]!r} is not a host name)",
+                          public=INVALID_URL_PUBLIC)
+    try:
+        host = url.host  # decodes "xn--" labels, which the parser took as they came
+    except ValueError as exc:  # idna.IDNAError is a UnicodeError, hence a ValueError
+        raise PolicyError(f"refused: invalid URL {shown[:200]!r} (the host {raw_host[:100]!r} is not a valid "
+                          f"internationalised domain name: {exc})", public=INVALID_URL_PUBLIC) from None
     literal = host_literal(raw_host)
     if literal is not None:
-        _check_address(literal, url.host, policy)
+        _check_address(literal, host, policy)
     port = url_port(url)
     if port not in policy.allowed_ports:
         allowed = ", ".join(str(p) for p in sorted(policy.allowed_ports))
-        raise BlockedAddressError(f"refused: port {port} is not allowed (allowed: {allowed}) ({shown})")
+        raise BlockedAddressError(f"refused: port {port} is not allowed (allowed: {allowed}) ({shown})",
+                                  public=f"refused by the fetch policy: port {port} is not allowed")
 
 
 def _check_address(address: IPAddress, host: str, policy: FetchPolicy) -> None:
@@ -108,6 +124,8 @@ def _check_address(address: IPAddress, host: str, policy: FetchPolicy) -> None:
         return
     reason = classify_address(address)
     if reason is not None:
+        # The public line (BlockedAddressError.public_text) is the same for a literal
+        # address and for a name, whatever it resolved to: no DNS answers for clients.
         via = "" if host == str(address) else f" ({host} resolves to it)"
         raise BlockedAddressError(f"refused: {address} is {reason}{via}")
 
@@ -160,8 +178,10 @@ def resolve_host(
         the single address it designates, without a lookup.
 
     Raises:
-        BlockedAddressError: any resolved address is refused (names it and the reason).
-        FetchError: the name does not resolve.
+        BlockedAddressError: any resolved address is refused (the message names it and
+            the reason; its ``public_message`` names neither).
+        PolicyError: *host* is not a valid host name (an empty or over-long label).
+        FetchError: the name does not resolve (the public message says only that).
         FetchTimeoutError: the lookup took longer than *timeout*.
     """
     literal = host_literal(host)
@@ -169,12 +189,13 @@ def resolve_host(
         addresses = [literal]
     else:
         lookup = resolver or _getaddrinfo
+        unresolved = f"could not resolve {host}"
         try:
             infos = lookup(host, port, timeout)
         except socket.gaierror as exc:
-            raise FetchError(f"could not resolve {host}: {exc.strerror or exc}") from None
+            raise FetchError(f"{unresolved}: {exc.strerror or exc}", public=unresolved) from None
         except UnicodeError:
-            raise PolicyError(f"refused: invalid host name {host!r}") from None
+            raise PolicyError(f"refused: invalid host name {host!r}", public=INVALID_URL_PUBLIC) from None
         addresses = []
         for family, _type, _proto, _canon, sockaddr in infos:
             if family not in (socket.AF_INET, socket.AF_INET6):
@@ -183,7 +204,7 @@ def resolve_host(
             if address not in addresses:
                 addresses.append(address)
         if not addresses:
-            raise FetchError(f"could not resolve {host}: no IPv4 or IPv6 address")
+            raise FetchError(f"{unresolved}: no IPv4 or IPv6 address", public=unresolved)
     for address in addresses:
         _check_address(address, host, policy)
     return addresses

@@ -52,10 +52,13 @@ class Deadline:
     def expired(self) -> bool:
         return self.remaining() <= 0
 
-    def error(self, doing: str) -> FetchTimeoutError:
-        return FetchTimeoutError(f"total deadline of {self.seconds:g} s passed while {doing}")
+    def error(self, doing: str, public_doing: str | None = None) -> FetchTimeoutError:
+        """The timeout error; *public_doing* replaces *doing* in its public message (one
+        without the connected address)."""
+        public = f"total deadline of {self.seconds:g} s passed while {public_doing}" if public_doing else None
+        return FetchTimeoutError(f"total deadline of {self.seconds:g} s passed while {doing}", public=public)
 
-    def clamp(self, timeout: float | None, doing: str) -> float:
+    def clamp(self, timeout: float | None, doing: str, public_doing: str | None = None) -> float:
         """*timeout* shortened to the time left.
 
         Raises:
@@ -63,23 +66,29 @@ class Deadline:
         """
         left = self.remaining()
         if left <= 0:
-            raise self.error(doing)
+            raise self.error(doing, public_doing)
         return left if timeout is None else min(timeout, left)
 
 
 class _DeadlineStream(httpcore.NetworkStream):
-    """A network stream whose every operation ends by the fetch's deadline."""
+    """A network stream whose every operation ends by the fetch's deadline.
 
-    def __init__(self, stream: httpcore.NetworkStream, deadline: Deadline, peer: str) -> None:
+    *peer* names the host and the address connected to (for the message), *public_peer*
+    the host only (for the public message)."""
+
+    def __init__(self, stream: httpcore.NetworkStream, deadline: Deadline, peer: str, public_peer: str) -> None:
         self._stream = stream
         self._deadline = deadline
         self.peer = peer
+        self.public_peer = public_peer
 
     def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
-        return self._stream.read(max_bytes, self._deadline.clamp(timeout, f"reading from {self.peer}"))
+        wait = self._deadline.clamp(timeout, f"reading from {self.peer}", f"reading from {self.public_peer}")
+        return self._stream.read(max_bytes, wait)
 
     def write(self, buffer: bytes, timeout: float | None = None) -> None:
-        self._stream.write(buffer, self._deadline.clamp(timeout, f"writing to {self.peer}"))
+        wait = self._deadline.clamp(timeout, f"writing to {self.peer}", f"writing to {self.public_peer}")
+        self._stream.write(buffer, wait)
 
     def close(self) -> None:
         self._stream.close()
@@ -90,9 +99,10 @@ class _DeadlineStream(httpcore.NetworkStream):
         server_hostname: str | None = None,
         timeout: float | None = None,
     ) -> httpcore.NetworkStream:
-        timeout = self._deadline.clamp(timeout, f"starting TLS with {self.peer}")
+        timeout = self._deadline.clamp(timeout, f"starting TLS with {self.peer}",
+                                       f"starting TLS with {self.public_peer}")
         stream = self._stream.start_tls(ssl_context, server_hostname=server_hostname, timeout=timeout)
-        return _DeadlineStream(stream, self._deadline, self.peer)
+        return _DeadlineStream(stream, self._deadline, self.peer, self.public_peer)
 
     def get_extra_info(self, info: str) -> typing.Any:
         return self._stream.get_extra_info(info)
@@ -132,33 +142,41 @@ class PinnedBackend(httpcore.NetworkBackend):
     ) -> httpcore.NetworkStream:
         if self._proxy is not None:
             if (host, port) != self._proxy:
-                raise BlockedAddressError(f"refused: {host} port {port} is not the configured proxy")
+                raise BlockedAddressError(
+                    f"refused: {host} port {port} is not the configured proxy",
+                    public="refused by the fetch policy: only the configured proxy may be reached",
+                )
             targets = [host]
         else:
             left = self._deadline.clamp(None, f"resolving {host}")
             targets = [str(a) for a in resolve_host(host, port, self._policy, timeout=left)]
+        # Messages name the address connected to; public messages only the host, so a
+        # client of the service learns nothing of what a name resolved to.
         failures = []
         for address in targets:
             peer = host if address == host else f"{host} ({address})"
-            wait = self._deadline.clamp(timeout, f"connecting to {peer}")
+            wait = self._deadline.clamp(timeout, f"connecting to {peer}", f"connecting to {host}")
             try:
                 stream = self._inner.connect_tcp(
                     address, port, timeout=wait, local_address=local_address, socket_options=socket_options
                 )
             except httpcore.ConnectTimeout:
                 if self._deadline.expired:
-                    raise self._deadline.error(f"connecting to {peer}") from None
-                raise FetchTimeoutError(f"connect timeout ({wait:.3g} s) to {peer} port {port}") from None
+                    raise self._deadline.error(f"connecting to {peer}", f"connecting to {host}") from None
+                raise FetchTimeoutError(f"connect timeout ({wait:.3g} s) to {peer} port {port}",
+                                        public=f"connect timeout ({wait:.3g} s) to {host} port {port}") from None
             except httpcore.ConnectError as exc:
                 failures.append(f"{address}: {_reason(exc)}")
                 continue
             self.connected.append((host, address, port))
-            return _DeadlineStream(stream, self._deadline, f"{peer} port {port}")
+            return _DeadlineStream(stream, self._deadline, f"{peer} port {port}", f"{host} port {port}")
         what = "the proxy " if self._proxy is not None else ""
-        raise FetchError(f"could not connect to {what}{host} port {port} ({'; '.join(failures)})")
+        raise FetchError(f"could not connect to {what}{host} port {port} ({'; '.join(failures)})",
+                         public=f"could not connect to {what}{host} port {port}")
 
     def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options=None):  # type: ignore[no-untyped-def]
-        raise BlockedAddressError("refused: Unix sockets are not allowed")
+        raise BlockedAddressError("refused: Unix sockets are not allowed",
+                                  public="refused by the fetch policy: Unix sockets are not allowed")
 
     def sleep(self, seconds: float) -> None:
         self._inner.sleep(seconds)

@@ -5,7 +5,9 @@ Install and run::
     pip install 'unclutter[server]'
     unclutter serve --host 127.0.0.1 --port 8000
 
-or from Python: ``uvicorn.run(unclutter.server.create_app(ServerConfig(...)))``.
+or from Python: ``uvicorn.run(unclutter.server.create_app(ServerConfig(...)))``, under
+``if __name__ == "__main__":`` as for any program that starts worker processes (each
+worker imports the program's main module).
 
 Endpoints:
 
@@ -30,11 +32,19 @@ Errors are ``{"error": {"code": "...", "message": "..."}}`` with the status of t
 error (:mod:`unclutter.core.errors`: 400 refused by the safety policy, 413 too large, 415
 not HTML, 422 no main content or unreadable, 502 origin failure, 504 fetch deadline) or of
 the HTTP layer (:mod:`unclutter.server.errors`). No response ever carries a traceback.
+Messages are the errors' public ones: a policy refusal names the rule, never the address a
+host name resolved to, and reads the same whatever that address was; a name that does not
+resolve is 502 ``fetch_failed`` ("could not resolve NAME"). The full message goes to the
+server log.
 
-Limits and options (:class:`ServerConfig`, ``unclutter serve --help``): worker pool size and
-queue (503 ``overloaded`` beyond), request body cap (413), per-request deadline (504),
-fetch policy (public web only by default), optional API key (``X-API-Key`` header) and
-per-client rate limit (429), both off by default.
+Limits and options (:class:`ServerConfig`, ``unclutter serve --help``): pages are read in
+worker processes (one job each; 503 ``overloaded`` once they and the queue are full), a
+request body cap (413), a per-request deadline (504; the job's worker is killed and
+replaced), the fetch policy (public web only by default), optional API key (``X-API-Key``
+header) and per-client rate limit (429), both off by default. ``unclutter serve`` also
+closes connections slow to send a request head (``--header-timeout``), caps connections
+(``--max-connections``, 503 beyond) and ignores proxy headers unless
+``--forwarded-allow-ips`` names the proxy.
 
 The reader page sends a strict Content-Security-Policy (no scripts at all; stylesheets
 from this service only; images from http(s)), needs no JavaScript, and renders the

@@ -4,6 +4,7 @@ every page goes through :func:`unclutter.extract` / :func:`unclutter.extract_url
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hmac
 import inspect
@@ -39,9 +40,9 @@ from .view import (
     READER_FONT_FILES,
     negotiate,
     reader_stylesheet,
-    render,
     render_page,
 )
+from .worker import Job
 
 __all__ = ["create_app", "accepted_options", "EXTRACT_OPTION_FIELDS", "MAX_URL_CHARS", "PAGE_PATHS"]
 
@@ -262,16 +263,24 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     Returns:
         A FastAPI app; ``app.state.pool`` is its :class:`~unclutter.server.jobs.JobPool`
-        and ``app.state.config`` its configuration.
+        and ``app.state.config`` its configuration. The pool's worker processes start
+        with the app's lifespan (or with the first jobs when it is not run) and stop
+        with it.
+
+    Raises:
+        ValueError, ImportError: ``config.job_runner`` names no importable function.
     """
     config = config or ServerConfig()
-    pool = JobPool(config.max_jobs, config.max_queued)
+    pool = JobPool(config.max_jobs, config.max_queued, config.job_runner)
     limiter = _make_limiter(config.rate_limit)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
-        yield
-        pool.shutdown()
+        await asyncio.to_thread(pool.start)  # (the first start launches the fork server: ~1 s)
+        try:
+            yield
+        finally:
+            pool.shutdown()
 
     app = FastAPI(
         title="unclutter",
@@ -344,21 +353,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 opts = opts.model_copy(update={"max_tokens": budget_tokens(opts.max_tokens)})
             except UsageError as exc:
                 raise ServiceError("bad_request", str(exc)) from None
-        values = page_values() if fmt == "html" else None
-
-        def job() -> str:
-            if html is not None:
-                article = unclutter.extract(html, url=source_url or None, **kwargs)
-            else:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise ServiceError("deadline_exceeded", "the request took longer than the service's deadline")
-                policy = dataclasses.replace(config.fetch_policy,
-                                             deadline=min(config.fetch_policy.deadline, remaining))
-                article = unclutter.extract_url(source_url, policy=policy, **kwargs)
-            chunks = unclutter.chunk(article, max_tokens=opts.max_tokens) if opts.max_tokens else None
-            return render(article, fmt, chunks=chunks, explain=opts.explain, page=values)
-
+        job = Job(html=html, url=source_url or None, options=kwargs,
+                  policy=config.fetch_policy if html is None else None, fmt=fmt,
+                  max_tokens=opts.max_tokens, explain=opts.explain,
+                  page=page_values() if fmt == "html" else None)
         body = await _run_job(pool, job, deadline)
         return Response(body, media_type=MEDIA_TYPES[fmt], headers={"Vary": "Accept"})
 
@@ -538,7 +536,7 @@ def _extract_kwargs(opts: ReadOptions, summary_backends: frozenset[str]) -> dict
     return out
 
 
-async def _run_job(pool: JobPool, job: Callable[[], str], deadline: float) -> str:
+async def _run_job(pool: JobPool, job: Job, deadline: float) -> str:
     try:
         return await pool.run(job, deadline)
     except (ServiceError, UnclutterError):
@@ -559,8 +557,17 @@ def _describe(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
     if isinstance(exc, ServiceError):
         return exc.status, exc.code, exc.message, exc.headers
     if isinstance(exc, UnclutterError):
-        return exc.http_status, exc.code, exc.message, {}
+        return exc.http_status, exc.code, _public_message(exc), {}
     return 500, "internal", "internal error", {}
+
+
+def _public_message(exc: UnclutterError) -> str:
+    """What the client is told: the error's public message (never an address a name
+    resolved to); the full one goes to the server log when it differs."""
+    public = exc.public_message
+    if public != exc.message:
+        logger.info("%s: %s", exc.code, exc.message)
+    return public
 
 
 #: Status of a framework HTTPException -> our code.
@@ -597,7 +604,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(UnclutterError)
     async def _library(request: Request, exc: UnclutterError) -> Response:
-        return answer(request, exc.http_status, exc.code, exc.message)
+        return answer(request, exc.http_status, exc.code, _public_message(exc))
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> Response:

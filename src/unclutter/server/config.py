@@ -1,12 +1,16 @@
 """Every limit and setting of the HTTP service, in one place, with its default.
 
 The defaults are safe for a service reachable by anyone: the public-web fetch policy
-(private, loopback and reserved addresses refused), a bounded worker pool and queue, a
-request body cap and a per-request deadline. The API key and the rate limit are off.
+(private, loopback and reserved addresses refused), a bounded pool of worker processes
+and queue, a request body cap, a per-request deadline that kills the job's worker, a
+header-read timeout and a connection cap, and proxy headers ignored. The API key and the
+rate limit are off.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass, field
 
 from ..core.limits import MAX_INPUT_BYTES
@@ -18,6 +22,9 @@ __all__ = [
     "DEFAULT_PORT",
     "DEFAULT_MAX_JOBS",
     "DEFAULT_MAX_QUEUED",
+    "DEFAULT_JOB_RUNNER",
+    "DEFAULT_HEADER_TIMEOUT",
+    "DEFAULT_MAX_CONNECTIONS",
     "DEFAULT_MAX_BODY_BYTES",
     "DEFAULT_REQUEST_DEADLINE",
     "API_KEY_HEADER",
@@ -32,13 +39,35 @@ DEFAULT_HOST = "127.0.0.1"
 #: TCP port ``unclutter serve`` listens on unless told otherwise.
 DEFAULT_PORT = 8000
 
-#: Fetch+extract jobs that run at once (threads of the worker pool). Fetches wait on the
-#: network; extraction is CPU-bound Python, so more threads than cores buys overlap of
-#: fetches with extraction, not parallel extraction (run several processes for that).
-DEFAULT_MAX_JOBS = 4
+def _usable_cpus() -> int:
+    """CPUs this process may run on (its affinity mask where the OS has one), else 4."""
+    try:
+        return len(os.sched_getaffinity(0)) or 4
+    except AttributeError:  # (no affinity call on macOS and Windows)
+        return os.cpu_count() or 4
+
+
+#: Fetch+extract jobs that run at once: worker processes, one job each. Extraction is
+#: CPU-bound, so one per usable CPU (4 where the count is unknown); each worker holds its
+#: own copy of the library, about 130 MB once it has read a page.
+DEFAULT_MAX_JOBS = _usable_cpus()
 
 #: Jobs that may wait for a free worker; one more request is answered 503 at once.
 DEFAULT_MAX_QUEUED = 32
+
+#: The function each worker process calls with a job (``"module:function"``): fetch or
+#: parse, extract, render (:func:`unclutter.server.worker.run_job`).
+DEFAULT_JOB_RUNNER = "unclutter.server.worker:run_job"
+
+#: Seconds a connection has to send a complete request head (request line and headers)
+#: after it opens, and on a keep-alive connection after each response; then it is closed.
+#: Slow-header ("slowloris") clients cannot hold connections longer than this.
+DEFAULT_HEADER_TIMEOUT = 10.0
+
+#: Connections (and requests in progress) the server holds at once (uvicorn's
+#: ``limit_concurrency``); beyond it a new request is answered 503. Half the usual limit of
+#: 1024 open files per process, leaving the rest for fetches, workers' pipes and logs.
+DEFAULT_MAX_CONNECTIONS = 512
 
 #: Largest request body in bytes (JSON or form). The library refuses HTML over
 #: ``MAX_INPUT_BYTES`` (15 MiB); 1 MiB more leaves room for JSON escaping and the other
@@ -66,6 +95,9 @@ DEFAULT_SUMMARY_BACKENDS: frozenset[str] = frozenset({"extractive"})
 RETRY_AFTER_OVERLOADED = 1
 
 
+_RUNNER_RE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
+
+
 @dataclass(frozen=True)
 class ServerConfig:
     """Settings of one service instance (see :func:`unclutter.server.create_app`).
@@ -75,12 +107,13 @@ class ServerConfig:
             under. The default refuses private, loopback and reserved addresses and any
             port but 80/443; tests pass one that allows exactly ``127.0.0.1`` and their
             own port.
-        max_jobs: fetch+extract jobs running at once (worker threads).
+        max_jobs: fetch+extract jobs running at once: worker processes, one job each
+            (default: the CPUs this process may use, or 4).
         max_queued: jobs waiting for a worker; beyond it requests get 503 ``overloaded``.
         max_body_bytes: request body cap in bytes; a larger body gets 413.
         request_deadline: seconds per request (queue wait, fetch, extraction, rendering);
-            past it the answer is 504 ``deadline_exceeded``. The fetch deadline is cut to
-            the time left.
+            past it the answer is 504 ``deadline_exceeded`` and a running job's worker
+            process is killed and replaced. The fetch deadline is cut to the time left.
         api_key: when set, every ``/read`` request, the Jina-style route and the reader
             form must present it (``X-API-Key`` header, ``Authorization: Bearer``, or the
             form's key field); otherwise 401. ``/``, ``/healthz``, ``/openapi.json`` and the
@@ -92,10 +125,15 @@ class ServerConfig:
         summary_backends: the summary backends a request may name (builds with
             summaries); another name gets 400 ``unsupported_option``. Requests that name
             none get the library's default backend.
+        job_runner: ``"module:function"`` the worker processes call with each
+            :class:`~unclutter.server.worker.Job`, returning the answer's body (text).
+            Default :data:`DEFAULT_JOB_RUNNER`; tests name their own (a job that hangs,
+            crashes or raises) to exercise the pool.
 
     Raises:
-        ValueError: on construction, for a non-positive limit or deadline, or a
-            ``rate_limit`` the ``limits`` library cannot parse.
+        ValueError: on construction, for a non-positive limit or deadline, a
+            ``rate_limit`` the ``limits`` library cannot parse, or a ``job_runner`` not
+            written ``module:function``.
     """
 
     fetch_policy: FetchPolicy = field(default_factory=FetchPolicy)
@@ -106,6 +144,7 @@ class ServerConfig:
     api_key: str | None = None
     rate_limit: str | None = None
     summary_backends: frozenset[str] = DEFAULT_SUMMARY_BACKENDS
+    job_runner: str = DEFAULT_JOB_RUNNER
 
     def __post_init__(self) -> None:
         if not isinstance(self.fetch_policy, FetchPolicy):
@@ -120,6 +159,8 @@ class ServerConfig:
             raise ValueError("request_deadline must be positive")
         if self.api_key is not None and not self.api_key.strip():
             raise ValueError("api_key must not be empty (use None for no key)")
+        if not _RUNNER_RE.fullmatch(self.job_runner):
+            raise ValueError(f"job_runner must be written module:function, got {self.job_runner!r}")
         object.__setattr__(self, "summary_backends", frozenset(self.summary_backends))
         if self.rate_limit is not None:
             from limits import parse_many

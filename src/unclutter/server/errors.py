@@ -72,6 +72,11 @@ class ServiceError(Exception):
         self.message = " ".join(message.split())
         self.headers = headers or {}
 
+    def __reduce__(self) -> tuple:
+        # Rebuilt from its own arguments when unpickled (a worker process raises it, the
+        # server process answers it); Exception's default would pass the message alone.
+        return (type(self), (self.code, self.message, self.headers))
+
 
 class ErrorDetail(BaseModel):
     code: str = Field(description="Machine-readable error code, e.g. `blocked_address`, `no_content`.")

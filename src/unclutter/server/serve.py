@@ -1,4 +1,12 @@
-"""``unclutter serve``: run the HTTP service under uvicorn."""
+"""``unclutter serve``: run the HTTP service under uvicorn.
+
+Besides the service's own limits (:class:`~unclutter.server.ServerConfig`), the server
+closes connections that are slow to send a request head (``--header-timeout``), caps the
+connections it holds (``--max-connections``; 503 beyond), and ignores proxy headers
+(``X-Forwarded-For``, ``X-Forwarded-Proto``) unless they come from an address listed with
+``--forwarded-allow-ips``: otherwise any client could choose the address the rate limit
+counts it under.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +16,10 @@ import click
 
 from .config import (
     API_KEY_HEADER,
+    DEFAULT_HEADER_TIMEOUT,
     DEFAULT_HOST,
     DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_CONNECTIONS,
     DEFAULT_MAX_JOBS,
     DEFAULT_MAX_QUEUED,
     DEFAULT_PORT,
@@ -31,13 +41,25 @@ __all__ = ["serve"]
 @click.option("--rate-limit", metavar="LIMIT",
               help="Per-client limit, e.g. '60/minute' or '10/second;500/hour' (429 beyond). Off by default.")
 @click.option("--max-jobs", default=DEFAULT_MAX_JOBS, show_default=True, type=click.IntRange(1),
-              help="Fetch+extract jobs running at once.")
+              help="Fetch+extract jobs running at once: worker processes (default: the CPUs this "
+                   "process may use).")
 @click.option("--max-queued", default=DEFAULT_MAX_QUEUED, show_default=True, type=click.IntRange(0),
               help="Jobs waiting for a worker before requests get 503.")
 @click.option("--max-body-bytes", default=DEFAULT_MAX_BODY_BYTES, show_default=True, type=click.IntRange(1),
               help="Request body cap (413 beyond).")
 @click.option("--deadline", default=DEFAULT_REQUEST_DEADLINE, show_default=True, type=click.FloatRange(min=0.1),
-              help="Seconds per request, queue wait and fetch included (504 beyond).")
+              help="Seconds per request, queue wait and fetch included (504 beyond; the job's "
+                   "worker process is killed and replaced).")
+@click.option("--header-timeout", default=DEFAULT_HEADER_TIMEOUT, show_default=True,
+              type=click.FloatRange(min=0.1),
+              help="Seconds a connection has to send a complete request head (after opening, and "
+                   "after each response on a keep-alive connection); then it is closed.")
+@click.option("--max-connections", default=DEFAULT_MAX_CONNECTIONS, show_default=True, type=click.IntRange(1),
+              help="Connections and requests in progress held at once; beyond it new requests get 503.")
+@click.option("--forwarded-allow-ips", metavar="IPS",
+              help="Trust X-Forwarded-For/-Proto from these comma-separated addresses or networks "
+                   "(your reverse proxy), or '*'. Off by default: proxy headers are ignored and the "
+                   "rate limit counts the connecting address.")
 @click.option("--summary-backend", "summary_backends", multiple=True, metavar="NAME",
               help="Summary backend clients may choose (repeatable; default: extractive only). "
                    "Others may run models or use this machine's API keys.")
@@ -50,7 +72,8 @@ __all__ = ["serve"]
 @click.option("--allow-port", "allow_port", multiple=True, type=click.IntRange(1, 65535), metavar="PORT",
               help="Also allow fetching from this TCP port besides 80 and 443 (repeatable).")
 def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None, max_jobs: int,
-          max_queued: int, max_body_bytes: int, deadline: float, summary_backends: tuple[str, ...],
+          max_queued: int, max_body_bytes: int, deadline: float, header_timeout: float,
+          max_connections: int, forwarded_allow_ips: str | None, summary_backends: tuple[str, ...],
           log_level: str, no_access_log: bool, allow_private: tuple[str, ...],
           allow_port: tuple[int, ...]) -> None:
     """Serve the HTTP API and the reader page (see GET /openapi.json)."""
@@ -60,6 +83,7 @@ def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None,
     from ..fetch import FetchPolicy
     from .app import create_app
     from .config import ServerConfig
+    from .protocol import HeaderTimeoutProtocol
 
     api_key = None
     if api_key_env:
@@ -80,5 +104,34 @@ def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None,
                               summary_backends=frozenset(summary_backends or DEFAULT_SUMMARY_BACKENDS))
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    trusted = _forwarded_allow_ips(forwarded_allow_ips)
     uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
-                access_log=not no_access_log, server_header=False)
+                access_log=not no_access_log, server_header=False,
+                http=HeaderTimeoutProtocol.with_timeout(header_timeout),
+                limit_concurrency=max_connections,
+                proxy_headers=trusted is not None, forwarded_allow_ips=trusted)
+
+
+def _forwarded_allow_ips(value: str | None) -> list[str] | None:
+    """The ``--forwarded-allow-ips`` entries, each checked; ``None`` when not given.
+
+    Raises:
+        UsageError: an entry is not ``*``, an IP address or a network.
+    """
+    if value is None:
+        return None
+    import ipaddress
+
+    from ..core.errors import UsageError
+
+    entries = [entry.strip() for entry in value.split(",") if entry.strip()]
+    if not entries:
+        raise UsageError("--forwarded-allow-ips: give addresses or networks, e.g. 10.0.0.5 or 10.0.0.0/24")
+    for entry in entries:
+        if entry == "*":
+            continue
+        try:
+            ipaddress.ip_network(entry, strict=False)
+        except ValueError:
+            raise UsageError(f"--forwarded-allow-ips: {entry[:80]!r} is not an IP address or network") from None
+    return entries
