@@ -382,7 +382,7 @@ class Sheet:
         self._custom: dict[str, set[str]] | None = None
         self._hides_alone: dict[int, tuple] = {}
         self._props: dict[int, frozenset[str]] = {}
-        self._keys: dict[tuple, list[int]] | None = None
+        self._keys: dict[str | None, dict[tuple, list[tuple[int, str | None]]]] = {}
         self._scan()
         self.starts = [b for _, b, _ in self.spans]
 
@@ -585,28 +585,41 @@ class Sheet:
             return k
         return None
 
-    def keys(self) -> dict[tuple, list[tuple[int, str | None]]]:
+    def keys(self, prop: str | None = None) -> dict[tuple, list[tuple[int, str | None]]]:
         """``(rule number, selector text or None)`` by the key of each selector
         (:attr:`StyleRule.key`), rule numbers ascending; the key is read from the
         prelude's text when it is plain (the selector's text given, so that a rule naming
         classes the page lacks is never parsed), else from the rule parsed by tinycss2
-        (text ``None``). Memoized."""
-        if self._keys is None:
-            out: dict[tuple, list[tuple[int, str | None]]] = {}
+        (text ``None``). With ``prop``, only the rules that may declare that property
+        (found by a regex pass; rules with comments or escapes too). Memoized."""
+        got = self._keys.get(prop)
+        if got is None:
+            if prop is None:
+                numbers: Iterable[int] = range(len(self.spans))
+            else:
+                found = set(self.dirty)
+                pattern = re.compile(r"(?<![\w-])" + re.escape(prop) + _WS + ":", re.IGNORECASE)
+                for m in pattern.finditer(self.css):
+                    k = self.rule_at(m.start())
+                    if k is not None:
+                        found.add(k)
+                numbers = sorted(found)
+            got = {}
             css = self.css
             plain = _PLAIN_PRELUDE_RE.fullmatch
-            for k, (start, block, _end) in enumerate(self.spans):
+            for k in numbers:
+                start, block, _end = self.spans[k]
                 prelude = css[start:block - 1]
                 parts = [part.strip() for part in prelude.split(",")] if plain(prelude) else None
                 if parts is not None and all(_plain_selector(part) is not None for part in parts if part):
                     for part in parts:
                         if part:
-                            out.setdefault(_plain_selector(part)[2], []).append((k, part))
+                            got.setdefault(_plain_selector(part)[2], []).append((k, part))
                 else:
                     for key in dict.fromkeys(r.key for r in self.rule(k)):
-                        out.setdefault(key, []).append((k, None))
-            self._keys = out
-        return self._keys
+                        got.setdefault(key, []).append((k, None))
+            self._keys[prop] = got
+        return got
 
 
 _PSEUDO_ELEMENT_RE = re.compile(r"::|:(?:before|after|first-line|first-letter)\b", re.IGNORECASE)
@@ -1403,11 +1416,12 @@ class _Resolver:
             root.background = (1.0, 1.0, 1.0, 1.0)
         self.root_state = root
 
-    def _keyed(self, key: tuple, state: bool) -> list[tuple[int, StyleRule]]:
+    def _keyed(self, key: tuple, state: bool, prop: str | None = None) -> list[tuple[int, StyleRule]]:
         """(global order, rule) of the rules of every sheet whose selector has ``key`` and
         can match this document (``usable``); with ``state``, only those that may declare
-        what the inherited state reads. Memoized per page."""
-        memo_key = (key, state)
+        what the inherited state reads; with ``prop``, only those declaring it.
+        Memoized per page."""
+        memo_key = (key, state, prop)
         got = self.key_rules.get(memo_key)
         if got is not None:
             return got
@@ -1415,13 +1429,14 @@ class _Resolver:
         usable = self.usable
         for sheet, offset in zip(self.sheets, self.offsets):
             seen: set[int] = set()
-            for k, part in sheet.keys().get(key, ()):
+            for k, part in sheet.keys(prop).get(key, ()):
                 if k in seen:
                     continue
                 if part is not None and usable is not None and not self._usable(part):
                     continue  # names a class or id the page lacks: never parsed
                 seen.add(k)
-                if state and not _reads_state(sheet.decls(k)):
+                decls = sheet.decls(k)
+                if state and not _reads_state(decls) or prop is not None and prop not in decls:
                     continue
                 for r in sheet.rule(k):
                     if r.key != key:
@@ -1438,9 +1453,11 @@ class _Resolver:
             ok = self.usable_memo[selector] = self.usable(selector)
         return ok
 
-    def _matching(self, lnode, attrs: dict[str, str], state: bool) -> list[tuple[int, StyleRule]]:
+    def _matching(self, lnode, attrs: dict[str, str], state: bool,
+                  prop: str | None = None) -> list[tuple[int, StyleRule]]:
         """(global order, rule) of every rule matching the element; with ``state``, of the
-        rules that may declare what the inherited state reads (:meth:`Sheet.keys`)."""
+        rules that may declare what the inherited state reads; with ``prop``, of those
+        declaring that property (:meth:`Sheet.keys`)."""
         tag = lnode.tag
         ident = attrs.get("id")
         classes = attrs.get("class", "").split()
@@ -1452,7 +1469,7 @@ class _Resolver:
         out = []
         class_set = None
         for key in wanted:
-            for order, r in self._keyed(key, state):
+            for order, r in self._keyed(key, state, prop):
                 simple = r.simple
                 if simple is not None:
                     t, cls, i = simple
@@ -1510,6 +1527,28 @@ class _Resolver:
         got = {name: d for name, (_, d) in ranked.items()}
         (self.cascaded if full else self.cascaded_state)[key] = got
         return got
+
+    def declared_one(self, lnode, prop: str) -> Declaration | None:
+        """The cascaded declaration of one property of an element (``var()`` not
+        substituted), reading only the rules that declare it."""
+        got = self.cascaded.get(lnode.mem_id)
+        if got is not None:
+            return got.get(prop)
+        attrs = _attrs(lnode)
+        best: tuple | None = None
+        for order, r in self._matching(lnode, attrs, False, prop):
+            d = r.declarations[prop]
+            rank = (d.important, 0, r.specificity, order)
+            if best is None or rank > best[0]:
+                best = (rank, d)
+        style = attrs.get("style")
+        if style:
+            d = (read_style_attribute(style) if lnode.mem_id in self.honour else _inline_for_cascade(style)).get(prop)
+            if d is not None:
+                rank = (d.important, 1, (0, 0, 0), 0)
+                if best is None or rank > best[0]:
+                    best = (rank, d)
+        return best[1] if best is not None else None
 
     def state(self, lnode) -> _Inherited:
         """The inherited state at an element (ancestors resolved first, iteratively)."""
@@ -1957,6 +1996,14 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
             if reason is not None:
                 verdicts.drop[n.mem_id] = (n, reason)
             continue
+        if n.mem_id not in contextual:
+            # most candidates are named by a display:none rule: settled by that property's
+            # cascade alone when it wins (no var(): nothing else can show the element)
+            display = res.declared_one(n, "display")
+            if display is not None and _display_none(display):
+                if keep is None or not keep(n, "display none"):
+                    verdicts.drop[n.mem_id] = (n, "display none")
+                continue
         own = res.declared(n, full=True)
         if n.mem_id in contextual or _needs_state(own):
             st = res.state(n)
