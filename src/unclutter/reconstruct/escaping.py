@@ -52,6 +52,7 @@ __all__ = [
     "right_flanking",
     "escape_text",
     "escape_heading_end",
+    "escape_line_start",
     "code_span",
     "fence_for",
     "format_url",
@@ -134,6 +135,16 @@ def _escape_line_start(s: str) -> tuple[str, str]:
         if m:
             return m.group(1) + "\\" + m.group(2), s[m.end() :]
     return "", s
+
+
+def escape_line_start(md: str) -> str:
+    """``md``, Markdown already escaped for the inside of a line, made safe to start a line:
+    a backslash before a first character that would start a block there (the line-start
+    rows of the table above)."""
+    if not md or md[0] not in LINE_START_CHARS:
+        return md
+    prefix, rest = _escape_line_start(md)
+    return prefix + rest if prefix else md
 
 
 def escape_text(

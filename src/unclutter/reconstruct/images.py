@@ -31,7 +31,9 @@ __all__ = ["pick_image_url", "largest_srcset_candidate", "is_placeholder_src"]
 _URL_TRIM = "".join(chr(i) for i in range(0x21))
 _WORD_SPLIT = re.compile(r"[-_.\s]+")
 _SIZE_WORD = re.compile(r"[0-9]+(?:x[0-9]+)?(?:px)?")
-_DESCRIPTOR = re.compile(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)([wxh])\s*$")
+#: A srcset descriptor's number and unit. (``[0-9]+(?:\.[0-9]+)?|\.[0-9]+``, the language
+#: of ``[0-9]*\.?[0-9]+`` with one way to split a digit run: linear on a long one.)
+_DESCRIPTOR = re.compile(r"\s*((?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?)([wxh])\s*$")
 
 
 def _clean(url: str) -> str:
@@ -119,10 +121,16 @@ def largest_srcset_candidate(srcset: str) -> str | None:
 
 
 def _pixel_sized(img: Node) -> bool:
+    """Whether a ``width`` or ``height`` attribute (ASCII digits, optionally ``px``) is at
+    most :data:`~.rules.MAX_PIXEL_IMAGE_SIZE`; compared as digit strings, so a value of
+    thousands of digits is never converted (Python refuses over 4,300)."""
+    limit = str(MAX_PIXEL_IMAGE_SIZE)
     for name in ("width", "height"):
         v = img.attrs.get(name, "").strip().removesuffix("px")
-        if v.isdigit() and int(v) <= MAX_PIXEL_IMAGE_SIZE:
-            return True
+        if v.isdigit() and v.isascii():
+            v = v.lstrip("0") or "0"
+            if len(v) < len(limit) or (len(v) == len(limit) and v <= limit):
+                return True
     return False
 
 

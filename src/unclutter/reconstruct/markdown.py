@@ -36,7 +36,9 @@ Choices, each with its reason:
 * Tables: data tables become GFM pipe tables (section 4.10); layout tables become blocks
   (see :mod:`unclutter.reconstruct.tables`). Cell content is kept on one line: ``<br>``,
   paragraphs and list items inside a cell are separated by ``<br>`` (raw inline HTML,
-  :data:`~.rules.CELL_BREAK`); in a heading or a table caption they become spaces.
+  :data:`~.rules.CELL_BREAK`); in a heading or a table caption they become spaces. A data
+  table wider than :data:`~.rules.MAX_TABLE_COLUMNS` or larger than
+  :data:`~.rules.MAX_TABLE_CELLS` is written as list items, one a row.
 * Code: ``<pre>`` becomes a fenced block whose content is the element's text byte for byte
   (tags inside, e.g. highlighter spans, add nothing; ``<br>`` is a newline), fenced with
   more backticks than the longest run inside; the info string comes from a
@@ -46,6 +48,14 @@ Choices, each with its reason:
   image URL is written once. Image URLs come from :func:`~.images.pick_image_url` (lazy
   attributes, srcset).
 * Escaping is minimal and positional: see :mod:`unclutter.reconstruct.escaping`.
+* Output is bounded by input (:data:`~.rules.MARKDOWN_MAX_GROWTH`): whatever can be written
+  again for every line, block or cell is capped at its source. Nested block quotes and lists
+  stop at :data:`~.rules.MAX_CONTAINER_DEPTH` levels and
+  :data:`~.rules.MAX_CONTAINER_INDENT` characters of line prefix; nested ``<q>``/``<sub>``/
+  ``<sup>`` marks at :data:`~.rules.MAX_INLINE_MARK_DEPTH`; table grids at the table caps;
+  URLs, which a link repeats in every block it spans and a relative address grows by the
+  base URL, at an allowance that grows with the text written and the page's own addresses
+  (:data:`~.rules.URL_ALLOWANCE_CHARS`): past it a link keeps its text alone.
 * Output ends with exactly one newline (``""`` when there is no content) and has no run of
   blank lines, except blank lines that are part of a ``<pre>`` block's content.
 """
@@ -90,6 +100,8 @@ from .rules import (
     LIST_TAGS,
     MAX_COLSPAN,
     MAX_CONTAINER_DEPTH,
+    MAX_CONTAINER_INDENT,
+    MAX_INLINE_MARK_DEPTH,
     MAX_LIST_START,
     MAX_ROWSPAN,
     MIN_FENCE_LENGTH,
@@ -103,8 +115,10 @@ from .rules import (
     SKIP_TAGS,
     TITLE_HEADING_MAX_PRECEDING_BLOCKS,
     UNSAFE_URL_SCHEMES,
+    URL_ALLOWANCE_CHARS,
+    URL_ALLOWANCE_PER_TEXT_CHAR,
 )
-from .tables import is_data_table, layout_grid, pipe_table_lines, span
+from .tables import is_data_table, layout_grid, linear_rows, pipe_table_lines, span
 
 __all__ = ["to_markdown", "markdown_to_text"]
 
@@ -190,6 +204,8 @@ _W_EMPH = 0
 _W_LINK = 1
 _W_QUOTE = 2
 _W_RAW = 3  # an inline element written as its own HTML tags (rules.RAW_INLINE_TAGS)
+# (_W_QUOTE and _W_RAW wrappers are counted against rules.MAX_INLINE_MARK_DEPTH)
+_NOT_WRITTEN = -2  # a link wrapper's open-token index when its URL is past the allowance
 
 # -- exit actions -------------------------------------------------------------------------
 (
@@ -224,7 +240,9 @@ _NEEDS_ESCAPE = INLINE_SPECIAL_RE.search
 _URL_TRIM = "".join(chr(i) for i in range(0x21))
 _LANG_OK = re.compile(r"[A-Za-z0-9_+#.-]{1,40}")
 _TITLE_WORD = re.compile(r"\w+")
-_INT = re.compile(r"\s*([-+]?[0-9]+)")
+_INT = re.compile(r"\s*([-+]?)0*([0-9]+)")
+#: Digits read of a list number: more would be clamped to ``MAX_LIST_START`` anyway.
+_INT_DIGITS = 18
 
 
 def _title_key(text: str) -> str:
@@ -234,10 +252,33 @@ def _title_key(text: str) -> str:
 
 
 def _parse_int(value: str | None) -> int | None:
+    """A list number (``start``, ``value``): an integer; one of more than ``_INT_DIGITS``
+    digits reads as ``10**_INT_DIGITS`` (Python refuses to convert over 4,300)."""
     if not value:
         return None
     m = _INT.match(value)
-    return int(m.group(1)) if m else None
+    if not m:
+        return None
+    digits = m.group(2)
+    n = int(digits) if len(digits) <= _INT_DIGITS else 10**_INT_DIGITS
+    return -n if m.group(1) == "-" else n
+
+
+def _marker_width(lst: Node) -> int:
+    """Width, in characters, of the widest item marker list ``lst`` may write (an upper
+    bound: ``- `` for a bullet list; for an ordered one, from its ``start``, its items'
+    ``value`` and their count)."""
+    if lst.tag != "ol":
+        return 2
+    high = abs(_parse_int(lst.attrs.get("start")) or 0)
+    items = 1  # (content before the first <li> may form an item)
+    for c in lst.children:
+        if c.tag == "li":
+            items += 1
+            value = _parse_int(c.attrs.get("value"))
+            if value is not None and abs(value) > high:
+                high = abs(value)
+    return len(str(min(high + items, MAX_LIST_START))) + 2
 
 
 class _Frame:
@@ -268,14 +309,15 @@ class _Frame:
 
 
 class _List:
-    __slots__ = ("items", "ordered", "number", "step", "mark")
+    __slots__ = ("items", "ordered", "number", "step", "mark", "width")
 
-    def __init__(self, ordered: bool, number: int, step: int, mark: str) -> None:
+    def __init__(self, ordered: bool, number: int, step: int, mark: str, width: int) -> None:
         self.items: list[str] = []
         self.ordered = ordered
         self.number = number
         self.step = step
         self.mark = mark
+        self.width = width  # widest item marker (indentation it adds to its lines)
 
 
 class _Table:
@@ -414,6 +456,13 @@ class _Renderer:
         self.lists: list[_List] = []
         self.tables: list[_Table] = []
         self.depth = 0  # open Markdown containers (block quotes + lists)
+        self.indent = 0  # characters those containers put before a line (MAX_CONTAINER_INDENT)
+        self.marks = 0  # open <q>/<sub>/<sup> wrappers written (MAX_INLINE_MARK_DEPTH)
+        # URL allowance (rules.URL_ALLOWANCE_CHARS): characters of text written, of the
+        # distinct href/src values met, and of URLs written so far
+        self.text_chars = 0
+        self.url_credit = 0
+        self.url_chars = 0
         self.one_line = 0  # > 0 inside a heading or table cell: blocks become spaces
         self.cells = 0  # > 0 inside a table cell: blocks and <br> become CELL_BREAK instead
         self.heading = 0
@@ -471,6 +520,17 @@ class _Renderer:
         cache[raw] = url
         return url
 
+    def _url_fits(self, chars: int) -> bool:
+        """Whether a URL of ``chars`` characters may be written (and count it): the URLs
+        written stay within :data:`~.rules.URL_ALLOWANCE_CHARS`, plus
+        :data:`~.rules.URL_ALLOWANCE_PER_TEXT_CHAR` per character of text written so far,
+        plus the characters of the distinct ``href``/``src`` values met so far."""
+        total = self.url_chars + chars
+        if total > URL_ALLOWANCE_CHARS + URL_ALLOWANCE_PER_TEXT_CHAR * self.text_chars + self.url_credit:
+            return False
+        self.url_chars = total
+        return True
+
     # -- inline tokens ----------------------------------------------------------------
     def _before_content(self) -> None:
         """Write what must precede new content: a pending hard break or space (only inside a
@@ -499,6 +559,11 @@ class _Renderer:
             if kind == _W_EMPH:
                 kinds.append(_O)
             elif kind == _W_LINK:
+                url_chars = self.url_chars + len(w[1])
+                if url_chars > URL_ALLOWANCE_CHARS + self.url_credit and not self._url_fits(len(w[1])):
+                    w[3] = _NOT_WRITTEN  # past the URL allowance: its text alone
+                    continue
+                self.url_chars = url_chars
                 if toks and kinds[-1] <= _TL and toks[-1].endswith("!"):
                     self.needs_escape = True  # "!" before "[" would start an image
                 kinds.append(_R)
@@ -513,6 +578,8 @@ class _Renderer:
 
     def _close_token(self, w: list) -> None:
         kind = w[2]
+        if kind == _W_LINK and w[3] == _NOT_WRITTEN:
+            return
         idx = len(self.toks)
         self.toks.append(w[1])
         if kind == _W_EMPH:
@@ -559,6 +626,7 @@ class _Renderer:
             _NEEDS_ESCAPE(c) is not None or ((not toks or kinds[-1] == _B) and c[0] in LINE_START_CHARS)
         ):
             self.needs_escape = True
+        self.text_chars += len(c)
         toks.append(c)
         kinds.append(_TL if self.links_open else _T)
         self.pending_space = text[-1] != c[-1]
@@ -899,6 +967,7 @@ class _Renderer:
             code = code[:-1]
         if not code.strip():
             return
+        self.text_chars += len(code)
         fence = fence_for(code, MIN_FENCE_LENGTH)
         self._add_block(f"{fence}{_code_language(node)}\n{code}\n{fence}", _K_OTHER)
 
@@ -908,6 +977,7 @@ class _Renderer:
             self.pending_space = True
         body = text.strip(" ")
         if body:
+            self.text_chars += len(body)
             toks = self.toks
             last = self.last_code
             if (
@@ -941,6 +1011,7 @@ class _Renderer:
                 if c.tag == TEXT:
                     self._text(c.text)
             return
+        self.text_chars += len(tex)
         if node.attrs.get("display") == "block" and not self.one_line:
             if self.toks:
                 self._flush()
@@ -970,15 +1041,21 @@ class _Renderer:
             return
         if not self.include_images:
             return
-        url = self._url(pick_image_url(node))
+        raw = pick_image_url(node)
+        url = self._url(raw)
         if url is None or url in self.images_seen:
             return
+        self.url_credit += len(raw)  # (written once: each image URL is written once)
+        dest = format_url(url)
+        if not self._url_fits(len(dest)):
+            return  # past the URL allowance (rules.URL_ALLOWANCE_CHARS)
         self.images_seen.add(url)
         alt = _WS.sub(" ", strip_invisible(node.attrs.get("alt", ""))).strip(" ")
+        self.text_chars += len(alt)
         alt_md = escape_text(alt, "[", "]", False, True) if alt else ""
-        self._raw(f"![{alt_md}]({format_url(url)})")
+        self._raw(f"![{alt_md}]({dest})")
 
-    def _start_list(self, node: Node, stack: list) -> None:
+    def _start_list(self, node: Node, stack: list, width: int) -> None:
         self._flush()
         ordered = node.tag == "ol"
         parent = self.frames[-1]
@@ -995,8 +1072,9 @@ class _Renderer:
             step = 0
             start = 0
             mark = "*" if parent.last_list == "-" else "-"
-        self.lists.append(_List(ordered, start, step, mark))
+        self.lists.append(_List(ordered, start, step, mark, width))
         self.depth += 1
+        self.indent += width
         # group children into items; a list or stray content after an <li> joins that item
         groups: list[list] = []
         for c in node.children:
@@ -1052,6 +1130,7 @@ class _Renderer:
         self._flush()
         lst = self.lists.pop()
         self.depth -= 1
+        self.indent -= lst.width
         if lst.items:
             first = lst.items[0]
             interrupts = not lst.ordered or first.startswith("1" + lst.mark)
@@ -1062,6 +1141,7 @@ class _Renderer:
         self._flush()
         fr = self.frames.pop()
         self.depth -= 1
+        self.indent -= 2
         if fr.blocks:
             self._add_block(_prefix_lines(fr.text(), "> ", "> ", ">"), _K_OTHER)
 
@@ -1075,7 +1155,12 @@ class _Renderer:
         if t.caption:
             self._add_block(t.caption, _K_PARA)
         grid = layout_grid(ordered)
-        if any(any(r) for r in grid):
+        if grid is None:  # over MAX_TABLE_COLUMNS or MAX_TABLE_CELLS: a row per list item
+            mark = "*" if self.frames[-1].last_list == "-" else "-"
+            lines = linear_rows(ordered, mark)
+            if lines:
+                self._add_block("\n".join(lines), _K_LIST_INTERRUPTS, mark)
+        elif any(any(r) for r in grid):
             self._add_block("\n".join(pipe_table_lines(grid)), _K_OTHER)
 
     def _cell_end(self) -> None:
@@ -1105,6 +1190,8 @@ class _Renderer:
             self.emph[w[0]] -= 1
         elif kind == _W_LINK:
             self.links -= 1
+        else:  # _W_QUOTE, _W_RAW
+            self.marks -= 1
         if self.n_open > len(self.wraps):
             self.n_open -= 1
             self._close_token(w)
@@ -1211,6 +1298,7 @@ class _Renderer:
                             url = self._url(href) if href.strip() != "#" else None
                             close = f"]({format_url(url)})" if url is not None else None
                             link_close[href] = close
+                            self.url_credit += len(href)  # (each distinct href once)
                         if close is not None:
                             self.links += 1
                             self.wraps.append(["[", close, _W_LINK, -1])
@@ -1237,13 +1325,16 @@ class _Renderer:
                 self._math(node)
                 continue
             if role == _RAW_TAG:
-                if not (tag == "sup" and _holds_link(node)):
+                if self.marks < MAX_INLINE_MARK_DEPTH and not (tag == "sup" and _holds_link(node)):
+                    self.marks += 1
                     self._push_wrap(f"<{tag}>", f"</{tag}>", _W_RAW, stack)
                 if node.children:
                     extend(reversed(node.children))
                 continue
             if role == _Q:
-                self._push_wrap('"', '"', _W_QUOTE, stack)
+                if self.marks < MAX_INLINE_MARK_DEPTH:
+                    self.marks += 1
+                    self._push_wrap('"', '"', _W_QUOTE, stack)
                 if node.children:
                     extend(reversed(node.children))
                 continue
@@ -1328,13 +1419,16 @@ class _Renderer:
                     self._add_block("---", _K_OTHER)
                 continue
             if role == _LIST and self.depth < MAX_CONTAINER_DEPTH:
-                self._start_list(node, stack)
-                continue
-            if role == _QUOTE and self.depth < MAX_CONTAINER_DEPTH:
+                width = _marker_width(node)
+                if self.indent + width <= MAX_CONTAINER_INDENT:
+                    self._start_list(node, stack, width)
+                    continue
+            elif role == _QUOTE and self.depth < MAX_CONTAINER_DEPTH and self.indent + 2 <= MAX_CONTAINER_INDENT:
                 if toks:
                     self._flush()
                 self.frames.append(_Frame())
                 self.depth += 1
+                self.indent += 2
                 push((_X_QUOTE_END,))
                 if node.children:
                     extend(reversed(node.children))
@@ -1437,6 +1531,10 @@ def to_markdown(
         is escaped only where GFM would read it as markup.
 
     Never raises on any tree shape; runs in time linear in the subtree size (tables are
-    scanned once more to tell data from layout).
+    scanned once more to tell data from layout). The Markdown holds at most
+    :data:`~unclutter.reconstruct.rules.MARKDOWN_MAX_GROWTH` characters per character of the
+    HTML the subtree was parsed from, plus
+    :data:`~unclutter.reconstruct.rules.URL_ALLOWANCE_CHARS` (see the module docstring for the
+    caps that keep it).
     """
     return _Renderer(base_url, title, include_links, include_images, include_captions).run(root)

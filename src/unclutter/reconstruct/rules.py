@@ -121,6 +121,38 @@ LIST_TAGS = frozenset(("ul", "ol", "menu", "dir"))
 #: preset stops nesting at 20 token levels, its default preset at 100.
 MAX_CONTAINER_DEPTH = 16
 
+#: Widest prefix, in characters, that nested containers put before a line: ``"> "`` per block
+#: quote plus each list item's indentation (its marker's width, up to 11 for ``999999999. ``).
+#: A list whose widest marker would go past it is written as plain blocks, as past
+#: ``MAX_CONTAINER_DEPTH``. The depth alone lets 16 ordered lists put 176 characters before
+#: every line; twice the depth cap, so block quotes and ``-`` bullets meet the depth cap first.
+MAX_CONTAINER_INDENT = 2 * MAX_CONTAINER_DEPTH
+
+#: Deepest nesting of ``<q>``, ``<sub>`` and ``<sup>`` written with their marks; deeper ones
+#: add none (their text stays). An inline wrapper is written again around every paragraph and
+#: table cell it spans, so unbounded nesting would cost levels x blocks; text nests two at
+#: most (a quotation inside a quotation, an exponent's exponent).
+MAX_INLINE_MARK_DEPTH = 3
+
+#: URL characters (link destinations and image addresses, counted each time one is written)
+#: one conversion may write beyond the characters of the distinct ``href``/``src`` values it
+#: met, and how many more each character of text written allows. A link past the allowance
+#: is written as its text alone, an image past it is dropped. Without it one URL of up to
+#: 8,192 characters (the parse stage's ``MAX_ATTRIBUTE_CHARS``) is written once per paragraph
+#: (the HTML parser clones an unclosed ``<a>`` into every later paragraph), and thousands of
+#: short relative addresses each grow by a long ``<base href>``: 24 KB of HTML, 40 MB of
+#: Markdown. Of the 1,743 pages of the shared datasets (whole bodies), none needs more than
+#: 9,646 characters of it.
+URL_ALLOWANCE_CHARS = 65_536
+URL_ALLOWANCE_PER_TEXT_CHAR = 4
+
+#: The bound :func:`~unclutter.reconstruct.markdown.to_markdown` keeps: at most this many
+#: characters of Markdown per character of the HTML that made the subtree, plus
+#: ``URL_ALLOWANCE_CHARS`` (the tests hold hostile pages to it). The worst case is a blank line
+#: of a ``<pre>`` at the deepest block quote (one character in, ``MAX_CONTAINER_INDENT`` out);
+#: the URL allowance adds its per-character share.
+MARKDOWN_MAX_GROWTH = MAX_CONTAINER_INDENT + URL_ALLOWANCE_PER_TEXT_CHAR
+
 #: Largest ordered-list start number: GFM allows at most 9 digits (spec section 5.2).
 MAX_LIST_START = 999_999_999
 
@@ -193,6 +225,25 @@ MAX_COLSPAN = 1000
 
 #: Largest ``rowspan`` honoured; the HTML standard clamps ``rowspan`` to 65534.
 MAX_ROWSPAN = 65534
+
+#: Widest pipe table, in columns, and so the most columns one row may claim: its cells, the
+#: columns their ``colspan`` covers and the cells a ``rowspan`` above carries into it. A span
+#: reaching past it is cut there (it only adds empty cells); a table with a cell that starts
+#: past it is written as rows of text (``tables.linear_rows``). Every row of a pipe table is
+#: padded to the table's width (3 characters a cell), so without it one row of
+#: ``<th colspan=1000>`` cells makes each later row three million characters long. A pipe table
+#: this wide is already over 190 characters a row.
+MAX_TABLE_COLUMNS = 64
+
+#: Most cells, after spans are laid out and rows padded, of one pipe table; a larger table is
+#: written as rows of text, which need no padding. Bounds the grid one table holds in memory
+#: (a list entry per cell) and its Markdown (3 characters a cell: 300,000 when all are empty).
+#: No table of the 1,743 pages of the shared datasets comes near either cap.
+MAX_TABLE_CELLS = 100_000
+
+#: Written between the cells of one row of a table written as rows of text: a middle dot,
+#: which reads as a separator and, unlike ``|`` or ``;``, seldom occurs inside a cell.
+LINEAR_CELL_SEPARATOR = " · "
 
 #: ``role`` values that declare a table presentational (WAI-ARIA 1.2).
 PRESENTATION_ROLES = frozenset(("presentation", "none"))
