@@ -176,12 +176,23 @@ def test_cli_no_refine_flag(tmp_path):
     assert "minutes" not in default.output and "minutes" in off.output
 
 
+def refining_with_stub(job):
+    """Job runner for the service test: the real one, with the stub refinement model (the
+    service reads pages in worker processes, where the test's override must be made)."""
+    from unclutter.server.worker import run_job
+
+    with registry.override("refine", Stub(drop=("minutes",))):
+        return run_job(job)
+
+
 def test_service_refine_field():
     from fastapi.testclient import TestClient
 
+    from unclutter.server import ServerConfig
     from unclutter.server.app import create_app
 
-    with registry.override("refine", Stub(drop=("minutes",))), TestClient(create_app()) as client:
+    runner = f"{refining_with_stub.__module__}:refining_with_stub"
+    with TestClient(create_app(ServerConfig(max_jobs=1, job_runner=runner))) as client:
         on = client.post("/read?format=text", json={"html": _article(EXTRA)}).text
         off = client.post("/read?format=text", json={"html": _article(EXTRA), "refine": False}).text
     assert "minutes" not in on and "minutes" in off and "Second paragraph." in off
