@@ -27,7 +27,8 @@ should see: for a policy refusal, the rule alone, never the address a name resol
     │   ├── InputTooDeepError             5    422     DOM deeper than ``limits.MAX_DOM_DEPTH``
     │   └── InputTooComplexError          5    422     an element with more than
     │                                                  ``limits.MAX_ATTRIBUTES_PER_ELEMENT`` attributes,
-    │                                                  or more than ``limits.MAX_ELEMENTS`` elements
+    │                                                  more than ``limits.MAX_ELEMENTS`` elements, or
+    │                                                  more than ``limits.MAX_ATTRIBUTE_PAIRS`` in all
     ├── NoContentError                    6    422   parsed fine, but no main content found
     └── OutputError                       7    500   the result could not be written (-o, stdout)
 """

@@ -30,6 +30,15 @@ MAX_ELEMENTS = 500_000
 #: SVG path data inside an attribute value can look like a crowded tag.
 MAX_ATTRIBUTES_PER_ELEMENT = 20000
 
+#: Most attribute pairs (the square of each element's attribute count, summed over the
+#: page's elements) accepted on one page: what the parser's per-element name checks cost
+#: in all. :data:`MAX_ATTRIBUTES_PER_ELEMENT` alone bounds one element (about 1-2 s at the
+#: limit), not a page of hundreds of such elements (minutes for 15 MiB); this bounds the
+#: page to about one element at the limit. Counted on start tags of at least
+#: :data:`ATTRIBUTE_PAIRS_TAG_CHARS` characters: shorter ones hold under 200 attributes.
+MAX_ATTRIBUTE_PAIRS = MAX_ATTRIBUTES_PER_ELEMENT ** 2
+ATTRIBUTE_PAIRS_TAG_CHARS = 512
+
 #: Start tags shorter than this many characters are not counted for
 #: ``MAX_ATTRIBUTES_PER_ELEMENT``: 20,000 distinct attribute names take at least three
 #: characters each plus a separator (80,000 characters), and finding long tags is cheap.

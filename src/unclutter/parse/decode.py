@@ -88,9 +88,29 @@ _WHATWG_ALIASES = {
     "utf-16": "utf-8", "utf-16le": "utf-8", "utf-16be": "utf-8",
 }
 
-_META_CHARSET_RE = re.compile(
-    rb"""<meta[^>]+?charset\s*=\s*["']?\s*([A-Za-z0-9_:.()+-]+)""", re.IGNORECASE
-)
+_META_OPEN_RE = re.compile(rb"<meta", re.IGNORECASE)
+_META_CHARSET_IN_TAG_RE = re.compile(rb"""charset\s*=\s*(?:["']\s*)?([A-Za-z0-9_:.()+-]+)""", re.IGNORECASE)
+
+
+def _meta_charset(data: bytes, end: int) -> bytes | None:
+    r"""The charset label of the first ``<meta ... charset=LABEL`` in ``data[:end]``.
+
+    The same answer as ``re.search(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9_:.()+-]+)",
+    data[:end], re.IGNORECASE)``, in linear time: that pattern rescans the rest of a tag
+    from each ``<meta`` inside it. A ``<meta`` inside a tag that holds no charset cannot
+    find one either, so the search goes on after the tag's ``>``.
+    """
+    pos = 0
+    while (m := _META_OPEN_RE.search(data, pos, end)) is not None:
+        gt = data.find(b">", m.end(), end)
+        tag_end = gt if gt >= 0 else end
+        c = _META_CHARSET_IN_TAG_RE.search(data, m.end() + 1, tag_end)
+        if c is not None:
+            return c.group(1)
+        if gt < 0:
+            return None
+        pos = gt + 1
+    return None
 
 # File signatures of common non-HTML payloads: (magic bytes, what to call it).
 _BINARY_SIGNATURES = (
@@ -242,9 +262,9 @@ def decode_html(data: bytes, http_charset: str | None = None) -> tuple[str, str]
         if encoding is None:
             encoding = resolve_label(http_charset)
         if encoding is None:
-            m = _META_CHARSET_RE.search(data, 0, META_PRESCAN_BYTES)
-            if m:
-                encoding = resolve_label(m.group(1).decode("ascii", "replace"))
+            label = _meta_charset(data, META_PRESCAN_BYTES)
+            if label:
+                encoding = resolve_label(label.decode("ascii", "replace"))
         if encoding is None:
             encoding = "utf-8" if data.isascii() else _detect(data)
     if text is None:

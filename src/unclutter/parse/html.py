@@ -11,12 +11,13 @@ refused before parsing (the tree builder is quadratic in depth). Comments are dr
 ``<template>`` contents are not part of the tree (WHATWG keeps them in a separate
 fragment), and attribute values longer than ``MAX_ATTRIBUTE_CHARS`` are emptied; an
 element whose ``style`` (less its custom properties and ``url()`` values,
-``_STYLE_BULK_RE``) or ``class`` is that long is hidden (``display:none``: what it says
+``_strip_style_bulk``) or ``class`` is that long is hidden (``display:none``: what it says
 about its visibility cannot be read).
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -28,7 +29,9 @@ from selectolax.lexbor import LexborHTMLParser
 from ..core.dom import DOCUMENT, TEXT, Node
 from ..core.errors import InputTooComplexError, InputTooDeepError
 from ..core.limits import (
+    ATTRIBUTE_PAIRS_TAG_CHARS,
     LONG_TAG_CHARS,
+    MAX_ATTRIBUTE_PAIRS,
     MAX_ATTRIBUTE_CHARS,
     MAX_ATTRIBUTES_PER_ELEMENT,
     MAX_ELEMENTS,
@@ -82,10 +85,64 @@ _NEVER_SKIPPED = frozenset({"html", "head", "body"})
 _TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
 
 
-#: What makes an inline style long without saying anything about visibility: CSS custom
-#: property declarations (``--wt-padding: 18px;``, a newsletter theme's hundreds of them)
-#: and ``url(...)`` values (data URIs of background images).
-_STYLE_BULK_RE = re.compile(r"--[\w-]+\s*:[^;]*;?|url\([^)]*\)", re.IGNORECASE)
+def _tags_end(html: str) -> int:
+    """End position for :data:`_TAG_RE` scans: just past the last ``>``. A tag start with
+    no ``>`` after it cannot match, and without this bound each such start would scan to
+    the end of the page (``"<a" * n``: quadratic); before it, every scan stops at the next
+    ``>`` and is consumed by the match."""
+    return html.rfind(">") + 1
+
+
+#: Where :func:`_strip_style_bulk` may find a custom property (``--`` and a name
+#: character) or a ``url(`` value.
+_STYLE_BULK_START_RE = re.compile(r"--[\w-]|url\(", re.IGNORECASE)
+_STYLE_BULK_URL_START_RE = re.compile(r"--[\w-]")
+_STYLE_NAME_RUN_RE = re.compile(r"[\w-]*")
+_STYLE_PROPERTY_TAIL_RE = re.compile(r"\s*:[^;]*;?")
+
+
+def _strip_style_bulk(style: str) -> str:
+    r"""``style`` less what makes an inline style long without saying anything about
+    visibility: CSS custom property declarations (``--wt-padding: 18px;``, a newsletter
+    theme's hundreds of them) and ``url(...)`` values (data URIs of background images).
+
+    The same result as ``re.sub(r"--[\w-]+\s*:[^;]*;?|url\([^)]*\)", "", style,
+    flags=re.IGNORECASE)``, in linear time: that pattern rescans a name run from each
+    ``--`` inside it (``"--" * n``) and the rest of the text from each unclosed ``url(``,
+    quadratic on hostile styles. Here a name run whose declaration does not follow is
+    skipped whole (every ``--`` inside it meets the same end), and after one ``url(``
+    without a ``)`` no later one can close.
+    """
+    out: list[str] = []
+    copied = i = 0
+    start_re = _STYLE_BULK_START_RE
+    while (m := start_re.search(style, i)) is not None:
+        i = m.start()
+        if style[i] == "-":
+            run_end = _STYLE_NAME_RUN_RE.match(style, i + 2).end()
+            tail = _STYLE_PROPERTY_TAIL_RE.match(style, run_end)
+            if tail is not None:
+                out.append(style[copied:i])
+                copied = i = tail.end()
+                continue
+            # a url( can only start inside the run where its "(" ends it
+            if start_re is _STYLE_BULK_START_RE and run_end - 3 > i and style[run_end:run_end + 1] == "(" \
+                    and style[run_end - 3:run_end].lower() == "url":
+                i = run_end - 3
+            else:
+                i = run_end
+            continue
+        close = style.find(")", i + 4)
+        if close < 0:
+            start_re = _STYLE_BULK_URL_START_RE  # no later url( can close either
+            i += 4
+            continue
+        out.append(style[copied:i])
+        copied = i = close + 1
+    if not out:
+        return style
+    out.append(style[copied:])
+    return "".join(out)
 
 def estimate_depth(html: str) -> int:
     """Quick upper estimate of element nesting depth from a linear scan of the tags.
@@ -98,7 +155,7 @@ def estimate_depth(html: str) -> int:
     """
     depth = 0
     deepest = 0
-    for m in _TAG_RE.finditer(html):
+    for m in _TAG_RE.finditer(html, 0, _tags_end(html)):
         name = m.group(2).lower()
         if name in _NON_NESTING:
             continue
@@ -210,9 +267,10 @@ def simulated_depth(html: str, limit: int | None = None) -> int:
     pos = 0
     n = len(html)
     search = _TAG_RE.search
+    tags_end = _tags_end(html)
     p_only = ("p",)
     while pos < n:
-        m = search(html, pos)
+        m = search(html, pos, tags_end)
         if m is None:
             break
         pos = m.end()
@@ -289,6 +347,75 @@ def crowded_tag_attribute_count(html: str, limit: int = MAX_ATTRIBUTES_PER_ELEME
     return 0
 
 
+def attribute_pairs(html: str, limit: int = MAX_ATTRIBUTE_PAIRS,
+                    min_chars: int = ATTRIBUTE_PAIRS_TAG_CHARS) -> int:
+    """The sum of the squared attribute counts of the start tags of at least ``min_chars``
+    characters (found as in :func:`crowded_tag_attribute_count`), left out those inside a
+    comment or raw-text element; once the sum passes ``limit`` it is returned as is.
+
+    The tags are first counted wherever they are (one pass; enough for nearly every page);
+    only when that passes ``limit`` are the comments and raw-text elements located, in one
+    more pass (:func:`_text_and_comment_spans`), and the tags inside them left out.
+    """
+    tags = _long_tag_counts(html, min_chars)
+    if sum(count * count for _, count in tags) <= limit:
+        return sum(count * count for _, count in tags)
+    spans = _text_and_comment_spans(html)
+    starts = [start for start, _ in spans]
+    total = 0
+    for pos, count in tags:
+        k = bisect.bisect_right(starts, pos) - 1
+        if k >= 0 and pos < spans[k][1]:
+            continue
+        total += count * count
+        if total > limit:
+            break
+    return total
+
+
+def _long_tag_counts(html: str, min_chars: int) -> list[tuple[int, int]]:
+    """(position, attribute count) of the start tags of at least ``min_chars`` characters
+    that hold more than one attribute (aligned blocks of ``min_chars // 2`` without a
+    ``>``, as in :func:`crowded_tag_attribute_count`). Linear: the blocks are tested with
+    ``str.find``, and each long tag is counted once."""
+    half = max(1, min_chars // 2)
+    n = len(html)
+    out: list[tuple[int, int]] = []
+    start = 0
+    while start < n:
+        if html.find(">", start, start + half) != -1:
+            start += half
+            continue
+        opened = _TAG_OPEN_RE.search(html, html.rfind(">", 0, start) + 1, start + half)
+        end = html.find(">", start + half)
+        end = n if end == -1 else end
+        if opened is not None and sum(html.count(c, opened.end(), end) for c in _SEPARATORS) > 1:
+            count = sum(1 for _ in _ATTRIBUTE_RE.finditer(html, opened.end(), end))
+            if count > 1:
+                out.append((opened.start(), count))
+        start = end + 1
+    return out
+
+
+def _text_and_comment_spans(html: str) -> list[tuple[int, int]]:
+    """(start, end) of the comments and raw-text elements (``<script>``, ``<style>``...) of
+    ``html`` in order, where a ``<`` opens no tag; one forward pass (an unclosed one runs
+    to the end)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    n = len(html)
+    while (m := _RAW_TEXT_OPENER_ANY_CASE_RE.search(html, pos)) is not None:
+        if m.group() == "<!--":
+            close = html.find("-->", m.end())
+            end = n if close < 0 else close + 3
+        else:
+            close = re.compile("</" + m.group(1), re.IGNORECASE).search(html, m.end())
+            end = n if close is None else close.end()
+        spans.append((m.start(), end))
+        pos = end
+    return spans
+
+
 def _in_text_or_comment(html: str, pos: int) -> bool:
     """Whether ``pos`` lies inside a comment or the content of a raw-text element
     (``<script>``, ``<style>``...), where a ``<`` does not open a tag: the last such
@@ -305,6 +432,7 @@ def _in_text_or_comment(html: str, pos: int) -> bool:
 
 
 _RAW_TEXT_OPENER_RE = re.compile("<!--|<(" + "|".join(sorted(_RAW_TEXT)) + r")(?=[\s/>])")
+_RAW_TEXT_OPENER_ANY_CASE_RE = re.compile(_RAW_TEXT_OPENER_RE.pattern, re.IGNORECASE)
 #: How far back :func:`_in_text_or_comment` looks for the opener, in characters.
 _RAW_TEXT_LOOKBACK = 4 * 1024 * 1024
 
@@ -495,7 +623,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              honour: set[int] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
-    ``tex_scripts``: the page loads MathJax (``MATHJAX_LOADER_RE``): its TeX scripts are
+    ``tex_scripts``: the page loads MathJax (:func:`loads_mathjax`): its TeX scripts are
     read as formulas (:func:`_tex_script_math`).
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
@@ -589,7 +717,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                             if k == "style" and v is not None:
                                 # custom properties and url() values (data URIs) say nothing
                                 # about visibility: the rest is kept for the hiding checks
-                                v = _STYLE_BULK_RE.sub("", v)
+                                v = _strip_style_bulk(v)
                                 if len(v) <= MAX_ATTRIBUTE_CHARS:
                                     attrs[k] = v
                                     continue
@@ -679,7 +807,9 @@ _STREAM_TEMPLATE_RE = re.compile(r"""<template id="([BP]:[0-9a-zA-Z_]+)">""")
 _TEX_ANNOTATION = ('annotation[encoding="application/x-tex"], annotation[encoding="TeX"], '
                    'annotation[encoding="text/x-tex"], annotation[encoding="application/x-latex"]')
 #: MediaWiki wraps its TeX in ``{\displaystyle ...}`` (or ``\textstyle``).
-TEX_STYLE_RE = re.compile(r"^\{\\(?:display|text)style\s*(.*)\}$", re.DOTALL)
+#: (The formula starts at a non-space character: ``\s*(.*)`` would let the two runs share
+#: the spaces, quadratic when no ``}`` ends the text.)
+TEX_STYLE_RE = re.compile(r"^\{\\(?:display|text)style\s*(\S.*|)\}$", re.DOTALL)
 
 
 #: MathJax 2's formula source: ``<script type="math/tex">`` (inline) and ``<script
@@ -689,9 +819,45 @@ TEX_SCRIPT_TYPE_RE = re.compile(r"\s*math/tex\s*(?:;|$)", re.IGNORECASE)
 #: A page that loads MathJax (a script from a URL naming it) or configures it: only there
 #: are TeX scripts typeset for readers. Elsewhere such a script is never shown (hidden
 #: text: it is dropped like any script).
-MATHJAX_LOADER_RE = re.compile(
-    r"""<script\b[^>]*\bsrc\s*=\s*["']?[^"'>\s]*mathjax|MathJax\.Hub\.Config|\bMathJax\s*=\s*\{""",
-    re.IGNORECASE)
+#: (:func:`loads_mathjax` reads the loader itself, a ``<script src>`` naming MathJax)
+MATHJAX_CONFIG_RE = re.compile(r"MathJax\.Hub\.Config|\bMathJax\s*=\s*\{", re.IGNORECASE)
+_SCRIPT_OPEN_RE = re.compile(r"<script\b", re.IGNORECASE)
+#: Inside a ``<script`` start tag: a ``src=`` value start, ``mathjax``, or a character
+#: that ends an unquoted value run.
+_MATHJAX_SRC_SCAN_RE = re.compile(r"""(\bsrc\s*=\s*["']?)|(mathjax)|["'>\s]""", re.IGNORECASE)
+
+
+def loads_mathjax(html: str) -> bool:
+    r"""Whether the page loads MathJax (a script from a URL naming it) or configures it.
+
+    The same answer as ``re.search(r'''<script\b[^>]*\bsrc\s*=\s*["']?[^"'>\s]*mathjax|'''
+    r"MathJax\.Hub\.Config|\bMathJax\s*=\s*\{", html, re.IGNORECASE)``, in linear time:
+    that pattern rescans the rest of a start tag from every ``<script`` inside it (and
+    every ``src=`` value run from each ``src=`` in it), quadratic on ``"<script" * n``.
+    Here each start tag (up to its ``>``) is read once, from its first ``<script``: a
+    later ``<script`` inside the same tag can only find what the first one finds; a
+    ``mathjax`` counts when a ``src=`` value run reaches it unbroken.
+    """
+    if MATHJAX_CONFIG_RE.search(html):
+        return True
+    pos = 0
+    n = len(html)
+    while (m := _SCRIPT_OPEN_RE.search(html, pos)) is not None:
+        gt = html.find(">", m.end())
+        end = gt if gt >= 0 else n
+        armed = False  # inside a src= value run
+        for t in _MATHJAX_SRC_SCAN_RE.finditer(html, m.end(), end):
+            if t.group(1) is not None:
+                armed = True
+            elif t.group(2) is not None:
+                if armed:
+                    return True
+            else:
+                armed = False
+        if gt < 0:
+            break
+        pos = gt + 1
+    return False
 #: The copies MathJax 2 renders right before such a script (a preview, the typeset formula
 #: in HTML-CSS, SVG or CommonHTML output, a display wrapper): inline or ``<div>`` elements
 #: with one of these class tokens. Dropped, as many as precede the script, so a formula is
@@ -1267,8 +1433,14 @@ def parse_html(html: str, url: str | None = None, *,
             f"unreadable input: an element with about {attributes} attributes "
             f"(limit {MAX_ATTRIBUTES_PER_ELEMENT})"
         )
+    pairs = attribute_pairs(html)
+    if pairs > MAX_ATTRIBUTE_PAIRS:
+        raise InputTooComplexError(
+            f"unreadable input: more than {MAX_ATTRIBUTE_PAIRS} attribute pairs in all "
+            f"(the squared attribute counts of its elements, summed)"
+        )
     tree = LexborHTMLParser(utf8 if utf8 is not None else html)
-    tex_scripts = ("athjax" in html or "athJax" in html) and MATHJAX_LOADER_RE.search(html) is not None
+    tex_scripts = ("athjax" in html or "athJax" in html) and loads_mathjax(html)
 
     def build():
         if skip_elements is not None and skip_elements.start is not None:

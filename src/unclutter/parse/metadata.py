@@ -121,6 +121,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import html as _html
+import itertools
 import json
 import re
 from dataclasses import dataclass, field
@@ -347,8 +348,8 @@ BYLINE_PREFIX_RE = re.compile(
 #: A publication-date trailer cut from bylines ("Jane Doe Published 7:07 PM EST Nov 19"),
 #: and a forum profile's statistics after a poster's name ("StarredSkies Posts: 116
 #: Threads: 23 Joined: Feb 2019": MyBB, vBulletin, phpBB, XenForo profile labels).
-BYLINE_TRAILER_RE = re.compile(
-    r"\s+(?:(?:published|updated|last updated|posted on|posted)\b"
+BYLINE_TRAILER_RE = re.compile(  # (?<!\s): tried once per space run, not from each space in it
+    r"(?<!\s)\s+(?:(?:published|updated|last updated|posted on|posted)\b"
     r"|(?:posts|threads|joined|join date|reputation|messages|reaction score|likes received)\s*:).*$",
     re.IGNORECASE | re.DOTALL,
 )
@@ -369,7 +370,8 @@ BYLINE_DATE_WORD_RE = re.compile(
 )
 
 #: Title separators: a run of whitespace, one of these, a run of whitespace.
-TITLE_SEPARATOR_RE = re.compile(r"\s+(\||::|[-\u2013\u2014\u00b7\u00bb\u2022])\s+")
+#: (``(?<!\s)``: tried once per space run, not from each space in it: linear on long runs.)
+TITLE_SEPARATOR_RE = re.compile(r"(?<!\s)\s+(\||::|[-\u2013\u2014\u00b7\u00bb\u2022])\s+")
 #: Separators after which a leading segment may be a site name ("Site | Title"); dashes
 #: are left out because "Topic - Subtitle" is far more common than "Site - Title".
 PREFIX_SEPARATORS = frozenset({"|", "::", "\u00bb", "\u2022", "\u00b7"})
@@ -1570,6 +1572,11 @@ DATE_SEARCH_MAX_ELEMENTS = 100_000
 #: a game's release date); the first 3,000 characters 99 / 17 / 41, the first 1,500
 #: characters 97 / 14 / 34.
 DATE_SEARCH_TEXT_CHARS = 1500
+#: Attributes of one element copied for the date search, the first in source order. lxml
+#: looks each new attribute up among the element's earlier ones (and so does htmldate's
+#: reading of them): an element with thousands costs the square of the count. Real
+#: elements carry a few dozen at most.
+DATE_SEARCH_MAX_ATTRIBUTES = 64
 _DATE_ONLY_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 #: Characters an lxml tree refuses in text and attribute values (XML 1.0 §2.2: C0 controls
 #: but tab, LF and CR; lone surrogates; U+FFFE/U+FFFF).
@@ -1615,7 +1622,7 @@ def _lxml_tree(root: Node):
         except ValueError:  # not an XML name ("a:b:c"): its content joins the parent
             stack.append((parent, iter(child.children)))
             continue
-        for k, v in (child.attrs or {}).items():
+        for k, v in itertools.islice((child.attrs or {}).items(), DATE_SEARCH_MAX_ATTRIBUTES):
             try:
                 el.set(k, _NOT_XML_RE.sub("", v))
             except ValueError:  # "@click", ":class"...

@@ -11,15 +11,13 @@ Removed, in one pass (tables in :mod:`unclutter.prune.rules`):
   walk is done (:func:`_settle_disclosure_controls`);
 * page-level ``<header>``/``<footer>`` (those not inside ``article``/``section``/``main``:
   HTML's scoping rule for the ``header``/``footer`` elements);
-* hidden elements: inline ``display:none`` / ``visibility:hidden``, the ``hidden``
-  attribute, ``aria-hidden="true"``, ``type="hidden"``, and elements matched by a simple
-  class/id/tag selector whose rule hides them in the page's own ``<style>`` blocks (rules
-  inside ``@media`` count when the query matches the reference desktop window,
-  ``rules.REFERENCE_MEDIA``: :func:`hiding_rules`); visually hidden elements
-  (``VISUALLY_HIDDEN_RES``: zero opacity or font size, clipped, off-screen), except an
-  ``opacity: 0`` that is a fade-in start state (``rules.OPACITY_ZERO_REASON``); collapsed
-  disclosure panels (named by a kept control's ``aria-controls``: :class:`DisclosurePanels`)
-  and ``hidden="until-found"`` elements are content and stay;
+* hidden elements: the ``hidden`` attribute, ``aria-hidden="true"``, ``type="hidden"``,
+  hiding classes, and whatever the page's CSS hides, its stylesheets and ``style``
+  attributes resolved with the cascade and inheritance (:mod:`.css`, at the reference
+  desktop window ``rules.REFERENCE_MEDIA``), except an ``opacity: 0`` that is a fade-in
+  start state (``rules.OPACITY_ZERO_REASON``); collapsed disclosure panels (named by a
+  kept control's ``aria-controls``: :class:`DisclosurePanels`) and ``hidden="until-found"``
+  elements are content and stay;
 * consent walls and overlays (``OVERLAY_CLASS_RE``);
 * repeated captions: a caption whose text an earlier caption already showed, whole or
   truncated (slideshow widgets print each one several times; ``CAPTION_CLASS_RE``);

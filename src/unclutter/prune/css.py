@@ -633,7 +633,7 @@ _PLAIN_PIECE_RE = re.compile(r"([.#:])([\w\-\u00a0-\uffff]+)")
 _COMBINATORS_RE = re.compile(r"[ \t\n\r\f]*[>+~][ \t\n\r\f]*|[ \t\n\r\f]+")
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def _plain_selector(part: str) -> tuple | None:
     """``(text, specificity, key, simple)`` of one selector of a plain prelude (see
     :class:`StyleRule`) read from its text (Selectors 4 §17: ids, then classes and
@@ -740,13 +740,13 @@ def _var_rule_hides(decls: dict[str, Declaration], custom: dict[str, tuple[tuple
     got = _VAR_VERDICTS.get(key)
     if got is None:
         got = _is_trigger(decls, set(), set(), custom)
-        if len(_VAR_VERDICTS) > 65536:
+        if len(_VAR_VERDICTS) > 8192:
             _VAR_VERDICTS.clear()
         _VAR_VERDICTS[key] = got
     return got
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def read_stylesheet(css: str) -> Sheet:
     """The :class:`Sheet` of a stylesheet's text. Cached (pages of a site share them)."""
     return Sheet(css)

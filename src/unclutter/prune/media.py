@@ -32,8 +32,12 @@ __all__ = ["media_query_matches"]
 
 #: CSS whitespace (CSS Syntax 3: space, tab, line feed, carriage return, form feed; not
 #: U+00A0) and ASCII digits only, as browsers read queries.
-_TOKEN_RE = re.compile(r"[ \t\n\r\f]*(>=|<=|[<>=(),:/]|[^ \t\n\r\f<>=(),:/]+)")
-_NUMBER_RE = re.compile(r"^([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)([a-z%]*)$")
+#: (No leading-space part: findall skips the spaces between tokens anyway, and a space
+#: run with no token after it would be rescanned from each of its spaces.)
+_TOKEN_RE = re.compile(r"(>=|<=|[<>=(),:/]|[^ \t\n\r\f<>=(),:/]+)")
+#: (``[0-9]+(?:\.[0-9]*)?``, not ``[0-9]+\.?[0-9]*``: one way to split a digit run, so a
+#: long number followed by a stray character fails in linear time.)
+_NUMBER_RE = re.compile(r"^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:e[+-]?[0-9]+)?)([a-z%]*)$")
 _CSS_SPACE_RE = re.compile(r"[ \t\n\r\f]+")
 
 #: CSS absolute length units in px (CSS Values 4, section 6.2) and the font-relative ones

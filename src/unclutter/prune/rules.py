@@ -90,41 +90,8 @@ REFERENCE_MEDIA: dict[str, object] = {
     "prefers-contrast": "no-preference", "forced-colors": "none", "inverted-colors": "none",
 }
 
-#: CSS declarations that hide an element (CSS Display Level 3 ``display: none``; CSS 2.1
-#: ``visibility: hidden | collapse``; CSS Containment Level 2 ``content-visibility: hidden``,
-#: which skips rendering the element's contents). Matched in inline ``style`` and in
-#: ``<style>`` rules.
-HIDING_DECLARATION_RE = re.compile(
-    r"(?:^|[;{\s])(?:display\s*:\s*none|(?:content-)?visibility\s*:\s*(?:hidden|collapse))\b", re.IGNORECASE
-)
+# What CSS hides (declarations, the cascade, inheritance) is read by unclutter.prune.css.
 
-#: Declarations that keep an element's text from being seen although it is rendered:
-#: zero (or under 10%) opacity, a font size of zero or under 2px, transparent text colour
-#: (``transparent``, alpha 0), clipping to nothing, scaling or zooming to nothing, an
-#: ``opacity(0)`` filter, positioning or translating far off-screen, zero height or width
-#: with overflow hidden. These are the usual ways to plant
-#: text for machines that humans do not see (OWASP "LLM01: Prompt Injection", indirect
-#: injection via hidden page text). Applied to inline ``style`` attributes (a stylesheet's
-#: initial ``opacity:0`` is too often a fade-in animation state).
-VISUALLY_HIDDEN_RES = (
-    # (0.0x counts as 0: no reader makes out text at 5% opacity)
-    (re.compile(r"(?:^|[;\s])opacity\s*:\s*0*(?:\.0\d*)?%?\s*(?:!important\s*)?(?:;|$)"), "opacity 0"),
-    (re.compile(r"(?:^|[;\s])font-size\s*:\s*0+(?:\.0+)?(?:px|em|rem|pt|%)?\s*(?:!important\s*)?(?:;|$)"), "font-size 0"),
-    (re.compile(r"(?:^|[;\s])font-size\s*:\s*(?:0*\.\d+|1(?:\.0+)?)(?:px|pt)\s*(?:!important\s*)?(?:;|$)"),
-     "font-size under 2px"),
-    # (alpha 0: the fourth value of rgba()/hsla(), or after the "/" of the space syntax)
-    (re.compile(r"(?:^|[;\s])color\s*:\s*(?:transparent|(?:rgb|hsl)a?\((?:[^,)/]*,){3}\s*0*(?:\.0+)?%?\s*\)|"
-                r"(?:rgb|hsl)a?\([^)/]*/\s*0*(?:\.0+)?%?\s*\))"), "transparent text"),
-    (re.compile(r"(?:^|[;\s])filter\s*:[^;]*\bopacity\(\s*0*(?:\.0\d*)?%?\s*\)"), "filtered to nothing"),
-    (re.compile(r"(?:^|[;\s])(?:scale|zoom)\s*:\s*0*(?:\.0\d*)?%?\s*(?:!important\s*)?(?:;|$)"), "scaled to nothing"),
-    (re.compile(r"(?:^|[;\s])transform\s*:[^;]*\btranslate(?:x|y|3d)?\(\s*(?:[^,)]*,\s*)?-\s*\d{4,}(?:\.\d+)?px"),
-     "positioned off-screen"),
-    (re.compile(r"(?:^|[;\s])clip\s*:\s*rect\(\s*0[^)]*\)"), "clipped to nothing"),
-    (re.compile(r"(?:^|[;\s])clip-path\s*:\s*inset\(\s*(?:50|100)%"), "clipped to nothing"),
-    (re.compile(r"(?:^|[;\s])transform\s*:\s*scale\(\s*0(?:\.0+)?\s*\)"), "scaled to nothing"),
-    (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*(?:\d{4,}|9\d\d)(?:\.\d+)?px"), "positioned off-screen"),
-    (re.compile(r"(?:^|[;\s])(?:left|top|right|text-indent|margin-left|margin-top)\s*:\s*-\s*\d{3,}(?:\.\d+)?(?:em|rem|vw|vh)"), "positioned off-screen"),
-)
 #: Page wrappers: an element holding at least ``share`` (first value) of the page's
 #: text characters, at least ``least`` (third value) of them, with a link
 #: density below the second value, holds the page; two removal rules spare it:
@@ -179,25 +146,18 @@ WRAPPER_CHROME_ROLES = frozenset({"tablist", "complementary"})
 #: ``opacity: 0`` alone is also the start state of fade-in effects, which scripts lift once
 #: the page loads or scrolls: an element so styled is kept (not hidden) when its inline
 #: style also animates (``transform``, ``transition``, ``translate``, ``will-change``:
-#: ``ANIMATED_STYLE_RE``), when it carries an animation library's hook attribute
+#: ``clean.ANIMATION_PROPERTIES``), when it carries an animation library's hook attribute
 #: (``FADE_IN_HOOK_ATTRIBUTES``: Webflow interactions ``data-w-id``, AOS ``data-aos``,
 #: Sal.js ``data-sal``, Framer ``data-framer-appear-id``, WOW/ScrollReveal-style
 #: ``data-animate``/``data-scroll``...) or when it holds at least ``FADE_IN_MIN_SHARE`` of
 #: the page's characters (a whole page faded in on load: Webflow, React sites). A small
 #: ``opacity: 0`` block without any of these stays hidden (planted text).
 OPACITY_ZERO_REASON = "hidden: inline style (opacity 0)"
-ANIMATED_STYLE_RE = re.compile(r"(?:^|[;\s])(?:transform|transition|translate|will-change)\s*:")
 FADE_IN_HOOK_ATTRIBUTES = frozenset({
     "data-w-id", "data-aos", "data-sal", "data-framer-appear-id", "data-animate",
     "data-animation", "data-scroll", "data-wow-delay", "data-reveal", "data-staggered-item",
 })
 FADE_IN_MIN_SHARE = 0.3
-
-#: Zero height/width only hides together with ``overflow: hidden``.
-ZERO_BOX_RE = re.compile(r"(?:^|[;\s])(?:max-)?(?:height|width)\s*:\s*0+(?:\.0+)?(?:px|em|rem|%)?\s*(?:!important\s*)?(?:;|$)")
-OVERFLOW_HIDDEN_RE = re.compile(r"(?:^|[;\s])overflow\s*:\s*hidden")
-
-
 
 #: Class names of editing and navigation shortcuts inside content: MediaWiki's
 #: ``mw-editsection`` "[edit]" links, CMS "edit this post" links, "skip to content" links.
@@ -297,5 +257,7 @@ REPEATED_CAPTION_MIN_CHARS = 60
 REPEATED_CAPTION_MAX_CHECKED = 500
 REPEATED_CAPTION_MAX_CHARS = 2000
 REPEATED_CAPTION_MAX_CANDIDATES = 8
+#: (``(?<!\s)``: a space run is tried from its first space only, where the leftmost match
+#: starts anyway; from each space it is quadratic in the run.)
 CAPTION_TRUNCATION_TAIL_RE = re.compile(
-    r"(?:\s*(?:\.{3}|\u2026))?(?:\s*(?<!\w)(?:read more|more|less))?\s*$", re.I)
+    r"(?<!\s)(?:\s*(?:\.{3}|\u2026))?(?:\s*(?<!\w)(?:read more|more|less))?\s*$", re.I)

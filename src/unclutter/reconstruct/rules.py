@@ -89,8 +89,9 @@ CITATION_MARKER_MAX_NODES = 16
 #: ``^ = + - ( ) { } . , : ; ' / ! ?`` and control words (``\frac``), none of which a
 #: CommonMark reader takes for markup there. Other TeX (``_``, ``*``, ``\{``, ``\\``, ``[``,
 #: ``<``, ``|``...) is written as ``$`...`$`` (GitHub's math in a code span) so that no reader
-#: finds emphasis, escapes or links in it.
-PLAIN_TEX_RE = re.compile(r"(?:[A-Za-z0-9 ^=+\-(){}.,:;'/!?]|\\[A-Za-z]+)*")
+#: finds emphasis, escapes or links in it. (A control word's letters after the first are
+#: matched by the letter branch: one way to read each string, so the match is linear.)
+PLAIN_TEX_RE = re.compile(r"(?:[A-Za-z0-9 ^=+\-(){}.,:;'/!?]|\\[A-Za-z])*")
 
 #: The line break written inside a table cell, where a GFM pipe table allows no block (its
 #: row is one line): between the paragraphs, list items and ``<br>``-separated lines of a

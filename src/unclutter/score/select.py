@@ -482,10 +482,61 @@ def _opens_with_related_heading(node: Node) -> bool:
     return False
 
 
-def _is_boilerplate(node: Node, chars: int) -> bool:
+def _is_boilerplate(node: Node, chars: int, text: str | None = None) -> bool:
+    """``text``: ``node``'s whitespace-collapsed text when the caller has it."""
     if not chars:
         return False
-    return _boilerplate_text(" ".join(node.text_content().split()), chars < BOILERPLATE_MAX_CHARS)
+    if text is None:
+        text = " ".join(node.text_content().split())
+    return _boilerplate_text(text, chars < BOILERPLATE_MAX_CHARS)
+
+
+def _spaced(text: str) -> str:
+    """``text`` with each whitespace run as one space, ends kept (so that two such texts
+    join like the originals: see :class:`_CollapsedTexts`)."""
+    core = " ".join(text.split())
+    if not core:
+        return " " if text else ""
+    return (" " if text[0].isspace() else "") + core + (" " if text[-1].isspace() else "")
+
+
+class _CollapsedTexts:
+    """``" ".join(node.text_content().split())`` for the nodes of one cleaning pass,
+    memoised by node: each subtree's text is built once from its children's, so asking
+    for every node on a chain of nested elements is linear in the chain, not quadratic
+    (``text_content`` walks the whole subtree each time). Valid while the subtrees asked
+    about are not edited; the pre-order cleaning walk only removes a node after asking
+    about it and its ancestors."""
+
+    def __init__(self) -> None:
+        self.memo: dict[int, str] = {}
+
+    def __call__(self, node: Node) -> str:
+        return self._spaced(node).strip(" ")
+
+    def _spaced(self, node: Node) -> str:
+        memo = self.memo
+        got = memo.get(id(node))
+        if got is not None:
+            return got
+        stack: list[tuple[Node, bool]] = [(node, False)]
+        while stack:
+            n, ready = stack.pop()
+            if id(n) in memo:
+                continue
+            if not ready:
+                stack.append((n, True))
+                stack.extend((c, False) for c in n.children if c.tag != TEXT and id(c) not in memo)
+                continue
+            parts: list[str] = []
+            for c in n.children:
+                piece = _spaced(c.text) if c.tag == TEXT else memo[id(c)]
+                if piece and parts and piece[0] == " " and parts[-1][-1] == " ":
+                    piece = piece[1:]
+                if piece:
+                    parts.append(piece)
+            memo[id(n)] = "".join(parts)
+        return memo[id(node)]
 
 
 @lru_cache(maxsize=8192)
@@ -687,6 +738,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
     counts = None  # _subtree_counts, made when first needed
     opening = _opening_elements(container)  # the elements holding the selection's first text
     related = _related_boxes(container) if attempt.clean_conditionally else set()
+    collapsed = _CollapsedTexts()  # short texts below, each asked once per node
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
@@ -719,14 +771,15 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
             reason = "advertisement (class)"
         elif attempt.clean_conditionally and chars < BOILERPLATE_LINE_MAX_CHARS and node.tag not in (
             "a", "span", "b", "strong", "em", "i", "tr") and not (
-                node.parent is not None and node.parent.tag in _TABLE_CELLS) and _is_boilerplate(node, chars):
+                node.parent is not None and node.parent.tag in _TABLE_CELLS) and _is_boilerplate(
+                    node, chars, collapsed(node) if chars else None):
             # (a table row's text runs its cells together: "Photo: Reuters" + "An image
             # credit line" is no credit line; a cell's own paragraph is the cell's value:
             # a "Comment" column header)
             reason = "boilerplate phrase"
         elif attempt.clean_conditionally and 0 < chars < BOILERPLATE_LINE_MAX_CHARS and (
                 stats.link_density(node) >= RELATED_LINE_MIN_LINK_DENSITY) and RELATED_LINE_RE.match(
-                " ".join(node.text_content().split())):
+                collapsed(node)):
             reason = "related-story line"
         elif id(node) in teasers:
             reason = "teaser card (linked heading)"
@@ -735,7 +788,7 @@ def _clean(container: Node, scores: Scores, stats: TextStats, attempt: Attempt,
         elif attempt.clean_conditionally and chars and id(node) not in opening and id(node) in related:
             reason = "related-content box (opens with a related-content heading)"
         elif attempt.clean_conditionally and node.tag in CAPITALS_LINK_TAGS and 0 < chars < CAPITALS_LINK_MAX_CHARS and (
-                stats.link_density(node) >= CAPITALS_LINK_MIN_LINK_DENSITY and _in_capitals(node.text_content())):
+                stats.link_density(node) >= CAPITALS_LINK_MIN_LINK_DENSITY and _in_capitals(collapsed(node))):
             reason = "link written in capitals (call to action or promoted headline)"
         elif cid and chars < BYLINE_MAX_CHARS and node.tag not in ("a",) and (
             _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"

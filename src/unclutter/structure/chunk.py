@@ -56,7 +56,11 @@ DEFAULT_MAX_TOKENS = PRESETS["8k"]
 SECTION_LEVELS = 3
 
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*$")
+#: An ATX heading line: its level marks and its text less surrounding spaces and tabs.
+#: (The text is a greedy run ending at a non-space, not a lazy ``.*?`` before
+#: ``[ \t]*$``, which rescans the spaces after each character it takes: quadratic on a
+#: long space run. The lookahead refuses a line break inside at once, as ``.`` did.)
+_ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?=[^\n]*\n?\Z)(?:[ \t]+((?:[ \t]*[^ \t\n])*))?[ \t]*$")
 _ITEM_RE = re.compile(r"^( {0,3})(?:[-*+]|\d{1,9}[.)])(?: |$)")
 _TABLE_RE = re.compile(r"^ {0,3}\|")
 _DELIM_RE = re.compile(r"^ {0,3}\|?(?:[ \t]*:?-+:?[ \t]*\|)+(?:[ \t]*:?-+:?[ \t]*)?$")

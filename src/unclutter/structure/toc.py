@@ -16,7 +16,11 @@ from ..reconstruct.plaintext import inline_text
 
 __all__ = ["slugify", "Slugger", "build_toc"]
 
-_ATX_RE = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+#: An ATX heading line: level marks, the space run after them, the rest of the line. The
+#: heading's content is cut from the rest by :func:`_heading_content` (a lazy
+#: ``(.+?)[ \t]*#*[ \t]*$`` rescans the line's tail after each character it takes:
+#: quadratic on a long line of spaces).
+_ATX_RE = re.compile(r"^(#{1,6})([ \t]+)(.*)$", re.MULTILINE)
 _FENCE_RE = re.compile(r"^(`{3,}|~{3,})", re.MULTILINE)
 # Characters GitHub drops from slugs: everything but letters, digits, marks, spaces,
 # hyphens and underscores.
@@ -53,6 +57,18 @@ class Slugger:
         return slug
 
 
+def _heading_content(spaces: str, rest: str) -> str | None:
+    """The content of an ATX heading, given the space run after its marks and the rest of
+    its line: what ``(.+?)`` captures in ``^(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$``. The rest
+    less its closing sequence (trailing spaces, ``#`` marks, spaces), at least one
+    character of it; on a line of marks and spaces only, the last space (``None`` when
+    there is one space only: no heading)."""
+    if not rest:
+        return spaces[-1] if len(spaces) > 1 else None
+    body = len(rest.rstrip(" \t").rstrip("#").rstrip(" \t"))
+    return rest[: max(1, body)]
+
+
 def build_toc(markdown: str) -> list[TocEntry]:
     """Entries for every ATX heading in ``markdown`` outside fenced code blocks."""
     fences: list[tuple[int, int]] = []
@@ -75,7 +91,10 @@ def build_toc(markdown: str) -> list[TocEntry]:
             fi += 1
         if fi < len(fences) and fences[fi][0] <= pos < fences[fi][1]:
             continue
-        title = heading_text(m.group(2))
+        content = _heading_content(m.group(2), m.group(3))
+        if content is None:
+            continue
+        title = heading_text(content)
         if not title:
             continue
         out.append(TocEntry(level=len(m.group(1)), title=title, anchor=slugger.slug(title), offset=pos))
