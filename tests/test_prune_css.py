@@ -107,3 +107,30 @@ def test_hostile_stylesheets_stay_linear() -> None:
             assert "Paragraph 5" in article.text
         # 8x the input: a hang guard only (bench/complexity.py measures the growth)
         assert seconds[1] < max(8 * 8 * seconds[0], 4.0), (name, seconds)
+
+
+def test_keys_read_from_text_agree_with_the_parsed_selectors() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    piece = st.sampled_from(["div", "p", "a", "*", ".x", ".y-z", "#i", ":hover", ":first-child", ":root",
+                             " ", " > ", "+", "~", ".A", "#B2", "li", "  "])
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.lists(piece, min_size=1, max_size=7))
+    def check(parts):
+        text = "".join(parts)
+        parsed = css._plain_selector(text)
+        fast = css._fast_key(text)
+        if parsed is not None and fast not in (None, False):
+            assert fast == parsed[2], text
+
+    check()
+
+
+def test_quirks_mode_matches_classes_and_ids_without_case() -> None:
+    # no doctype: quirks mode, where class and id selectors ignore case (HTML §2.3.7);
+    # with a doctype they do not
+    body = "<style>.Foo{display:none} #Bar{visibility:hidden}</style><p class=foo>HID-A</p><p id=bar>HID-B</p>"
+    assert {"HID-A", "HID-B"} <= _hidden_texts(f"<html><head></head><body>{body}</body></html>")
+    assert not {"HID-A", "HID-B"} & _hidden_texts(f"<!DOCTYPE html><html><head></head><body>{body}</body></html>")

@@ -256,25 +256,36 @@ def _key_and_simple(tree) -> tuple[tuple, tuple | None]:
             continue
         else:
             other = True
-    key: tuple = ("#", ident) if ident else (".", classes[0]) if classes else ("tag", tag) if tag else ("*",)
+    key: tuple = ("#", ident.lower()) if ident else (".", classes[0].lower()) if classes else (
+        ("tag", tag) if tag else ("*",))
     simple = None if other or not parts else (tag, frozenset(classes), ident)
     return key, simple
 
 
 def _prelude_selectors(prelude: str) -> tuple[tuple, ...]:
-    """:func:`_selectors`, read from the text for a plain prelude (:func:`_plain_selector`)."""
-    if _PLAIN_PRELUDE_RE.fullmatch(prelude):
-        out = []
-        for part in prelude.split(","):
-            part = part.strip()
-            if not part or _DYNAMIC_PSEUDO_RE.search(part) or _PSEUDO_ELEMENT_RE.search(part):
-                continue
-            got = _plain_selector(part)
-            if got is None:
-                return _selectors(prelude)
-            out.append(got)
-        return tuple(out)
-    return _selectors(prelude)
+    """:func:`_selectors`, read from the text for each plain selector
+    (:func:`_plain_selector`); the others are parsed one by one (cached by text), their
+    key read from the text as :meth:`Sheet.keys` reads it (:func:`_group_key`), when
+    commas can only separate selectors (:func:`_split_prelude`), else the whole prelude
+    at once."""
+    parts = _split_prelude(prelude)
+    if parts is None:
+        return _selectors(prelude)
+    out: list[tuple] = []
+    plain = _PLAIN_PRELUDE_RE.fullmatch
+    for part in parts:
+        part = part.strip(" \t\n\r\f")
+        if not part:
+            continue
+        got = _plain_selector(part) if plain(part) else None
+        if got is not None:
+            if not _DYNAMIC_PSEUDO_RE.search(part) and not _PSEUDO_ELEMENT_RE.search(part):
+                out.append(got)
+            continue
+        key = _group_key(part)
+        for text, spec, parsed_key, simple in _selectors(part):
+            out.append((text, spec, key if isinstance(key, tuple) else parsed_key, simple))
+    return tuple(out)
 
 
 @lru_cache(maxsize=16384)
@@ -593,33 +604,116 @@ class Sheet:
         (text ``None``). With ``prop``, only the rules that may declare that property
         (found by a regex pass; rules with comments or escapes too). Memoized."""
         got = self._keys.get(prop)
-        if got is None:
-            if prop is None:
-                numbers: Iterable[int] = range(len(self.spans))
-            else:
-                found = set(self.dirty)
-                pattern = re.compile(r"(?<![\w-])" + re.escape(prop) + _WS + ":", re.IGNORECASE)
-                for m in pattern.finditer(self.css):
-                    k = self.rule_at(m.start())
-                    if k is not None:
-                        found.add(k)
-                numbers = sorted(found)
+        if got is not None:
+            return got
+        if prop is not None:
+            found = set(self.dirty)
+            pattern = re.compile(r"(?<![\w-])" + re.escape(prop) + _WS + ":", re.IGNORECASE)
+            rule_at = self.rule_at
+            for m in pattern.finditer(self.css):
+                k = rule_at(m.start())
+                if k is not None:
+                    found.add(k)
             got = {}
-            css = self.css
-            plain = _PLAIN_PRELUDE_RE.fullmatch
-            for k in numbers:
-                start, block, _end = self.spans[k]
-                prelude = css[start:block - 1]
-                parts = [part.strip() for part in prelude.split(",")] if plain(prelude) else None
-                if parts is not None and all(_plain_selector(part) is not None for part in parts if part):
-                    for part in parts:
-                        if part:
-                            got.setdefault(_plain_selector(part)[2], []).append((k, part))
-                else:
-                    for key in dict.fromkeys(r.key for r in self.rule(k)):
-                        got.setdefault(key, []).append((k, None))
+            for key, entries in self.keys().items():
+                kept = [e for e in entries if e[0] in found]
+                if kept:
+                    got[key] = kept
             self._keys[prop] = got
+            return got
+        got = {}
+        css = self.css
+        plain = _PLAIN_PRELUDE_RE.fullmatch
+        for k, (start, block, _end) in enumerate(self.spans):
+            prelude = css[start:block - 1]
+            parts = _split_prelude(prelude) if not plain(prelude) else (
+                prelude.split(",") if "," in prelude else (prelude,))
+            if parts is not None:
+                keys = [_group_key(part) for part in parts]
+                if None not in keys:
+                    for part, key in zip(parts, keys):
+                        if key is not False:
+                            got.setdefault(key, []).append((k, part.strip(" \t\n\r\f")))
+                    continue
+            for key in dict.fromkeys(r.key for r in self.rule(k)):
+                got.setdefault(key, []).append((k, None))
+        self._keys[None] = got
         return got
+
+
+_GROUP_RE = re.compile(r"\([^()\[\]]*\)|\[[^()\[\]]*\]")
+#: Deepest brackets and parentheses removed from a selector's text for its key.
+MAX_GROUP_STRIPS = 4
+
+
+def _strip_groups(text: str, placeholder: str = "") -> str | None:
+    """``text`` with its bracketed and parenthesized parts (attribute selectors,
+    arguments of pseudo-classes) replaced by ``placeholder``, or ``None`` when they nest
+    deeper than :data:`MAX_GROUP_STRIPS` or do not balance."""
+    for _ in range(MAX_GROUP_STRIPS):
+        if "(" not in text and "[" not in text:
+            return None if ")" in text or "]" in text else text
+        text = _GROUP_RE.sub(placeholder, text)
+    return None
+
+
+def _split_prelude(prelude: str) -> list[str] | None:
+    """A prelude's selectors as text when commas can only separate selectors there (none
+    inside brackets or parentheses) and nothing needs the tokenizer (quotes outside
+    brackets, escapes, comments); else ``None``."""
+    if "\\" in prelude or "/*" in prelude:
+        return None
+    stripped = _strip_groups(prelude)
+    if stripped is None or '"' in stripped or "'" in stripped or stripped.count(",") != prelude.count(","):
+        return None
+    return prelude.split(",")
+
+
+def _group_key(part: str) -> tuple | None | bool:
+    """:func:`_fast_key` of a selector's text with its brackets and parentheses removed."""
+    if "(" in part or "[" in part:
+        # (a group becomes an argument-less pseudo-class: "[x]" alone is a compound, "a[x]" keeps "a")
+        stripped = _strip_groups(part, ":g")
+        if stripped is None:
+            return None
+        return _fast_key(stripped)
+    return _fast_key(part)
+
+
+def _fast_key(part: str) -> tuple | None | bool:
+    """The key (:attr:`StyleRule.key`) of one plain selector's text by string operations
+    (as :func:`_plain_selector` reads it), ``False`` for an empty part, ``None`` when
+    the text is odd (then it is parsed)."""
+    part = part.strip(" \t\n\r\f")
+    if not part:
+        return False
+    cut = max(part.rfind(" "), part.rfind(">"), part.rfind("+"), part.rfind("~"),
+              part.rfind("\t"), part.rfind("\n"), part.rfind("\r"), part.rfind("\f"))
+    last = part[cut + 1:]
+    if not last:
+        return None
+    hash_at = last.find("#")
+    if hash_at >= 0:
+        ident = last[hash_at + 1:]
+        for stop in ".:#":
+            i = ident.find(stop)
+            if i >= 0:
+                ident = ident[:i]
+        return ("#", ident.lower()) if ident else None
+    dot = last.find(".")
+    if dot >= 0:
+        cls = last[dot + 1:]
+        for stop in ".:#":
+            i = cls.find(stop)
+            if i >= 0:
+                cls = cls[:i]
+        return (".", cls.lower()) if cls else None
+    tag, _, pseudo = last.partition(":")
+    if tag in ("", "*"):
+        return ("tag", "html") if pseudo and any(p.lower() == "root" for p in pseudo.split(":")) else ("*",)
+    if not (tag[0].isascii() and tag[0].isalpha()):
+        return None
+    return ("tag", tag.lower())
 
 
 _PSEUDO_ELEMENT_RE = re.compile(r"::|:(?:before|after|first-line|first-letter)\b", re.IGNORECASE)
@@ -666,7 +760,7 @@ def _plain_selector(part: str) -> tuple | None:
                     pseudo = True
                     if name.lower() in ("root",):
                         tag = tag or "html"
-    key: tuple = ("#", ident) if ident else (".", cls[0]) if cls else ("tag", tag) if tag else ("*",)
+    key: tuple = ("#", ident.lower()) if ident else (".", cls[0].lower()) if cls else ("tag", tag) if tag else ("*",)
     simple = (tag, frozenset(cls), ident) if len(compounds) == 1 and not pseudo else None
     return (part.strip(), (ids, classes, types), key, simple)
 
@@ -1461,40 +1555,48 @@ class _Resolver:
         tag = lnode.tag
         ident = attrs.get("id")
         classes = attrs.get("class", "").split()
+        # keys compare without case (a document in quirks mode matches classes and ids
+        # so); whether a rule applies is then decided exactly
         wanted = [("*",), ("tag", tag)]
         if ident:
-            wanted.append(("#", ident))
+            wanted.append(("#", ident.lower()))
         if classes:
-            wanted += [(".", c) for c in dict.fromkeys(classes)]
+            wanted += [(".", c) for c in dict.fromkeys(c.lower() for c in classes)]
         out = []
         class_set = None
+        seen: set[int] = set()
         for key in wanted:
             for order, r in self._keyed(key, state, prop):
+                if id(r) in seen:
+                    continue
+                seen.add(id(r))
                 simple = r.simple
                 if simple is not None:
                     t, cls, i = simple
-                    if t and t != tag or i and i != ident:
+                    if class_set is None:
+                        class_set = set(classes)
+                    if (not t or t == tag) and (not i or i == ident) and (not cls or cls <= class_set):
+                        out.append((order, r))
                         continue
-                    if cls:
-                        if class_set is None:
-                            class_set = set(classes)
-                        if not cls <= class_set:
-                            continue
-                else:
-                    found = self.matched.get(r.selector)
-                    if found is None:
-                        # (lexbor answers "which elements match" for the whole document; its
-                        # per-node test reports matches anywhere in the node's subtree)
-                        self.checks += 1
-                        try:
-                            found = {n.mem_id for n in self.tree.css(r.selector)}
-                        except Exception:  # noqa: BLE001 - a selector lexbor cannot read matches nothing
-                            found = set()
-                        self.matched[r.selector] = found
-                    if lnode.mem_id not in found:
-                        continue
+                    if t and t != tag:
+                        continue  # (a type selector's case never matters in HTML)
+                if not self._exact(lnode, r.selector):
+                    continue
                 out.append((order, r))
         return out
+
+    def _exact(self, lnode, selector: str) -> bool:
+        """Whether lexbor matches ``selector`` on this element (one pass over the document
+        per selector: its per-node test reports matches anywhere in the node's subtree)."""
+        found = self.matched.get(selector)
+        if found is None:
+            self.checks += 1
+            try:
+                found = {n.mem_id for n in self.tree.css(selector)}
+            except Exception:  # noqa: BLE001 - a selector lexbor cannot read matches nothing
+                found = set()
+            self.matched[selector] = found
+        return lnode.mem_id in found
 
     def declared(self, lnode, full: bool = False) -> dict[str, Declaration]:
         """The cascaded declarations of an element (custom properties included, ``var()``
