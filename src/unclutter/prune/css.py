@@ -46,7 +46,7 @@ import bisect
 import itertools
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import re2
 import tinycss2
@@ -158,7 +158,7 @@ class Declaration:
     value: tuple
     important: bool
 
-    @property
+    @cached_property
     def text(self) -> str:
         """The value as text (empty when it nests too deep to read)."""
         return _serialize(self.value) or ""
@@ -567,7 +567,7 @@ class Sheet:
                 out.add(k)
         return out
 
-    def hides_alone(self, k: int, custom: dict | None = None) -> tuple[str, ...]:
+    def hides_alone(self, k: int, custom: dict | None = None, custom_text: dict | None = None) -> tuple[str, ...]:
         """The selectors (text) of rule ``k`` when its declarations may hide on their own
         (:func:`_is_trigger` with no colours to compare; ``var()`` judged by the page's
         custom property values ``custom``), else ``()``. Memoized unless ``var()`` is used."""
@@ -575,7 +575,7 @@ class Sheet:
         if got is None:
             decls = self.decls(k)
             if decls and custom is not None and any(_uses_var(d) for d in decls.values()):
-                return self.selector_texts(k) if _var_rule_hides(decls, custom) else ()
+                return self.selector_texts(k) if _var_rule_hides(decls, custom, custom_text or {}) else ()
             got = self.selector_texts(k) if decls and _is_trigger(decls, set(), set()) else ()
             self._hides_alone[k] = got
         return got
@@ -822,15 +822,41 @@ def _too_deep_text(text: str) -> bool:
 _VAR_VERDICTS: dict[tuple, bool] = {}
 
 
-def _var_rule_hides(decls: dict[str, Declaration], custom: dict[str, tuple[tuple, ...]]) -> bool:
+#: Words and marks in a custom property's value that may make a property hide.
+_HIDING_HINTS = ("none", "hidden", "collapse", "transparent", "scale", "translate", "matrix", "inset", "circle",
+                 "ellipse", "polygon", "rect(", "opacity", "-", "/", "rgba", "hsla", "var(", "calc", "min(", "max(",
+                 "clamp", "initial", "unset", "revert", "inherit")
+_SMALL_NUMBER_RE = re.compile(r"(?<![\w.])(?:0*\.\d+|[01](?:\.\d*)?)(?![\d.])")
+_HEX_ALPHA_RE = re.compile(r"#(?:[0-9a-f]{4}|[0-9a-f]{8})\b")
+
+
+@lru_cache(maxsize=16384)
+def _value_may_hide_text(text: str) -> bool:
+    """Whether a custom property's value (or a fallback) could make some property hide,
+    by quick tests on its text (a superset: a number under 2, a hiding keyword or
+    function, a sign, an alpha)."""
+    t = text.lower()
+    return (any(h in t for h in _HIDING_HINTS) or _SMALL_NUMBER_RE.search(t) is not None
+            or _HEX_ALPHA_RE.search(t) is not None)
+
+
+def _var_rule_hides(decls: dict[str, Declaration], custom: dict[str, tuple[tuple, ...]],
+                    custom_text: dict[str, tuple[str, ...]]) -> bool:
     """:func:`_is_trigger` for a rule using ``var()``, against the page's custom property
-    values (memoized by the declarations' text and the values of the properties used)."""
+    values (``custom``; ``custom_text``: the same as text): no when neither those values
+    nor the fallbacks could hide anything (:func:`_value_may_hide_text`) and the rest of
+    the rule does not; else memoized by the declarations' text and the values used."""
     names: list[str] = []
     for d in decls.values():
         if _uses_var(d):
             _var_names(d.value, names)
-    key = (tuple(sorted((n, d.text) for n, d in decls.items() if not n.startswith("--"))),
-           tuple((n, tuple(tinycss2.serialize(v) for v in custom.get(n, ()))) for n in names))
+    texts = tuple((n, custom_text.get(n, ())) for n in names)
+    var_texts = [d.text for d in decls.values() if _uses_var(d)]
+    if not any(_value_may_hide_text(v) for _, values in texts for v in values) and not any(
+            _value_may_hide_text(_fallbacks(t)) for t in var_texts):
+        rest = {k: v for k, v in decls.items() if not _uses_var(v)}
+        return bool(rest) and _is_trigger(rest, set(), set())
+    key = (tuple(sorted((n, d.text) for n, d in decls.items() if not n.startswith("--"))), texts)
     got = _VAR_VERDICTS.get(key)
     if got is None:
         got = _is_trigger(decls, set(), set(), custom)
@@ -838,6 +864,28 @@ def _var_rule_hides(decls: dict[str, Declaration], custom: dict[str, tuple[tuple
             _VAR_VERDICTS.clear()
         _VAR_VERDICTS[key] = got
     return got
+
+
+def _fallbacks(text: str) -> str:
+    """What follows the first comma of each ``var(`` in a value's text (its fallbacks and
+    beyond; a superset, for :func:`_value_may_hide_text`), or the text itself when the value
+    is more than ``var()`` references."""
+    out = []
+    rest = text
+    while True:
+        i = rest.find("var(")
+        if i < 0:
+            break
+        out.append(rest[:i])
+        rest = rest[i + 4:]
+        j = rest.find(",")
+        k = rest.find(")")
+        if 0 <= j and (k < 0 or j < k):
+            rest = rest[j + 1:]
+        elif k >= 0:
+            rest = rest[k + 1:]
+    out.append(rest)
+    return " ".join(out)
 
 
 @lru_cache(maxsize=16)
@@ -1733,7 +1781,7 @@ def _var_names(value: tuple, out: list[str], depth: int = 0) -> None:
 
 
 #: Most combinations of custom property values tried when judging a rule that uses ``var()``.
-MAX_VAR_VARIANTS = 32
+MAX_VAR_VARIANTS = 12
 
 
 def _var_variants(decls: dict[str, Declaration], custom: dict[str, tuple[tuple, ...]]) -> list[dict]:
@@ -2025,12 +2073,14 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
         for name, d in read_style_attribute(s).items():
             if name.startswith("--"):
                 gathered.setdefault(name, set()).add(d.text)
+    custom_text: dict[str, tuple[str, ...]] = {}
     for name, values in gathered.items():
-        custom[name] = tuple(_value_tokens(v) for v in sorted(values)[:MAX_VAR_VARIANTS])
+        custom_text[name] = tuple(sorted(values)[:MAX_VAR_VARIANTS])
+        custom[name] = tuple(_value_tokens(v) for v in custom_text[name])
     for sheet in sheets:
         static, declared_colours = sheet.triggers()
         for k in sorted(static):
-            for selector in sheet.hides_alone(k, custom):
+            for selector in sheet.hides_alone(k, custom, custom_text):
                 triggers.append((selector, sheet.decls(k)))
         if colours & backgrounds:
             wanted = [tuple(text.split(":", 1)) for text, (is_text, c) in declared_colours.items()
