@@ -198,6 +198,26 @@ def tricks() -> list[Trick]:
         Trick("rule inside @keyframes hides nothing", "@keyframes k{from{opacity:0}to{opacity:1}}",
               _div('class="c19"'), True),
     ]
+    # declarations a browser drops, stylesheets it does not apply, states not in effect
+    out += [
+        Trick("an invalid later declaration leaves the earlier one", ".d1{display:none;display:bogus}",
+              _div('class="d1"'), False),
+        Trick("an invalid later declaration in a style attribute", "", _div('style="opacity:0;opacity:1px"'), False),
+        Trick("an invalid later colour", ".d2{color:transparent;color:notacolour}", _div('class="d2"'), False),
+        Trick("an invalid selector drops the whole rule", ".d3, .x:bogus-pseudo{display:none}",
+              _div('class="d3"'), True),
+        Trick("a state not in effect, negated", ".d4:not(:hover){display:none}", _div('class="d4"'), False),
+        Trick("a stylesheet for print only", "", '<style media="print">.d5{{display:none}}</style>'
+              + _div('class="d5"'), True),
+        Trick("a style element that is not CSS", "", '<style type="text/plain">.d6{{display:none}}</style>'
+              + _div('class="d6"'), True),
+        Trick("a stylesheet in a data: URL", "", '<link rel="stylesheet" href="data:text/css,.d7%7Bdisplay:none%7D">'
+              + _div('class="d7"'), False),
+        Trick("the page hidden, parts of it shown again", "body{visibility:hidden} h1,p{visibility:visible}",
+              _div('class="d8"'), False),
+        Trick("text beside a formula in its hidden alternative", ".d9{position:absolute;left:-9999px}",
+              '<div class="d9"><math><mi>x</mi></math> {s}</div>', False),
+    ]
     # custom properties
     for j, (prop, value) in enumerate(VAR_HIDING):
         out.append(Trick(f"{prop} from a custom property", f":root{{--h{j}:{value}}} .v{j}{{{prop}:var(--h{j})}}",

@@ -478,7 +478,8 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
             return True
         return _never_judged(lnode, reason)
 
-    return resolve_hidden(tree, styles, classes=classes, ids=ids, applicable=applicable_selectors,
+    # (the stylesheets a browser applies are read from the tree: media, type, data: links)
+    return resolve_hidden(tree, None, classes=classes, ids=ids, applicable=applicable_selectors,
                           combine=combined_selector, faded=faded, keep=keep, honour=honour)
 
 
@@ -500,7 +501,17 @@ def _never_judged(lnode, reason: str | None) -> bool:
     holds no text: the formula is read from it."""
     if lnode.tag in ("html", "head", "body"):
         return True
-    return reason in _VISUAL_HIDING and (lnode.tag == "math" or lnode.css_first("math") is not None)
+    if reason not in _VISUAL_HIDING:
+        return False
+    if lnode.tag == "math":
+        return True
+    # only a wrapper holding the formula and nothing else: text beside it is no alternative
+    math = lnode.css_first("math")
+    return math is not None and _words(lnode.text(deep=True)) == _words(math.text(deep=True))
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
 
 
 def _parse_selector(sel: str) -> HiddenSelector | None:

@@ -56,7 +56,7 @@ from cssselect2 import parser as selector_parser
 from .media import media_query_matches
 
 __all__ = ["Declaration", "StyleRule", "Sheet", "read_stylesheet", "all_rules", "read_style_attribute", "StyleVerdicts",
-           "resolve_hidden", "inline_box_reason", "inline_text_reason", "style_hides",
+           "resolve_hidden", "page_stylesheets", "inline_box_reason", "inline_text_reason", "style_hides",
            "hiding_rules", "style_hides_without", "MIN_OPACITY", "MIN_FONT_PX", "MIN_SCALE", "OFF_SCREEN_PX",
            "MAX_TINY_BOX_PX", "MIN_LOGICAL_FONT_PX", "INLINE_TAGS", "INLINE_STYLE_REASON", "OPACITY_ZERO_REASON"]
 
@@ -164,6 +164,62 @@ class Declaration:
         return _serialize(self.value) or ""
 
 
+#: Keywords every property accepts (CSS Values 4 §7.3).
+_WIDE_KEYWORDS = frozenset({"inherit", "initial", "unset", "revert", "revert-layer"})
+_DISPLAY_WORDS = frozenset("""none block inline inline-block flex inline-flex grid inline-grid flow-root contents
+    table table-row table-cell table-row-group table-header-group table-footer-group table-column
+    table-column-group table-caption inline-table list-item run-in ruby ruby-text ruby-base ruby-text-container
+    ruby-base-container flow math -webkit-box -webkit-inline-box -ms-flexbox -ms-inline-flexbox -moz-box
+    -webkit-flex""".split())
+_KEYWORD_VALUES = {
+    "visibility": frozenset({"visible", "hidden", "collapse"}),
+    "content-visibility": frozenset({"visible", "hidden", "auto"}),
+    "position": frozenset({"static", "relative", "absolute", "fixed", "sticky", "-webkit-sticky"}),
+    "overflow": frozenset({"visible", "hidden", "clip", "scroll", "auto", "overlay"}),
+    "overflow-x": frozenset({"visible", "hidden", "clip", "scroll", "auto", "overlay"}),
+    "overflow-y": frozenset({"visible", "hidden", "clip", "scroll", "auto", "overlay"}),
+}
+
+
+def _valid(name: str, value: tuple) -> bool:
+    """Whether a declaration of a property this module reads is valid enough to win the
+    cascade (CSS Syntax 3 §5.4.6: an invalid one is dropped where it is declared, and
+    an earlier declaration of the property stands). Checked for the properties whose
+    value decides hiding on its own: ``display``, the keyword properties, ``opacity``,
+    the colours and ``font-size``; a ``var()`` is valid until it is substituted."""
+    if name.startswith("--") or not value:
+        return bool(value) or name.startswith("--")
+    if any(t.type == "function" and t.lower_name in ("var", "env", "attr") for t in value):
+        return True
+    first = value[0]
+    if len(value) == 1 and first.type == "ident" and first.lower_value in _WIDE_KEYWORDS:
+        return True
+    if name == "display":
+        return all(t.type == "ident" and t.lower_value in _DISPLAY_WORDS for t in value)
+    if name in _KEYWORD_VALUES:
+        return len(value) == 1 and first.type == "ident" and first.lower_value in _KEYWORD_VALUES[name]
+    if name == "opacity":
+        return len(value) == 1 and (first.type in ("number", "percentage")
+                                    or first.type == "function" and first.lower_name in _MATH_FUNCTIONS)
+    if name in ("color", "-webkit-text-fill-color", "background-color"):
+        if len(value) != 1:
+            return False
+        if first.type == "ident" and first.lower_value in ("currentcolor", "transparent"):
+            return True
+        try:
+            return tinycss2.color4.parse_color(first) is not None
+        except Exception:  # noqa: BLE001 - a colour function tinycss2 cannot read: valid for the browser
+            return first.type == "function"
+    if name == "font-size":
+        return len(value) == 1 and (first.type in ("dimension", "percentage")
+                                    or first.type == "number" and first.value == 0
+                                    or first.type == "ident" or first.type == "function")
+    return True
+
+
+_MATH_FUNCTIONS = frozenset({"calc", "min", "max", "clamp"})
+
+
 def _declarations(tokens, keep_custom: bool = True) -> dict[str, Declaration]:
     """The relevant declarations of a block's content (later ones win within a block,
     ``!important`` ones over normal ones, as in a browser), by property name."""
@@ -178,6 +234,8 @@ def _declarations(tokens, keep_custom: bool = True) -> dict[str, Declaration]:
             continue  # unreadable: a browser would not lay out such a value either
         value = tuple(t for t in item.value if t.type not in ("whitespace", "comment")) \
             if not name.startswith("--") else tuple(item.value)
+        if not _valid(name, value):
+            continue  # a browser drops an invalid declaration: the earlier one stands
         old = out.get(name)
         if old is not None and old.important and not item.important:
             continue
@@ -211,15 +269,6 @@ class StyleRule:
     declarations: dict[str, Declaration] = field(hash=False, compare=False)
     key: tuple = ("*",)
     simple: tuple | None = None
-
-
-#: Pseudo-classes of a state the page is not in as loaded (pointer, focus, a form's
-#: validity or checked state a script may change, the URL's fragment): rules using them are
-#: not read.
-_DYNAMIC_PSEUDO_RE = re.compile(
-    r":(?:hover|focus|focus-within|focus-visible|active|visited|link|any-link|checked|target|"
-    r"placeholder-shown|autofill|invalid|valid|disabled|enabled|indeterminate|open|popover-open|modal)\b",
-    re.IGNORECASE)
 
 
 def _split_selectors(prelude) -> list[list]:
@@ -262,6 +311,32 @@ def _key_and_simple(tree) -> tuple[tuple, tuple | None]:
     return key, simple
 
 
+#: Pseudo-classes Chromium knows (Selectors 4, HTML §4.16.3 and its own): a selector with
+#: another one is invalid, and an invalid selector drops its whole rule. ``-webkit-``
+#: prefixed ones are accepted; other vendors' prefixes are not.
+KNOWN_PSEUDO_CLASSES = frozenset("""hover active focus focus-visible focus-within visited link any-link target
+    target-within scope root empty first-child last-child only-child first-of-type last-of-type only-of-type
+    nth-child nth-last-child nth-of-type nth-last-of-type not is where has lang dir checked disabled enabled
+    required optional valid invalid in-range out-of-range read-only read-write placeholder-shown default
+    indeterminate autofill user-valid user-invalid fullscreen modal open closed popover-open defined playing
+    paused picture-in-picture host host-context state blank local-link current past future xr-overlay
+    before after first-line first-letter""".split())
+_PSEUDO_CLASS_RE = re.compile(r"(?<![:\\]):(-?[A-Za-z][\w-]*)")
+
+
+def _pseudo_classes_known(selector: str) -> bool:
+    """Whether every pseudo-class of a selector's text is one Chromium knows
+    (:data:`KNOWN_PSEUDO_CLASSES`, ``-webkit-`` prefixed ones), outside quoted values."""
+    if ":" not in selector:
+        return True
+    text = re.sub(r"\"[^\"]*\"|'[^']*'", "", selector) if ('"' in selector or "'" in selector) else selector
+    for name in _PSEUDO_CLASS_RE.findall(text):
+        name = name.lower()
+        if name not in KNOWN_PSEUDO_CLASSES and not name.startswith("-webkit-"):
+            return False
+    return True
+
+
 def _prelude_selectors(prelude: str) -> tuple[tuple, ...]:
     """:func:`_selectors`, read from the text for each plain selector
     (:func:`_plain_selector`); the others are parsed one by one (cached by text), their
@@ -270,29 +345,35 @@ def _prelude_selectors(prelude: str) -> tuple[tuple, ...]:
     at once."""
     parts = _split_prelude(prelude)
     if parts is None:
-        return _selectors(prelude)
+        return _selectors(prelude) or ()
     out: list[tuple] = []
     plain = _PLAIN_PRELUDE_RE.fullmatch
     for part in parts:
         part = part.strip(" \t\n\r\f")
         if not part:
             continue
+        if not _pseudo_classes_known(part):
+            return ()  # an unknown pseudo-class drops the whole rule (Selectors 4 §4.1)
         got = _plain_selector(part) if plain(part) else None
         if got is not None:
-            if not _DYNAMIC_PSEUDO_RE.search(part) and not _PSEUDO_ELEMENT_RE.search(part):
+            if not _PSEUDO_ELEMENT_RE.search(part):
                 out.append(got)
             continue
         key = _group_key(part)
-        for text, spec, parsed_key, simple in _selectors(part):
+        parsed = _selectors(part)
+        if parsed is None:
+            return ()  # one invalid selector drops the whole rule (Selectors 4 §4.1)
+        for text, spec, parsed_key, simple in parsed:
             out.append((text, spec, key if isinstance(key, tuple) else parsed_key, simple))
     return tuple(out)
 
 
 @lru_cache(maxsize=16384)
-def _selectors(prelude: str) -> tuple[tuple, ...]:
-    """``(text, specificity, key, simple)`` of each selector of a rule's prelude that can
-    match an element as the page is loaded (see :class:`StyleRule`), parsed by tinycss2 and
-    cssselect2. Cached: site stylesheets repeat their selectors."""
+def _selectors(prelude: str) -> tuple[tuple, ...] | None:
+    """``(text, specificity, key, simple)`` of each selector of a rule's prelude (see
+    :class:`StyleRule`; pseudo-elements left out: their text is generated), parsed by
+    tinycss2 and cssselect2; ``None`` when one of them is invalid, which drops the whole
+    rule (Selectors 4 §4.1). Cached: site stylesheets repeat their selectors."""
     tokens = tinycss2.parse_component_value_list(prelude, skip_comments=True)
     # (CDO/CDC tokens "<!--"/"-->" before a rule are skipped at the top level: CSS Syntax 3 §5.4.1)
     while tokens and (tokens[0].type == "whitespace" or (
@@ -301,12 +382,14 @@ def _selectors(prelude: str) -> tuple[tuple, ...]:
     out = []
     for group in _split_selectors(tokens):
         text = _serialize(group)
-        if not text or _DYNAMIC_PSEUDO_RE.search(text):
-            continue  # (a rule for a state the page is not in as loaded)
+        if not text:
+            continue
+        if not _pseudo_classes_known(text):
+            return None
         try:
             parsed = list(selector_parser.parse(group))
         except Exception:  # noqa: BLE001 - cssselect2 raises several types on bad selectors
-            continue  # a selector a browser drops
+            return None
         if len(parsed) != 1 or parsed[0].pseudo_element is not None:
             continue  # ::before text is generated, never the element's own
         key, simple = _key_and_simple(parsed[0].parsed_tree)
@@ -320,7 +403,8 @@ def _rules_of_text(prelude: str, block: str, order: int) -> tuple[StyleRule, ...
     decls = _declarations(block)
     if not decls:
         return ()
-    return tuple(StyleRule(text, spec, order, decls, key, simple) for text, spec, key, simple in _selectors(prelude))
+    return tuple(StyleRule(text, spec, order, decls, key, simple)
+                 for text, spec, key, simple in _selectors(prelude) or ())
 
 
 #: Where the structural scan of a stylesheet stops: comments, strings, escapes, unquoted
@@ -498,7 +582,7 @@ class Sheet:
                     prop = m.group(1).lower()
                     d = _declared_value(prop, m.group(2)).get(prop)
                     if d is None:
-                        continue
+                        continue  # (invalid: dropped, as a browser drops it)
                     important = m.group(3) is not None
                     old = got.get(prop)
                     if old is not None and old.important and not important:
@@ -528,8 +612,10 @@ class Sheet:
         prelude = self.css[start:block - 1]
         if not _PLAIN_PRELUDE_RE.fullmatch(prelude):
             return tuple(r.selector for r in self.rule(k))
-        return tuple(p for p in (part.strip() for part in prelude.split(","))
-                     if p and not _DYNAMIC_PSEUDO_RE.search(p) and not _PSEUDO_ELEMENT_RE.search(p))
+        parts = [part.strip() for part in prelude.split(",")]
+        if not all(_pseudo_classes_known(p) for p in parts if p):
+            return ()
+        return tuple(p for p in parts if p and not _PSEUDO_ELEMENT_RE.search(p))
 
     def triggers(self) -> tuple[set[int], dict[str, tuple]]:
         """What the page-independent part of the hiding test finds in this sheet, computed
@@ -1549,6 +1635,8 @@ class _Resolver:
             offset += len(sheet.spans) + 1
         self.self_contained = self_contained
         self.honour: set[int] = set()
+        self.reveals = any(_VISIBLE_AGAIN_RE.search(sheet.css) for sheet in sheets) or any(
+            _VISIBLE_AGAIN_RE.search(n.attributes.get("style") or "") for n in tree.css('[style*="visib" i]'))
         self.cascaded: dict[int, dict[str, Declaration]] = {}
         self.cascaded_state: dict[int, dict[str, Declaration]] = {}
         self.inherited: dict[int, _Inherited] = {}
@@ -1725,9 +1813,10 @@ class _Resolver:
             st = _inherit(parent, _resolved(decls, custom), custom)
             if el.tag == "html":
                 st.root_px = st.font_px  # (rem: the root element's font size)
-            if el.tag in ("html", "body"):
+            if el.tag in ("html", "body") and not self.reveals:
                 # the whole page hidden until a script or web font has loaded is a loading
-                # state (the flash-of-unstyled-content guard), not hidden text
+                # state (the flash-of-unstyled-content guard), not hidden text; not when the
+                # page's styles show parts of it again (then the rest is hidden on purpose)
                 st.hidden = parent.hidden
                 if st.background is None:
                     st.background = parent.background
@@ -2027,14 +2116,71 @@ def _walk_text(res: _Resolver, top, reason: str, verdicts: StyleVerdicts, walked
         verdicts.mute[n.mem_id] = (n, reason)
 
 
-def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, ids: set[str] | None = None,
+#: Largest stylesheet read from a ``data:`` URL, in bytes once decoded.
+MAX_DATA_STYLESHEET_BYTES = 2 * 1024 * 1024
+
+
+def page_stylesheets(tree) -> tuple[list[str], bool]:
+    """The page's stylesheets a browser applies at the reference window, in document
+    order, and whether they are all of its styles: ``<style>`` elements with no ``type``
+    or ``type="text/css"`` whose ``media`` matches (HTML §4.2.6), and
+    ``<link rel=stylesheet>`` with a ``data:`` URL (decoded, RFC 2397: nothing is
+    fetched); any other linked stylesheet makes the set incomplete."""
+    out: list[str] = []
+    complete = True
+    for n in tree.css('style, link[rel~="stylesheet" i]'):
+        attrs = n.attributes
+        media = (attrs.get("media") or "").strip()
+        if media and media_query_matches(media.lower()) is False:
+            continue
+        if n.tag == "style":
+            kind = (attrs.get("type") or "").strip().lower()
+            if kind in ("", "text/css"):
+                out.append(n.text(deep=True))
+            continue
+        if "disabled" in attrs or "alternate" in (attrs.get("rel") or "").lower().split():
+            continue
+        href = (attrs.get("href") or "").strip()
+        text = _data_url_text(href) if href[:5].lower() == "data:" else None
+        if text is None:
+            complete = False
+        else:
+            out.append(text)
+    return out, complete
+
+
+def _data_url_text(url: str) -> str | None:
+    """The text of a ``data:`` URL of CSS (RFC 2397: percent-encoded or base64), or
+    ``None`` when it is not one or is too large."""
+    import base64
+    from urllib.parse import unquote_to_bytes
+
+    head, sep, body = url[5:].partition(",")
+    if not sep:
+        return None
+    params = [p.strip().lower() for p in head.split(";")]
+    if params[0] not in ("", "text/css"):
+        return None
+    if len(body) > MAX_DATA_STYLESHEET_BYTES * 3:
+        return None
+    try:
+        data = base64.b64decode(body, validate=False) if "base64" in params[1:] else unquote_to_bytes(body)
+    except ValueError:
+        return None
+    if len(data) > MAX_DATA_STYLESHEET_BYTES:
+        return None
+    return data.decode("utf-8", "replace")
+
+
+def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None = None, ids: set[str] | None = None,
                    applicable=None, combine=None, faded=None, keep=None,
                    honour: set[int] | None = None) -> StyleVerdicts:
     """What the page's CSS hides (see the module docstring), as :class:`StyleVerdicts`.
 
     Args:
         tree: the lexbor document (``selectolax.lexbor.LexborHTMLParser``).
-        styles: the texts of the page's ``<style>`` elements, in document order.
+        styles: the page's stylesheets in document order, or ``None`` to read them from
+            the tree (:func:`page_stylesheets`).
         classes, ids: the (lower-cased) class names and ids the page uses; with
             ``applicable(selectors, classes, ids)``, rules that cannot match are skipped
             before lexbor runs them.
@@ -2052,14 +2198,17 @@ def resolve_hidden(tree, styles: list[str], *, classes: set[str] | None = None, 
     inherited properties, descendants), each element once.
     """
     verdicts = StyleVerdicts()
+    if styles is None:
+        styles, complete = page_stylesheets(tree)
+    else:
+        complete = tree.css_first('link[rel~="stylesheet" i]') is None
     sheets = [read_stylesheet(css) for css in styles if css and not css.isspace()]
     sheets = [sheet for sheet in sheets if sheet.spans]
     inline = [(n, n.attributes.get("style") or "") for n in tree.css("[style]")]
     inline = [(n, s) for n, s in inline if s and not s.isspace()]
     if not sheets and not inline:
         return verdicts
-    self_contained = tree.css_first('link[rel~="stylesheet" i]') is None and not any(
-        sheet.imports for sheet in sheets)
+    self_contained = complete and not any(sheet.imports for sheet in sheets)
     colours, backgrounds = _collect_colours(sheets, [s for _, s in inline], self_contained)
     triggers: list[tuple[str, dict]] = []  # (selector, declarations) that may hide on their own
     painters: dict[tuple, list[str]] = {}  # background colour -> selectors declaring it
@@ -2195,6 +2344,10 @@ def _hidden_alone(tree, triggers: list[tuple[str, dict]], inline: list, combine)
         if reason is not None:
             out.setdefault(n.mem_id, reason)
     return out
+
+
+#: A declaration that shows an element again below a hidden ancestor.
+_VISIBLE_AGAIN_RE = re.compile(r"visibility" + _WS + ":" + _WS + "visible", re.IGNORECASE)
 
 
 def _depth(n, memo: dict[int, int]) -> int:
