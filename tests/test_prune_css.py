@@ -134,3 +134,16 @@ def test_quirks_mode_matches_classes_and_ids_without_case() -> None:
     body = "<style>.Foo{display:none} #Bar{visibility:hidden}</style><p class=foo>HID-A</p><p id=bar>HID-B</p>"
     assert {"HID-A", "HID-B"} <= _hidden_texts(f"<html><head></head><body>{body}</body></html>")
     assert not {"HID-A", "HID-B"} & _hidden_texts(f"<!DOCTYPE html><html><head></head><body>{body}</body></html>")
+
+
+def test_the_removal_log_shows_no_text_the_styles_hide() -> None:
+    # chrome left out whole (navigation, an aside, a closed dialog) is previewed in the log,
+    # but not when the page's styles hide something inside it
+    page = ("<html><head><style>.h{display:none} .f{font-size:0}</style></head><body>"
+            "<nav>Menu <span class=h>SECRET-A</span><p class=f>SECRET-B</p></nav>"
+            "<aside><p style='opacity:0'>SECRET-D</p></aside><nav>Plain menu</nav><dialog>SECRET-C</dialog>"
+            f"<article>{STORY}</article></body></html>")
+    removed = unclutter.extract(page, explain=True).removed
+    previews = [r.preview for r in removed]
+    assert not any("SECRET" in p for p in previews)
+    assert "Plain menu" in previews

@@ -457,6 +457,11 @@ class SkippedElement:
     hidden_inside: bool = False
     #: why the page's styles hide it (``parse_html(style_resolver=...)``), when they do
     reason: str | None = None
+    #: lexbor's identity of the element (``mem_id``), when known
+    mem_id: int | None = None
+    #: the lexbor node, for an element left out while the tree was built (its subtree is
+    #: read once the page's styles are known: ``hidden_inside``)
+    lnode: object = None
 
 
 @dataclass(frozen=True)
@@ -748,7 +753,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 if skipped is not None:
                     hides = skip_elements.hides if skip_elements is not None else None
                     skipped.append(SkippedElement(tag, attrs, child.text(deep=True), parent, hides is not None and any(
-                        hides({k: v or "" for k, v in n.attributes.items()}) for n in child.css(_MAY_HIDE))))
+                        hides({k: v or "" for k, v in n.attributes.items()}) for n in child.css(_MAY_HIDE)),
+                        mem_id=child.mem_id, lnode=child))
                 continue
             node = Node(tag, attrs)
             node.parent = parent
@@ -1348,6 +1354,33 @@ def _drop_nodes(found: list, index: dict[int, Node], skipped: list[SkippedElemen
         node.remove()
 
 
+def _mark_hidden_inside(skipped: list[SkippedElement], verdicts) -> None:
+    """Mark the skipped elements that hold an element the page's styles hide or may hide
+    (``SkippedElement.hidden_inside``: their text holds text no reader sees): an element
+    the verdicts name, or one that a hiding rule (``verdicts.selectors``) or style
+    attribute (``verdicts.styled``) names inside it."""
+    holders: set[int] = set()
+    for lnode, _reason in list(verdicts.drop.values()) + list(verdicts.mute.values()):
+        a = lnode.parent
+        while a is not None and a.mem_id not in holders:
+            holders.add(a.mem_id)
+            a = a.parent
+    selectors = getattr(verdicts, "selectors", "")
+    styled = getattr(verdicts, "styled", None)
+    for entry in skipped:
+        if entry.hidden_inside:
+            continue
+        if entry.mem_id is not None and entry.mem_id in holders:
+            entry.hidden_inside = True
+        elif entry.lnode is not None:
+            try:
+                named = bool(selectors) and entry.lnode.css_first(selectors) is not None
+            except Exception:  # noqa: BLE001 - (the selectors were checked by lexbor already)
+                named = True
+            entry.hidden_inside = named or (styled is not None and any(
+                styled(n.attributes.get("style") or "") for n in entry.lnode.css("[style]")))
+
+
 def _mute_nodes(found: list, index: dict[int, Node]) -> None:
     """Remove the text children of the copies of ``found`` (lexbor node, reason) pairs:
     elements whose own text the page's styles make invisible while a descendant shows."""
@@ -1477,6 +1510,8 @@ def parse_html(html: str, url: str | None = None, *,
         if style_resolver is not None:
             verdicts = style_resolver(tree, [n.text(deep=True) for n in tree.css("style")], classes, ids, sizes[0],
                                       honour=honour)
+            if skipped:
+                _mark_hidden_inside(skipped, verdicts)
             if verdicts.mute:
                 _mute_nodes(list(verdicts.mute.values()), index)
             if verdicts.drop:

@@ -533,7 +533,7 @@ def _parse_selector(sel: str) -> HiddenSelector | None:
 _NEVER_RENDERED = frozenset({"script", "style", "template", "noscript", "iframe", "frame",
                              "frameset", "object", "embed", "applet", "canvas", "svg", "math",
                              "head", "title", "meta", "link", "base", "datalist", "select",
-                             "option", "optgroup", "textarea"})
+                             "option", "optgroup", "textarea", "dialog"})
 
 
 def _preview(reason: str, tag: str, text: str) -> str:

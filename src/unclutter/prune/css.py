@@ -1609,6 +1609,11 @@ class StyleVerdicts:
 
     drop: dict[int, tuple[object, str]] = field(default_factory=dict)
     mute: dict[int, tuple[object, str]] = field(default_factory=dict)
+    #: the page's hiding rules as one selector list lexbor accepts (those naming classes
+    #: the page lacks included), and a test of ``style`` attributes that may hide: what a
+    #: removal log checks before showing text of an element it left out
+    selectors: str = ""
+    styled: object = None
 
 
 def _attrs(lnode) -> dict[str, str]:
@@ -2249,6 +2254,10 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
         combined = combine(tree, selectors) if combine is not None else ", ".join(selectors)
         return tree.css(combined) if combined else []
 
+    verdicts.styled = _style_may_hide
+    if triggers:
+        everything = list(dict.fromkeys(sel for sel, _ in triggers))
+        verdicts.selectors = combine(tree, everything) if combine is not None else ", ".join(everything)
     candidates: dict[int, object] = {}
     if triggers:
         for n in lexbor_matches([sel for sel, _ in triggers]):
@@ -2348,6 +2357,11 @@ def _hidden_alone(tree, triggers: list[tuple[str, dict]], inline: list, combine)
 
 #: A declaration that shows an element again below a hidden ancestor.
 _VISIBLE_AGAIN_RE = re.compile(r"visibility" + _WS + ":" + _WS + "visible", re.IGNORECASE)
+
+
+def _style_may_hide(style: str) -> bool:
+    """Whether a ``style`` attribute may hide its element (a hiding value or a ``var()``)."""
+    return bool(style) and (style_hides(style) is not None or "var(" in style.lower())
 
 
 def _depth(n, memo: dict[int, int]) -> int:
