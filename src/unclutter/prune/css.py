@@ -53,6 +53,7 @@ import tinycss2
 import tinycss2.color4
 from cssselect2 import parser as selector_parser
 
+from ..core.errors import InputTooComplexError
 from .media import media_query_matches
 
 __all__ = ["Declaration", "StyleRule", "Sheet", "read_stylesheet", "all_rules", "read_style_attribute", "StyleVerdicts",
@@ -84,7 +85,17 @@ MAX_GROUP_NESTING = 8
 #: Most selectors lexbor runs over the document for the cascade of one page: past it,
 #: the elements left are judged by the hiding rule that named them alone (the rule that
 #: matched them hides them, whatever overrides it), text colours are not compared.
-MAX_SELECTOR_CHECKS = 3000
+MAX_SELECTOR_CHECKS = 1000
+#: Most hiding selectors (rules that may hide, naming only classes and ids the page uses)
+#: read for one page; the shared datasets' largest page has about 600. A page over it is
+#: refused (``InputTooComplexError``): matching costs elements x selectors, and reading only
+#: some of them could let hidden text through.
+MAX_HIDING_SELECTORS = 1500
+#: Most distinct colours compared as text against background (each costs a pass over the
+#: document); a page declaring more is compared on those most rules declare.
+MAX_CONFLICT_COLOURS = 64
+#: Most declarations found by one regex when looking for a set of colour values.
+MAX_COLOUR_VALUES = 256
 #: Most ``var()`` substitutions followed in one value (cycles and chains beyond are invalid).
 MAX_VAR_DEPTH = 16
 #: Initial font size (CSS Fonts 4: ``medium``, 16 px in every desktop browser).
@@ -640,9 +651,11 @@ class Sheet:
         return self._triggers
 
     def colour_rules(self, wanted: list[tuple[str, str]]) -> set[int]:
-        """The rules declaring one of the ``(property, value text)`` pairs ``wanted``."""
+        """The rules declaring one of the ``(property, value text)`` pairs ``wanted`` (the
+        first :data:`MAX_COLOUR_VALUES` of them)."""
         if not wanted:
             return set()
+        wanted = wanted[:MAX_COLOUR_VALUES]
         regex = re2.compile(r"(?i)(?:^|[^\w-])(?:" + "|".join(
             re.escape(prop) + _WS + ":" + _WS + re.escape(value) + _WS + r"(?:[;{}!]|$)"
             for prop, value in wanted) + ")")
@@ -1733,7 +1746,7 @@ class _Resolver:
         if found is None:
             self.checks += 1
             try:
-                found = {n.mem_id for n in self.tree.css(selector)}
+                found = {n.mem_id for n in self.tree.css(tame_has(selector))}
             except Exception:  # noqa: BLE001 - a selector lexbor cannot read matches nothing
                 found = set()
             self.matched[selector] = found
@@ -2013,6 +2026,10 @@ def _colour_conflicts(tree, inks: dict, painters: dict, inline: list, lexbor_mat
     ink_of: dict[int, set] = {}
     paint_of: dict[int, set] = {}
     nodes: dict[int, object] = {}
+    # (one lexbor pass per colour: the colours declared by the most rules first, at most
+    # MAX_CONFLICT_COLOURS of each kind)
+    inks = dict(sorted(inks.items(), key=lambda kv: -len(kv[1]))[:MAX_CONFLICT_COLOURS])
+    painters = dict(sorted(painters.items(), key=lambda kv: -len(kv[1]))[:MAX_CONFLICT_COLOURS])
     for colour, selectors in inks.items():
         for n in lexbor_matches(selectors):
             ink_of.setdefault(n.mem_id, set()).add(colour)
@@ -2251,21 +2268,32 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
         selectors = list(dict.fromkeys(selectors))
         if applicable is not None and classes is not None and ids is not None:
             selectors = applicable(selectors, classes, ids)
+        if len(selectors) > MAX_HIDING_SELECTORS:
+            # lexbor's work is elements x selectors: refused rather than read in part
+            raise InputTooComplexError(
+                f"unreadable input: {len(selectors)} CSS rules that may hide text apply to the page "
+                f"(limit {MAX_HIDING_SELECTORS})")
+        selectors = [tame_has(sel) for sel in selectors]
         combined = combine(tree, selectors) if combine is not None else ", ".join(selectors)
         return tree.css(combined) if combined else []
 
     verdicts.styled = _style_may_hide
     if triggers:
-        everything = list(dict.fromkeys(sel for sel, _ in triggers))
+        everything = list(dict.fromkeys(tame_has(sel) for sel, _ in triggers))
         verdicts.selectors = combine(tree, everything) if combine is not None else ", ".join(everything)
     candidates: dict[int, object] = {}
     if triggers:
         for n in lexbor_matches([sel for sel, _ in triggers]):
             candidates[n.mem_id] = n
+    inline_triggers: dict[str, bool] = {}  # (style texts repeat down a page)
     for n, s in inline:
         if honour and n.mem_id in honour:
             candidates[n.mem_id] = n
-        elif _is_trigger(_inline_for_cascade(s), set(), set(), custom):
+            continue
+        hit = inline_triggers.get(s)
+        if hit is None:
+            hit = inline_triggers[s] = _is_trigger(_inline_for_cascade(s), set(), set(), custom)
+        if hit:
             candidates[n.mem_id] = n
     contextual: set[int] = set()  # candidates whose text colour may equal their background
     if colours & backgrounds:
@@ -2339,12 +2367,15 @@ def _hidden_alone(tree, triggers: list[tuple[str, dict]], inline: list, combine)
     """The elements that a hiding rule or style attribute hides on its own (no cascade,
     no inheritance), with the reason: the fallback past :data:`MAX_SELECTOR_CHECKS`."""
     out: dict[int, str | None] = {}
+    by_reason: dict[str, list[str]] = {}
     for sel, decls in triggers:
         reason = _box_reason("div", _resolved(decls, {}), ROOT_FONT_PX) or _text_reason(
             _inherit(_Inherited(), _resolved(decls, {}), {}))
-        if reason is None:
-            continue
-        selector = combine(tree, [sel]) if combine is not None else sel
+        if reason is not None:
+            by_reason.setdefault(reason, []).append(sel)
+    for reason, selectors in by_reason.items():  # one pass over the document per reason
+        selectors = [tame_has(sel) for sel in dict.fromkeys(selectors)]
+        selector = combine(tree, selectors) if combine is not None else ", ".join(selectors)
         if selector:
             for n in tree.css(selector):
                 out.setdefault(n.mem_id, reason)
@@ -2357,6 +2388,57 @@ def _hidden_alone(tree, triggers: list[tuple[str, dict]], inline: list, combine)
 
 #: A declaration that shows an element again below a hidden ancestor.
 _VISIBLE_AGAIN_RE = re.compile(r"visibility" + _WS + ":" + _WS + "visible", re.IGNORECASE)
+
+
+def tame_has(selector: str) -> str:
+    """``selector`` with the argument of each ``:has()`` cut to its last compound
+    (``div:has(ul li a)`` -> ``div:has(a)``): lexbor's ``:has()`` with combinators inside
+    takes time exponential in their number on a deep tree, its last compound alone is
+    linear. The cut matches a superset (an element with a descendant matching the whole
+    argument has one matching its last compound)."""
+    low = selector.lower()
+    if ":has(" not in low:
+        return selector
+    out: list[str] = []
+    i = 0
+    while True:
+        j = low.find(":has(", i)
+        if j < 0:
+            out.append(selector[i:])
+            return "".join(out)
+        start = j + 5
+        depth, k = 1, start
+        while k < len(selector) and depth:
+            c = selector[k]
+            if c in "([":
+                depth += 1
+            elif c in ")]":
+                depth -= 1
+            k += 1
+        if depth:
+            return selector  # unbalanced: lexbor refuses it anyway
+        arg = selector[start:k - 1]
+        out.append(selector[i:start])
+        out.append(_last_compound(arg) or arg)
+        out.append(")")
+        i = k
+
+
+def _last_compound(arg: str) -> str:
+    """The last compound of a relative selector's text (outside brackets and parentheses)."""
+    depth = 0
+    cut = -1
+    for idx, c in enumerate(arg):
+        if c in "([":
+            depth += 1
+        elif c in ")]":
+            depth -= 1
+        elif depth == 0 and c in " \t\n\r\f>+~,":
+            cut = idx
+    if "," in arg:
+        return ""  # a list: left whole
+    last = arg[cut + 1:].strip()
+    return tame_has(last) if last else ""
 
 
 def _style_may_hide(style: str) -> bool:
