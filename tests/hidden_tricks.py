@@ -215,6 +215,12 @@ def tricks() -> list[Trick]:
               + _div('class="d7"'), False),
         Trick("the page hidden, parts of it shown again", "body{visibility:hidden} h1,p{visibility:visible}",
               _div('class="d8"'), False),
+        Trick("transparent text with a transparent shadow", ".e1{color:transparent;text-shadow:0 0 0 transparent}",
+              _div('class="e1"'), False),
+        Trick("transparent text with a shadow far off the page", ".e2{color:transparent;text-shadow:-9999px 0 0 #000}",
+              _div('class="e2"'), False),
+        Trick("text clipped to an empty background", ".e3{-webkit-background-clip:text;background-clip:text;"
+                                                     "color:transparent}", _div('class="e3"'), False),
         Trick("text beside a formula in its hidden alternative", ".d9{position:absolute;left:-9999px}",
               '<div class="d9"><math><mi>x</mi></math> {s}</div>', False),
     ]

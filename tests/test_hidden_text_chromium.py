@@ -34,7 +34,8 @@ VIEWPORT = {"width": 1280, "height": 720}
 #: box (clipping, clip-path and zero-size overflow boxes take it out of hit testing), its
 #: computed visibility is visible, the product of its and its ancestors' opacity (and
 #: ``filter: opacity()``) is at least 0.1, its font size at least 2px, its text colour (or
-#: fill) has an alpha of at least 0.1 unless a shadow or gradient clip draws it, and differs
+#: fill) has an alpha of at least 0.1 unless a visible shadow near it or a painted background
+#: clipped to the glyphs draws it, and differs
 #: from the background it is painted on (the first ancestor with an opaque background colour
 #: and no background image; the white canvas).
 VISIBLE_JS = r"""
@@ -73,9 +74,17 @@ VISIBLE_JS = r"""
     const s = getComputedStyle(a);
     opacity *= parseFloat(s.opacity);
     const f = s.filter.match(/opacity\(([\d.]+)\)/); if (f) opacity *= parseFloat(f[1]);
-    if ((s.backgroundClip || s.webkitBackgroundClip) === 'text' || s.webkitBackgroundClip === 'text') clipText = true;
+    // glyphs clipped to a background show only when the background paints something
+    const paints = (s.backgroundImage && s.backgroundImage !== 'none') || (rgba(s.backgroundColor) || [0, 0, 0, 0])[3] >= 0.1;
+    if ((s.backgroundClip === 'text' || s.webkitBackgroundClip === 'text') && paints) clipText = true;
   }
-  if (cs.textShadow && cs.textShadow !== 'none') shadow = true;
+  // a shadow draws the text when some shadow has a visible colour and stays near it
+  for (const part of (cs.textShadow || 'none').split(/,(?![^(]*\))/)) {
+    if (part.trim() === 'none') continue;
+    const c = rgba(part);
+    const nums = (part.replace(/rgba?\([^)]*\)/, '').match(/-?[\d.]+px/g) || []).map(parseFloat);
+    if (c && c[3] >= 0.1 && nums.slice(0, 2).every(v => Math.abs(v) < 900)) shadow = true;
+  }
   if (opacity < 0.1) return {found: true, visible: false, why: 'opacity'};
   const colour = rgba(cs.webkitTextFillColor || cs.color) || rgba(cs.color);
   if (!clipText && !shadow && colour && colour[3] < 0.1) return {found: true, visible: false, why: 'transparent'};

@@ -1373,10 +1373,28 @@ def _inherit(parent: _Inherited, decls: dict[str, Declaration], custom: dict) ->
         state.background = bg
     clip = decls.get("background-clip") or decls.get("-webkit-background-clip")
     if clip is not None and any(t.type == "ident" and t.lower_value == "text" for t in clip.value):
-        state.clip_text = True
+        # the glyphs show the element's background: text only when that paints something
+        state.clip_text = bg == "image" or isinstance(bg, tuple) and bg[3] >= MIN_OPACITY
     if "text-shadow" in decls:
-        state.shadow = _ident(decls["text-shadow"]) != "none"
+        state.shadow = _shadow_shows(decls["text-shadow"].value)
     return state
+
+
+def _shadow_shows(value: tuple) -> bool:
+    """Whether a ``text-shadow`` draws the text where a reader sees it: some shadow with
+    a colour of alpha :data:`MIN_OPACITY` or more (a shadow without a colour takes the
+    text's own, which is transparent here) and offsets under :data:`OFF_SCREEN_PX`."""
+    shadow: list = []
+    for tok in list(value) + [None]:
+        if tok is None or tok.type == "literal" and tok.value == ",":
+            colour = next((c for t in shadow if (c := _colour([t])) is not None), None)
+            offsets = [v for t in shadow if (v := _length(t)) is not None][:2]
+            if colour is not None and colour[3] >= MIN_OPACITY and all(abs(v) < OFF_SCREEN_PX for v in offsets):
+                return True
+            shadow = []
+        else:
+            shadow.append(tok)
+    return False
 
 
 #: Properties that make an element's text invisible through its inherited state.
