@@ -5,7 +5,7 @@
     python bench/identical.py compare  OUT.json [--jobs 2]
 
 ``snapshot`` runs :func:`unclutter.extract` over every page of the shared datasets
-(``../shared/datasets/*/cases.jsonl``), the bug-case pages (``../shared/bugcases``) and the
+(``../shared/datasets/*/cases.jsonl``; ``UNCLUTTER_SHARED`` names another folder), the bug-case pages (``../shared/bugcases``) and the
 golden pages in ``tests/pages``, once per extractor named, and stores for each
 (page, extractor) the SHA-256 of the Markdown and of the JSON record
 (:meth:`Article.to_dict` with ``trace`` left out), or the error class name when extraction
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import os
 import hashlib
 import json
 import subprocess
@@ -28,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
+SHARED = Path(os.environ.get("UNCLUTTER_SHARED") or REPO.parent / "shared")
 DEFAULT_EXTRACTORS = ("auto", "heuristic", "gbdt")
 
 
