@@ -1,0 +1,278 @@
+"""Where a batch's records go: JSON Lines, Parquet, or a folder of one file per page.
+
+Records are written in **shards** of ``shard_size`` consecutive inputs (shard ``k`` holds
+the records of inputs ``k*shard_size`` to ``(k+1)*shard_size - 1``, in input order), each
+written to a temporary file, flushed to disk and renamed into place, so a shard is
+either complete or absent. The shards live in a work folder beside the output
+(``OUT.parts/``, or ``OUT/.parts/`` for a folder output) together with a manifest naming the
+command's inputs and options. When the input is exhausted the shards are joined into
+``OUT`` (again through a temporary file and a rename) and the work folder is removed.
+
+Resuming: a run that finds a work folder with the same manifest skips the inputs of the
+complete shards and goes on from there; its output is the output an uninterrupted run
+would have written (the ``seconds`` column, a wall-clock time, aside).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import OutputError, UsageError
+from .record import RECORD_FIELDS, RECORD_SCHEMA
+
+#: Inputs per shard: the most work a crash can cost, and the memory a Parquet shard holds.
+DEFAULT_SHARD_SIZE = 500
+#: Records per Parquet row group of the joined file.
+PARQUET_ROW_GROUP = 10_000
+#: Output formats by the output name: ``.jsonl`` and ``.parquet`` files, else a folder.
+FORMATS = ("jsonl", "parquet", "folder")
+#: Columns of a folder output's ``index.jsonl`` (each page's Markdown is its own file).
+INDEX_FIELDS = tuple(f for f in RECORD_FIELDS if f not in ("markdown", "text")) + ("file",)
+
+_SHARD_RE = re.compile(r"shard-(\d{6})\.(?:jsonl|parquet)")
+
+
+def output_kind(out: str) -> str:
+    lower = out.lower()
+    if lower.endswith(".jsonl"):
+        return "jsonl"
+    if lower.endswith(".parquet"):
+        return "parquet"
+    return "folder"
+
+
+def arrow_schema():
+    """The Arrow schema of :data:`~unclutter.batch.record.RECORD_SCHEMA` (needs pyarrow)."""
+    import pyarrow as pa
+
+    types = {"string": pa.string(), "int64": pa.int64(), "float64": pa.float64()}
+    return pa.schema([pa.field(name, types[kind], nullable=name not in ("id", "source", "status"))
+                      for name, kind in RECORD_SCHEMA])
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def _mkstemp(path: Path) -> tuple[int, str]:
+    """A temporary file beside ``path`` with the permissions a new file gets (mkstemp's 0600
+    would otherwise stay after the rename)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix="." + path.name + ".", suffix=".tmp")
+    os.fchmod(fd, 0o666 & ~_UMASK)
+    return fd, tmp
+
+
+_UMASK = _umask()
+
+
+def _fsync_write(path: Path, data: bytes) -> None:
+    fd, tmp = _mkstemp(path)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def safe_relative_name(name: str, record_id: str) -> str:
+    """A relative output path for a page, mirroring its input name: a file's path without
+    its HTML suffix and with ``..``, absolute roots and odd characters neutralised; a URL's
+    ``host/path`` plus a short hash of the record's id (ids are unique, URLs may repeat)."""
+    digest = ""
+    if "://" in name or name.startswith("urn:"):
+        digest = "-" + hashlib.sha256(record_id.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+        name = re.sub(r"^[a-z]+://", "", name.split("?")[0].split("#")[0])
+    parts = []
+    for part in re.split(r"[\\/]+", name):
+        if part in ("", ".", ".."):
+            continue
+        part = re.sub(r"[^\w.\-]+", "_", part)[:120]
+        parts.append(part)
+    if not parts:
+        parts = ["page"]
+    last = re.sub(r"(?i)\.(?:x?html?|htm)(?:\.gz)?$", "", parts[-1]) or "page"
+    parts[-1] = last + digest
+    return "/".join(parts)
+
+
+class ShardedOutput:
+    """The output of one batch run (see the module docstring).
+
+    Args:
+        out: the output path; its name picks the format (:func:`output_kind`).
+        identity: what makes two runs "the same command" (inputs and options); a work
+            folder left by a different command is refused rather than mixed in.
+        page_format: ``"markdown"`` or ``"json"``, the files of a folder output.
+        shard_size: inputs per shard.
+        overwrite: replace an existing output instead of refusing.
+
+    Raises:
+        UsageError: ``out`` exists (complete) and ``overwrite`` is false; a work folder of
+            a different command is there; pyarrow is missing for ``.parquet``.
+        OutputError: the output folder cannot be created or written.
+    """
+
+    def __init__(self, out: str, identity: dict[str, Any], *, page_format: str = "markdown",
+                 shard_size: int = DEFAULT_SHARD_SIZE, overwrite: bool = False) -> None:
+        if shard_size < 1:
+            raise UsageError("--shard-size must be at least 1")
+        self.kind = output_kind(out)
+        self.out = Path(out)
+        self.page_format = page_format
+        self.shard_size = shard_size
+        if self.kind == "parquet":
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise UsageError("Parquet output needs pyarrow: pip install 'unclutter[batch]'") from None
+        self.parts = self.out / ".parts" if self.kind == "folder" else self.out.with_name(self.out.name + ".parts")
+        manifest = {"identity": identity, "shard_size": shard_size, "kind": self.kind, "page_format": page_format}
+        try:
+            if overwrite:
+                self._remove_all()
+            if self.parts.is_dir():
+                old = self._read_manifest()
+                # (a folder with no manifest and no shard is a run stopped before it wrote any)
+                if old != manifest and (old is not None or self._count_done()):
+                    raise UsageError(f"{self.parts} holds a partial run of a different command (other inputs, "
+                                     "options or shard size); remove it, or pass --overwrite to start again")
+            elif self._complete():
+                raise UsageError(f"{out} already exists; pass --overwrite to replace it")
+            self.parts.mkdir(parents=True, exist_ok=True)
+            _fsync_write(self.parts / "manifest.json", json.dumps(manifest, sort_keys=True).encode())
+        except OSError as exc:
+            raise OutputError(f"cannot write the output {out}: {exc.strerror or exc}") from None
+        self.done_shards = self._count_done()
+
+    # -- state
+
+    def _read_manifest(self) -> Any:
+        try:
+            return json.loads((self.parts / "manifest.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+
+    def _complete(self) -> bool:
+        if self.kind == "folder":
+            return (self.out / "index.jsonl").exists()
+        return self.out.exists()
+
+    def _remove_all(self) -> None:
+        if self.parts.is_dir():
+            shutil.rmtree(self.parts)
+        if self.kind == "folder":
+            if (self.out / "index.jsonl").exists():
+                shutil.rmtree(self.out)
+        elif self.out.exists():
+            self.out.unlink()
+
+    def _shard_path(self, k: int) -> Path:
+        suffix = "parquet" if self.kind == "parquet" else "jsonl"
+        return self.parts / f"shard-{k:06d}.{suffix}"
+
+    def _count_done(self) -> int:
+        """Complete shards from the first on (a shard written after a gap is not trusted)."""
+        present = {int(m.group(1)) for p in self.parts.iterdir() if (m := _SHARD_RE.fullmatch(p.name))}
+        k = 0
+        while k in present:
+            k += 1
+        return k
+
+    @property
+    def done_inputs(self) -> int:
+        """Inputs already written by an earlier, interrupted run of the same command."""
+        return self.done_shards * self.shard_size
+
+    # -- writing
+
+    def write_shard(self, k: int, records: list[dict]) -> None:
+        """Write shard ``k`` (its records in input order) atomically."""
+        try:
+            if self.kind == "folder":
+                rows = []
+                for record in records:
+                    rows.append(self._write_page(record))
+                data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8", "surrogatepass")
+                _fsync_write(self._shard_path(k), data)
+            elif self.kind == "jsonl":
+                data = "".join(json.dumps({f: r.get(f) for f in RECORD_FIELDS}, ensure_ascii=False) + "\n"
+                               for r in records).encode("utf-8", "surrogatepass")
+                _fsync_write(self._shard_path(k), data)
+            else:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                table = pa.Table.from_pylist([{f: r.get(f) for f in RECORD_FIELDS} for r in records],
+                                             schema=arrow_schema())
+                path = self._shard_path(k)
+                tmp = path.with_name("." + path.name + ".tmp")
+                pq.write_table(table, tmp)
+                with open(tmp, "rb") as handle:
+                    os.fsync(handle.fileno())
+                os.replace(tmp, path)
+        except OSError as exc:
+            raise OutputError(f"cannot write the output {self.out}: {exc.strerror or exc}") from None
+
+    def _write_page(self, record: dict) -> dict:
+        row = {f: record.get(f) for f in INDEX_FIELDS if f != "file"}
+        row["file"] = None
+        if record.get("status") == "ok":
+            suffix = ".json" if self.page_format == "json" else ".md"
+            rel = safe_relative_name(record.get("_name") or record["id"], record["id"]) + suffix
+            path = self.out / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if self.page_format == "json":
+                body = json.dumps({f: record.get(f) for f in RECORD_FIELDS}, ensure_ascii=False, indent=2) + "\n"
+            else:
+                body = record.get("markdown") or ""
+            _fsync_write(path, body.encode("utf-8", "surrogatepass"))
+            row["file"] = rel
+        return row
+
+    def finish(self) -> None:
+        """Join the shards into the output and remove the work folder."""
+        shards = [self._shard_path(k) for k in range(self._count_done())]
+        try:
+            if self.kind == "parquet":
+                import pyarrow.parquet as pq
+
+                tmp = self.out.with_name("." + self.out.name + ".tmp")
+                writer = pq.ParquetWriter(tmp, arrow_schema())
+                try:
+                    for shard in shards:
+                        writer.write_table(pq.read_table(shard), row_group_size=PARQUET_ROW_GROUP)
+                finally:
+                    writer.close()
+                with open(tmp, "rb") as handle:
+                    os.fsync(handle.fileno())
+                os.replace(tmp, self.out)
+            else:
+                target = self.out / "index.jsonl" if self.kind == "folder" else self.out
+                target.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = _mkstemp(target)
+                with os.fdopen(fd, "wb") as handle:
+                    for shard in shards:
+                        with open(shard, "rb") as src:
+                            shutil.copyfileobj(src, handle)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(tmp, target)
+            shutil.rmtree(self.parts)
+        except OSError as exc:
+            raise OutputError(f"cannot write the output {self.out}: {exc.strerror or exc}") from None

@@ -1,0 +1,179 @@
+"""The batch command's engine: inputs in, sharded output out, with progress and a summary.
+
+:func:`run_batch` composes :mod:`~unclutter.batch.sources` (what to read),
+:mod:`~unclutter.batch.workers` (extraction in worker processes with a deadline per
+page) and :mod:`~unclutter.batch.output` (atomic shards, resumption). The CLI's batch mode
+is a thin layer over it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import resource
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core.options import Options
+from .output import DEFAULT_SHARD_SIZE, ShardedOutput
+from .record import STATUS_OK, PageInput
+from .sources import SourceCounts, expand_sources, read_pages
+from .workers import DEFAULT_PAGE_TIMEOUT_S, map_records, worker_count
+
+
+@dataclass
+class BatchSummary:
+    """What a batch run did.
+
+    Attributes:
+        pages: records written by this run (one per input page).
+        resumed: inputs skipped because an earlier, interrupted run wrote them.
+        status: records per status (``"ok"``, ``"error"``).
+        errors: error records per error kind.
+        skipped_records: WARC records that are not HTML responses (not in the output).
+        seconds: wall time of the run; ``cpu_seconds``: CPU time of this process plus the
+            workers' CPU time spent on pages.
+    """
+
+    pages: int = 0
+    resumed: int = 0
+    status: Counter = field(default_factory=Counter)
+    errors: Counter = field(default_factory=Counter)
+    skipped_records: int = 0
+    truncated_archives: int = 0
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+
+    @property
+    def pages_per_second(self) -> float:
+        return self.pages / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def failed(self) -> int:
+        return self.status.get("error", 0)
+
+    def lines(self) -> list[str]:
+        """The end-of-run summary, one fact per line."""
+        out = [f"{self.pages} pages in {self.seconds:.1f} s ({self.pages_per_second:.1f} pages/s, "
+               f"{self.cpu_seconds:.1f} s CPU)"]
+        if self.resumed:
+            out.append(f"{self.resumed} pages were already done (resumed)")
+        out.append("status: " + ", ".join(f"{k} {v}" for k, v in sorted(self.status.items())) if self.status
+                   else "status: nothing to do")
+        if self.errors:
+            out.append("errors: " + ", ".join(f"{k} {v}" for k, v in self.errors.most_common()))
+        if self.skipped_records:
+            out.append(f"skipped WARC records (not HTML responses): {self.skipped_records}")
+        if self.truncated_archives:
+            out.append(f"truncated archives: {self.truncated_archives}")
+        return out
+
+
+def _cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+def _identity(sources: Sequence[str], include: Sequence[str], exclude: Sequence[str], options: Options) -> dict:
+    opts = {k: (sorted(v) if isinstance(v, (set, frozenset)) else v)
+            for k, v in dataclasses.asdict(options).items()}
+    return {"sources": list(sources), "include": list(include), "exclude": list(exclude),
+            "options": {k: repr(v) for k, v in sorted(opts.items())}}
+
+
+def _progress(total_known: int | None, quiet: bool):
+    if quiet or not sys.stderr.isatty():
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover - a dependency of the default install
+        return None
+    return tqdm(total=total_known, unit="page", file=sys.stderr, dynamic_ncols=True, smoothing=0.1)
+
+
+def run_batch(sources: Sequence[str], out: str, *, options: Options | None = None, workers: int | None = None,
+              include: Sequence[str] = (), exclude: Sequence[str] = (), page_format: str = "markdown",
+              shard_size: int = DEFAULT_SHARD_SIZE, timeout: float = DEFAULT_PAGE_TIMEOUT_S,
+              memory_limit: int | None = None, fetcher=None, overwrite: bool = False,
+              errors_only: bool = False, quiet: bool = False) -> BatchSummary:
+    """Extract every page named by ``sources`` into ``out``.
+
+    Args:
+        sources: paths, folders, WARC files and URLs (a list file is read by the caller).
+        out: ``*.jsonl``, ``*.parquet`` or a folder (see :mod:`unclutter.batch.output`).
+        options: extraction options of every page.
+        workers: processes (``None``: the CPUs this process may use).
+        include, exclude: file-name patterns inside folders.
+        page_format: ``"markdown"`` or ``"json"`` files in a folder output.
+        shard_size: inputs per shard (the work a crash can cost).
+        timeout: seconds per page before its worker is killed.
+        memory_limit: address-space ceiling per worker, bytes.
+        fetcher: ``callable(urls) -> Iterator[PageInput]`` for URLs (``BatchFetcher``).
+        overwrite: replace an existing output.
+        errors_only: write only the records that failed.
+        quiet: no progress bar.
+
+    Returns:
+        A :class:`BatchSummary`. Records that failed are in the output with their error
+        kind; it is the caller's to turn ``summary.failed`` into an exit status.
+
+    Raises:
+        UsageError: see :class:`~unclutter.batch.output.ShardedOutput`.
+        OutputError: the output cannot be written.
+    """
+    options = options or Options()
+    started = time.perf_counter()
+    cpu0 = _cpu_seconds()
+    identity = _identity(sources, include, exclude, options)
+    identity["errors_only"] = errors_only
+    output = ShardedOutput(out, identity, page_format=page_format, shard_size=shard_size, overwrite=overwrite)
+    skip = output.done_inputs
+    counts = SourceCounts()
+    summary = BatchSummary(resumed=0)
+    bar = _progress(None, quiet)
+
+    names: dict[int, str] = {}  # output names of a folder output, until their record comes
+
+    def numbered() -> Iterator[tuple[int, PageInput]]:
+        for index, page in enumerate(read_pages(expand_sources(sources, include, exclude), counts,
+                                                max_bytes=options.max_input_bytes, fetch=fetcher,
+                                                skip=skip)):
+            if page.name:
+                names[skip + index] = page.name
+            yield skip + index, page
+
+    shard: list[dict] = []
+    shard_no = output.done_shards
+    summary.resumed = skip
+    worker_cpu = [0.0]
+    try:
+        for index, record in map_records(numbered(), options, workers=worker_count(workers), timeout=timeout,
+                                         memory_limit=memory_limit, cpu_seconds=worker_cpu):
+            summary.pages += 1
+            if index in names:
+                record["_name"] = names.pop(index)
+            summary.status[record["status"]] += 1
+            if record["status"] != STATUS_OK:
+                summary.errors[record["error_kind"]] += 1
+            if not errors_only or record["status"] != STATUS_OK:
+                shard.append(record)
+            if bar is not None:
+                bar.update(1)
+                bar.set_postfix(errors=summary.failed, refresh=False)
+            if index + 1 == (shard_no + 1) * shard_size:
+                output.write_shard(shard_no, shard)
+                shard, shard_no = [], shard_no + 1
+        if shard or summary.pages + skip > shard_no * shard_size:
+            output.write_shard(shard_no, shard)
+        output.finish()
+    finally:
+        if bar is not None:
+            bar.close()
+    summary.skipped_records = counts["skipped_records"]
+    summary.truncated_archives = counts["truncated_archives"]
+    summary.seconds = time.perf_counter() - started
+    summary.cpu_seconds = _cpu_seconds() - cpu0 + worker_cpu[0]
+    return summary

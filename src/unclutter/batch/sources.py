@@ -1,0 +1,231 @@
+"""The inputs of a batch: files, folders, lists of paths or URLs, WARC archives.
+
+:func:`expand_sources` turns what the user named into a deterministic sequence of
+:class:`Item` (a page file, a WARC archive or a URL), and :func:`read_pages` turns items into
+:class:`~unclutter.batch.record.PageInput` values, reading files and archive records
+lazily, one at a time, so a batch of millions never holds more than a few pages in memory.
+The order is the order given, folders walked in sorted order: re-running the same command
+sees the same inputs in the same order, which is what makes runs resumable.
+
+WARC archives (``.warc``, ``.warc.gz``; ISO 28500, WARC 1.0/1.1) are read with FastWARC:
+``response`` records whose HTTP ``Content-Type`` is HTML become pages; every other record
+is skipped and counted. FastWARC over warcio: several times faster on the same archive
+(``bench/batch.py`` measures both), and a record cut short by a truncated archive is
+visible (its WARC headers are incomplete) where warcio's iterator ends silently.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.limits import MAX_INPUT_BYTES
+from .record import PageInput
+
+#: File names read as HTML pages inside folders (matched case-insensitively).
+DEFAULT_INCLUDE = ("*.html", "*.htm", "*.xhtml", "*.html.gz", "*.htm.gz")
+#: File names read as WARC archives, in folders or named directly.
+WARC_SUFFIXES = (".warc", ".warc.gz")
+#: HTTP media types of WARC response records that are extracted.
+HTML_MEDIA_TYPES = frozenset({"text/html", "application/xhtml+xml"})
+#: Largest WARC record payload read, in bytes; larger records become error rows unread.
+MAX_RECORD_BYTES = MAX_INPUT_BYTES
+
+
+@dataclass(frozen=True)
+class Item:
+    """One named input: ``kind`` is ``"file"``, ``"warc"`` or ``"url"``; ``name`` the path
+    or URL as the user gave it (folders expanded); ``rel`` a file's path relative to the
+    folder named (its output name), else its base name."""
+
+    kind: str
+    name: str
+    rel: str | None = None
+
+
+def is_url(text: str) -> bool:
+    return text.startswith(("http://", "https://"))
+
+
+def is_warc(name: str) -> bool:
+    return name.lower().endswith(WARC_SUFFIXES)
+
+
+def read_list(path: str) -> list[str]:
+    """Entries of a list file (``-`` reads standard input): one path or URL per line; blank
+    lines and lines starting with ``#`` are ignored."""
+    if path == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            lines = handle.read().splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def _matches(name: str, patterns: Iterable[str]) -> bool:
+    lower = name.lower()
+    return any(fnmatch.fnmatchcase(lower, p.lower()) for p in patterns)
+
+
+def expand_sources(names: Iterable[str], include: Iterable[str] = (), exclude: Iterable[str] = ()
+                   ) -> Iterator[Item]:
+    """Items for ``names`` (paths, folders, URLs), folders walked recursively in sorted order.
+
+    Inside folders a file is read when its name matches ``include`` (default
+    :data:`DEFAULT_INCLUDE`, plus WARC archives) and no ``exclude`` pattern matches its path
+    relative to the folder (``fnmatch`` patterns: ``*`` crosses ``/``). Files and URLs
+    named directly are always read. A path that does not exist is yielded as a ``file``
+    item; reading it gives an error row.
+    """
+    include = tuple(include) or DEFAULT_INCLUDE
+    exclude = tuple(exclude)
+    for name in names:
+        if is_url(name):
+            yield Item("url", name)
+            continue
+        path = Path(name)
+        if path.is_dir():
+            for dirpath, dirnames, filenames in os.walk(path):
+                dirnames.sort()
+                for filename in sorted(filenames):
+                    full = Path(dirpath, filename)
+                    rel = full.relative_to(path).as_posix()
+                    if exclude and (_matches(rel, exclude) or _matches(filename, exclude)):
+                        continue
+                    if is_warc(filename):
+                        yield Item("warc", str(full), rel)
+                    elif _matches(filename, include):
+                        yield Item("file", str(full), rel)
+        elif is_warc(name):
+            yield Item("warc", name, path.name)
+        else:
+            yield Item("file", name, path.name)
+
+
+class SourceCounts(Counter):
+    """Counts kept while reading: ``pages``, ``warc_records``, ``skipped_records`` (WARC
+    records that are not HTML responses) and ``truncated_archives``."""
+
+
+def read_pages(items: Iterable[Item], counts: SourceCounts | None = None, *,
+               max_bytes: int = MAX_INPUT_BYTES, fetch=None, skip: int = 0) -> Iterator[PageInput]:
+    """PageInputs for ``items``, in order. Never raises for a bad input: an unreadable file,
+    an oversized WARC record or a failed fetch becomes a PageInput with ``error`` set.
+
+    Args:
+        items: from :func:`expand_sources`.
+        counts: filled with what was read and skipped, when given.
+        max_bytes: larger files and WARC records are not read (error ``InputTooLargeError``).
+        fetch: ``callable(urls) -> Iterator[PageInput]`` fetching URLs in order (the batch
+            runner passes the safe fetcher, :mod:`unclutter.batch.fetching`); without
+            it a URL gives an error row.
+        skip: leave out the first ``skip`` pages (done by an earlier run), without
+            reading files or fetching URLs for them.
+    """
+    counts = counts if counts is not None else SourceCounts()
+    pending_urls: list[str] = []
+
+    def flush() -> Iterator[PageInput]:
+        if not pending_urls:
+            return
+        urls = list(pending_urls)
+        pending_urls.clear()
+        if fetch is None:
+            for url in urls:
+                yield PageInput(id=url, source=url, url=url,
+                                error=("UsageError", "URLs need a fetcher (use the batch command)"))
+        else:
+            yield from fetch(urls)
+
+    seen = 0
+    for item in items:
+        if item.kind == "warc":
+            yield from flush()
+            for page in _warc_pages(item.name, counts, max_bytes):
+                seen += 1
+                if seen > skip:
+                    yield page
+            continue
+        seen += 1
+        if seen <= skip:
+            continue
+        if item.kind == "url":
+            pending_urls.append(item.name)  # fetched together, so several hosts run at once
+            continue
+        yield from flush()
+        counts["pages"] += 1
+        yield _file_page(item.name, max_bytes, item.rel)
+    yield from flush()
+
+
+def _file_page(name: str, max_bytes: int, rel: str | None = None) -> PageInput:
+    try:
+        size = os.path.getsize(name)
+        if size > max_bytes:
+            return PageInput(id=name, source=name, name=rel, error=(
+                "InputTooLargeError", f"{name}: {size} bytes, over the limit of {max_bytes}"))
+        with open(name, "rb") as handle:
+            data = handle.read(max_bytes + 1)
+    except OSError as exc:
+        return PageInput(id=name, source=name, name=rel,
+                         error=("InputReadError", f"{name}: {exc.strerror or exc}"))
+    return PageInput(id=name, source=name, data=data, name=rel)
+
+
+def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[PageInput]:
+    try:
+        from fastwarc.warc import ArchiveIterator, WarcRecordType
+    except ImportError:  # pragma: no cover - a dependency of the default install
+        yield PageInput(id=name, source=name, error=("UsageError", "reading WARC needs FastWARC: pip install fastwarc"))
+        return
+    try:
+        handle = open(name, "rb")
+    except OSError as exc:
+        yield PageInput(id=name, source=name, error=("InputReadError", f"{name}: {exc.strerror or exc}"))
+        return
+    with handle:
+        try:
+            for record in ArchiveIterator(handle, parse_http=False):
+                counts["warc_records"] += 1
+                page = _warc_page(name, record, max_bytes, WarcRecordType)
+                if page is None:
+                    counts["skipped_records"] += 1
+                    continue
+                counts["pages"] += 1
+                if page.error and page.error[0] == "TruncatedArchiveError":
+                    counts["truncated_archives"] += 1
+                yield page
+        except Exception as exc:  # noqa: BLE001 - a corrupt archive ends with one error row
+            counts["truncated_archives"] += 1
+            yield PageInput(id=f"{name}@end", source=name, error=(
+                "TruncatedArchiveError", f"{name}: archive unreadable after this point ({type(exc).__name__})"))
+
+
+def _warc_page(name: str, record, max_bytes: int, types) -> PageInput | None:
+    """The PageInput of one WARC record, or ``None`` when it is not an HTML response."""
+    source = f"{name}@{record.stream_pos}"
+    record_id = (record.record_id or "").strip("<>") or source
+    declared = record.headers.get("Content-Length")
+    if declared is None:  # FastWARC leaves the headers of a record cut short incomplete
+        return PageInput(id=record_id, source=source, error=(
+            "TruncatedArchiveError", f"{source}: WARC record cut short (truncated archive)"))
+    if record.record_type != types.response:
+        return None
+    url = record.headers.get("WARC-Target-URI")
+    if not record.is_http:
+        return None  # a response record that is not HTTP (e.g. DNS)
+    record.parse_http()
+    media = (record.http_content_type or "").split(";")[0].strip().lower()
+    if media not in HTML_MEDIA_TYPES:
+        return None
+    if record.content_length > max_bytes:
+        return PageInput(id=record_id, source=source, url=url, error=(
+            "InputTooLargeError", f"{source}: record of {record.content_length} bytes, over the limit of {max_bytes}"))
+    data = record.reader.read(max_bytes + 1)
+    return PageInput(id=record_id, source=source, data=data, url=url, http_charset=record.http_charset or None,
+                     name=url)

@@ -1,0 +1,205 @@
+"""Batch extraction: the record function, the worker pool, WARC input, sharded resumable output."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import pickle
+
+import pytest
+
+from unclutter import Options
+from unclutter.batch import RECORD_FIELDS, PageInput, extract_many, extract_record, run_batch
+from unclutter.batch.output import safe_relative_name
+from unclutter.batch.sources import expand_sources
+from warc_build import response_record, warc_record, write_warc
+
+ARTICLE = ("<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a></nav><article>"
+           "<h1>{title}</h1>" + "<p>Sentence number {n} of a long paragraph about rivers and bridges. </p>" * 12
+           + "</article><footer>Copyright</footer></body></html>")
+
+
+def page(title: str, n: int = 1) -> bytes:
+    return ARTICLE.replace("{title}", title).replace("{n}", str(n)).encode()
+
+
+@pytest.fixture()
+def folder(tmp_path):
+    root = tmp_path / "pages"
+    (root / "sub").mkdir(parents=True)
+    (root / "a.html").write_bytes(page("Alpha"))
+    (root / "sub" / "b.htm").write_bytes(page("Beta"))
+    (root / "c.html.gz").write_bytes(gzip.compress(page("Gamma")))
+    (root / "empty.html").write_bytes(b"")
+    (root / "notes.txt").write_text("not a page")
+    return root
+
+
+def test_record_has_every_column_and_errors_become_rows():
+    ok = extract_record(PageInput(id="x", source="mem", data=page("Alpha"), url="https://example.org/a"))
+    assert list(ok) == list(RECORD_FIELDS)
+    assert ok["status"] == "ok" and ok["title"] == "Alpha" and ok["word_count"] > 50
+    assert ok["markdown"].startswith("# Alpha") and ok["token_count"] > 0 and ok["error_kind"] is None
+    bad = extract_record(PageInput(id="y", source="mem", data=b"\x00\x01\x02\x03" * 100))
+    assert list(bad) == list(RECORD_FIELDS)
+    assert bad["status"] == "error" and bad["error_kind"] == "BinaryInputError" and bad["markdown"] is None
+    assert "\n" not in bad["error_message"]
+    upstream = extract_record(PageInput(id="z", source="f", error=("InputReadError", "f: permission\ndenied")))
+    assert upstream["error_kind"] == "InputReadError" and upstream["error_message"] == "f: permission denied"
+
+
+def test_record_function_and_options_pickle():
+    restored = pickle.loads(pickle.dumps((extract_record, Options(include_links=False))))
+    record = restored[0](PageInput(id="p", source="mem", data=page("Alpha")), restored[1])
+    assert record["status"] == "ok"
+
+
+def test_folders_expand_sorted_with_include_and_exclude(folder):
+    names = [item.name for item in expand_sources([str(folder)])]
+    assert [n.split("pages/")[1] for n in names] == ["a.html", "c.html.gz", "empty.html", "sub/b.htm"]
+    kept = [i.rel for i in expand_sources([str(folder)], exclude=["sub/*", "empty*"])]
+    assert kept == ["a.html", "c.html.gz"]
+
+
+def test_extract_many_in_order_with_error_rows(folder):
+    records = list(extract_many([folder], workers=2))
+    assert [r["title"] for r in records] == ["Alpha", "Gamma", None, "Beta"]
+    assert [r["status"] for r in records] == ["ok", "ok", "error", "ok"]
+    assert records[2]["error_kind"] == "EmptyInputError"
+    in_process = list(extract_many([folder], workers=0))
+    strip = lambda rs: [{k: v for k, v in r.items() if k != "seconds"} for r in rs]  # noqa: E731
+    assert strip(in_process) == strip(records)
+
+
+def test_unordered_mode_returns_every_record(folder):
+    ids = sorted(r["id"] for r in extract_many([folder], workers=2, ordered=False))
+    assert ids == sorted(i.name for i in expand_sources([str(folder)]))
+
+
+def test_a_page_past_its_deadline_is_an_error_row_and_the_run_goes_on(tmp_path):
+    slow = tmp_path / "slow.html"
+    slow.write_bytes(b"<html><body>" + b"<div><p>x y z</p><table><tr><td>a</td></tr></table></div>" * 60000
+                     + b"</body></html>")
+    fine = tmp_path / "z.html"
+    fine.write_bytes(page("Zeta"))
+    records = list(extract_many([slow, fine], workers=1, timeout=0.3))
+    assert records[0]["status"] == "error" and records[0]["error_kind"] == "TimeoutError"
+    assert records[1]["status"] == "ok" and records[1]["title"] == "Zeta"
+
+
+def test_warc_html_responses_are_pages_others_are_skipped(tmp_path):
+    archive = write_warc(tmp_path / "crawl.warc.gz", [
+        warc_record("warcinfo", None, b"software: test\r\n", "application/warc-fields"),
+        response_record("https://example.org/one", page("One")),
+        warc_record("request", "https://example.org/two", b"GET /two HTTP/1.1\r\n\r\n",
+                    "application/http; msgtype=request"),
+        response_record("https://example.org/logo.png", b"\x89PNG....", "image/png"),
+        response_record("https://example.org/latin", page("Caf\xe9").decode().encode("latin-1"),
+                        "text/html; charset=iso-8859-1"),
+        response_record("https://example.org/bad-charset", page("Odd"), "text/html; charset=x-no-such-thing"),
+    ])
+    records = list(extract_many([archive], workers=1))
+    assert [r["url"] for r in records] == ["https://example.org/one", "https://example.org/latin",
+                                           "https://example.org/bad-charset"]
+    assert records[0]["title"] == "One" and records[0]["source"].endswith("crawl.warc.gz@0") is False
+    assert records[1]["title"] == "Café"
+    assert records[2]["status"] == "ok" and records[2]["title"] == "Odd"
+    assert all(r["id"].startswith("urn:uuid:") for r in records)
+
+
+def test_truncated_and_oversized_warc_records_are_error_rows(tmp_path):
+    big = response_record("https://example.org/big", b"<p>" + b"a" * (2 * 1024 * 1024) + b"</p>")
+    archive = write_warc(tmp_path / "t.warc.gz", [response_record("https://example.org/one", page("One")), big,
+                                                  response_record("https://example.org/last", page("Last"))])
+    data = archive.read_bytes()
+    archive.write_bytes(data[: len(data) - 200])  # the last record is cut short
+    s = run_batch([str(archive)], str(tmp_path / "out.jsonl"), workers=1, quiet=True,
+                  options=Options(max_input_bytes=1024 * 1024))
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    kinds = [r["error_kind"] for r in rows]
+    assert rows[0]["status"] == "ok"
+    assert "InputTooLargeError" in kinds and "TruncatedArchiveError" in kinds
+    assert s.truncated_archives == 1 and s.failed == 2
+
+
+@pytest.mark.parametrize("name", ["out.jsonl", "out.parquet", "outdir"])
+def test_batch_outputs_hold_every_record(folder, tmp_path, name):
+    if name.endswith(".parquet"):
+        pytest.importorskip("pyarrow")
+    out = tmp_path / name
+    summary = run_batch([str(folder)], str(out), workers=2, shard_size=2, quiet=True)
+    assert summary.pages == 4 and summary.status == {"ok": 3, "error": 1}
+    assert summary.errors == {"EmptyInputError": 1}
+    assert not out.with_name(name + ".parts").exists() and not (out / ".parts").exists()
+    if name.endswith(".jsonl"):
+        rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+        assert [r["title"] for r in rows] == ["Alpha", "Gamma", None, "Beta"] and list(rows[0]) == list(RECORD_FIELDS)
+    elif name.endswith(".parquet"):
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(out)
+        assert table.column_names == list(RECORD_FIELDS) and table.num_rows == 4
+        assert str(table.schema.field("word_count").type) == "int64"
+        assert table.column("title").to_pylist() == ["Alpha", "Gamma", None, "Beta"]
+    else:
+        assert (out / "a.md").read_text(encoding="utf-8").startswith("# Alpha")
+        assert (out / "sub" / "b.md").exists() and (out / "c.md").exists()
+        index = [json.loads(line) for line in (out / "index.jsonl").read_text().splitlines()]
+        assert [r["file"] for r in index] == ["a.md", "c.md", None, "sub/b.md"]
+
+
+def test_an_existing_output_is_not_overwritten_unless_asked(folder, tmp_path):
+    from unclutter.errors import UsageError
+
+    out = tmp_path / "o.jsonl"
+    run_batch([str(folder)], str(out), workers=1, quiet=True)
+    with pytest.raises(UsageError, match="already exists"):
+        run_batch([str(folder)], str(out), workers=1, quiet=True)
+    run_batch([str(folder)], str(out), workers=1, quiet=True, overwrite=True)
+
+
+def test_resume_skips_complete_shards_and_gives_the_same_output(tmp_path):
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(9):
+        (root / f"p{i}.html").write_bytes(page(f"Page {i}", i))
+    full = tmp_path / "full.jsonl"
+    run_batch([str(root)], str(full), workers=1, shard_size=2, quiet=True)
+    # An interrupted run: shards 0 and 1 written, shard 2 missing, a stray temporary file.
+    out = tmp_path / "resumed.jsonl"
+    first = run_batch([str(root)], str(tmp_path / "scratch.jsonl"), workers=1, shard_size=2, quiet=True)
+    assert first.pages == 9
+    parts = tmp_path / "resumed.jsonl.parts"
+    parts.mkdir()
+    lines = full.read_text(encoding="utf-8").splitlines(keepends=True)
+    from unclutter.batch.output import ShardedOutput
+    from unclutter.batch.run import _identity
+
+    identity = _identity([str(root)], (), (), Options())
+    identity["errors_only"] = False
+    ShardedOutput(str(out), identity, shard_size=2)  # writes the manifest
+    (parts / "shard-000000.jsonl").write_text("".join(lines[0:2]), encoding="utf-8")
+    (parts / "shard-000001.jsonl").write_text("".join(lines[2:4]), encoding="utf-8")
+    (parts / ".shard-000002.jsonl.x.tmp").write_text(lines[4][:20], encoding="utf-8")
+    summary = run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
+    assert summary.resumed == 4 and summary.pages == 5
+    drop = lambda text: [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in text.splitlines()]  # noqa: E731
+    assert drop(out.read_text(encoding="utf-8")) == drop(full.read_text(encoding="utf-8"))
+    assert not parts.exists()
+
+
+def test_a_partial_run_of_another_command_is_refused(folder, tmp_path):
+    from unclutter.errors import UsageError
+
+    out = tmp_path / "o.jsonl"
+    (tmp_path / "o.jsonl.parts").mkdir()
+    (tmp_path / "o.jsonl.parts" / "manifest.json").write_text('{"identity": "other"}')
+    with pytest.raises(UsageError, match="different command"):
+        run_batch([str(folder)], str(out), workers=1, quiet=True)
+
+
+def test_output_names_stay_inside_the_output_folder():
+    assert safe_relative_name("../../etc/passwd.html", "x") == "etc/passwd"
+    assert safe_relative_name("/abs/a b.html", "x") == "abs/a_b"
+    name = safe_relative_name("https://example.org/a/b?q=1", "urn:uuid:1")
+    assert name.startswith("example.org/a/b-") and ".." not in name
