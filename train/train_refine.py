@@ -1,7 +1,7 @@
 """Train the classifier that refines the heuristic's selection (``auto``'s clean-up step).
 
     python -m train.train_refine [--jobs 2]    (after train.build_dataset and train.train_gbdt;
-                                                about 5 minutes on 2 cores)
+                                                about 20 minutes on 2 cores)
 
 See :mod:`unclutter.classify.refine` for what the model does at extraction time.
 
@@ -11,8 +11,8 @@ See :mod:`unclutter.classify.refine` for what the model does at extraction time.
    :class:`~unclutter.classify.features.PageGraph` as if it were the page, its units get
    :func:`unclutter.classify.labels.align_labels` labels against the ground-truth text.
    ``<figcaption>`` units are left unlabelled (captions are kept by rule, not by the model).
-2. **Model**: LightGBM with the hyper-parameters chosen for the page-level GBDT
-   (``train/results/gbdt.json``, :data:`PARAMS`), unit weight ``log1p(own characters)``.
+2. **Model**: LightGBM with :data:`PARAMS` (a setting of the page-level GBDT's grid,
+   ``train/results/gbdt.json``), unit weight ``log1p(own characters)``.
 3. **Extraction-level CV** through the real pipeline (``extractor="auto"``, fold models
    swapped in with :func:`unclutter.classify.registry.override`: the refinement model and
    the page-level GBDT, refitted here from ``train/cache`` with its chosen setting (both
