@@ -2,7 +2,11 @@
 
 Exit codes (also in README): 0 ok, 2 usage, 3 refused by the safety policy, 4 fetch
 failed, 5 unreadable input, 6 no main content found, 7 output could not be written,
+8 a batch run finished but some pages failed (their error rows are in the output),
 1 unexpected internal error.
+
+Several SOURCEs, a folder, a WARC archive or ``-i LIST`` make a batch run
+(:mod:`unclutter.batch`): ``-o`` names a ``.jsonl`` file, a ``.parquet`` file or a folder.
 Errors print one line on stderr (``unclutter: error: ...``), never a traceback. ``-o FILE``
 writes atomically (temporary file in the same folder, fsync, rename): on any error no
 partial file is left behind.
@@ -41,6 +45,7 @@ EXIT_CODES = {
     "unreadable": 5,
     "no_content": 6,
     "output": 7,
+    "batch_errors": 8,
 }
 
 FORMATS = ("markdown", "text", "json", "html")
@@ -247,7 +252,7 @@ def _render_all(article, fmt: str, explain: bool) -> str:
     summary block first for Markdown/text; grounding warnings go to stderr."""
     s = click.get_current_context().meta.get(_SUMMARY_KEY) or {}
     if s.get("chunks"):
-        from .structure.chunk import chunk
+        from . import chunk
 
         if fmt in ("html", "text"):
             raise UsageError(f"--chunks writes JSON Lines of Markdown chunks: it does not combine with -f {fmt}")
@@ -267,13 +272,110 @@ def _render_all(article, fmt: str, explain: bool) -> str:
     return with_summary(article, fmt, text)
 
 
+def _batch_options(f):
+    """Click options of batch runs; their values go to the click context's ``meta``."""
+    import functools
+
+    @functools.wraps(f)
+    def wrapper(*args, input_file, workers, include, exclude, errors_only, quiet, overwrite, shard_size,
+                page_timeout, max_memory, per_host, delay, retries, **kw):
+        click.get_current_context().meta[_BATCH_KEY] = dict(
+            input_file=input_file, workers=workers, include=include, exclude=exclude, errors_only=errors_only,
+            quiet=quiet, overwrite=overwrite, shard_size=shard_size, page_timeout=page_timeout,
+            max_memory=max_memory, per_host=per_host, delay=delay, retries=retries)
+        return f(*args, **kw)
+
+    options = [
+        click.option("-i", "--input-file", multiple=True, metavar="LIST", help="Batch: read paths and URLs, one "
+                     "per line, from LIST (- for standard input). Repeatable."),
+        click.option("--workers", type=click.IntRange(min=1), help="Batch: worker processes (default: the "
+                     "machine's cores)."),
+        click.option("--include", multiple=True, metavar="GLOB", help="Batch: file names read inside folders "
+                     "(default *.html, *.htm, *.xhtml, *.html.gz; WARC archives always). Repeatable."),
+        click.option("--exclude", multiple=True, metavar="GLOB", help="Batch: skip files inside folders whose "
+                     "relative path or name matches. Repeatable."),
+        click.option("--errors-only", is_flag=True, help="Batch: write only the records of pages that failed."),
+        click.option("--quiet", is_flag=True, help="Batch: no progress bar and no summary."),
+        click.option("--overwrite", is_flag=True, help="Batch: replace an existing output (default: refuse; "
+                     "an interrupted run of the same command resumes)."),
+        click.option("--shard-size", type=click.IntRange(min=1), default=500, show_default=True,
+                     help="Batch: pages per output shard (the work a crash can cost)."),
+        click.option("--page-timeout", type=click.FloatRange(min=0.05), default=60.0, show_default=True,
+                     help="Batch: seconds a page may take; then its worker is killed and the page is an "
+                     "error row."),
+        click.option("--max-memory", type=click.IntRange(min=64), metavar="MB", help="Batch: address-space "
+                     "ceiling per worker in MiB (a page needing more is an error row)."),
+        click.option("--per-host", type=click.IntRange(min=1), default=2, show_default=True,
+                     help="Batch: most requests to one host at a time."),
+        click.option("--delay", type=click.FloatRange(min=0), default=0.5, show_default=True,
+                     help="Batch: seconds between two requests to the same host."),
+        click.option("--retries", type=click.IntRange(min=0, max=10), default=2, show_default=True,
+                     help="Batch: retries of a URL after a timeout, a connection error, HTTP 429 or 5xx."),
+    ]
+    for opt in reversed(options):
+        wrapper = opt(wrapper)
+    return wrapper
+
+
+_BATCH_KEY = "unclutter.batch"
+
+
+def _is_batch(sources: tuple[str, ...], input_file: tuple[str, ...]) -> bool:
+    from .batch.sources import is_warc
+
+    return len(sources) != 1 or bool(input_file) or os.path.isdir(sources[0]) or is_warc(sources[0])
+
+
+def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: dict, policy) -> None:
+    """The batch mode: every page of ``sources`` into ``output``; exit status 8 when a page failed."""
+    from .batch import run_batch
+    from .batch.fetching import BatchFetcher
+    from .batch.sources import read_list
+    from .core.options import Options
+
+    b = click.get_current_context().meta[_BATCH_KEY]
+    if not output or output == "-":
+        raise UsageError("a batch run (several sources, a folder, a WARC file or -i) needs -o OUT: "
+                         "a .jsonl file, a .parquet file or a folder")
+    if fmt not in ("markdown", "json"):
+        raise UsageError(f"-f {fmt}: a batch run writes Markdown or JSON pages (or .jsonl/.parquet records)")
+    names = list(sources)
+    for listing in b["input_file"]:
+        try:
+            names.extend(read_list(listing))
+        except OSError as exc:
+            raise UsageError(f"cannot read the list {listing!r}: {exc.strerror or exc}") from None
+    if not names:
+        raise UsageError("nothing to do: give SOURCEs or -i LIST")
+    fetcher = BatchFetcher(policy, per_host=b["per_host"], delay=b["delay"], retries=b["retries"])
+    try:
+        summary = run_batch(names, output, options=Options(**options), workers=b["workers"], include=b["include"],
+                            exclude=b["exclude"], page_format=fmt, shard_size=b["shard_size"],
+                            timeout=b["page_timeout"], memory_limit=(b["max_memory"] or 0) * 1024 * 1024 or None,
+                            fetcher=fetcher, overwrite=b["overwrite"], errors_only=b["errors_only"],
+                            quiet=b["quiet"])
+    except KeyboardInterrupt:
+        raise click.exceptions.Abort() from None
+    if not b["quiet"]:
+        for line in summary.lines():
+            click.echo(f"unclutter: {line}", err=True)
+    if summary.failed:
+        raise _BatchFailed(f"{summary.failed} of {summary.pages} pages failed (error rows are in {output})")
+
+
+class _BatchFailed(UnclutterError):
+    exit_code = 8
+
+
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
 @_summary_options
-@click.argument("source")
+@_batch_options
+@click.argument("sources", nargs=-1)
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True,
               help="Output format.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write to FILE (atomically) instead of stdout.")
+@click.option("-o", "--output", metavar="OUT",
+              help="Write to FILE (atomically) instead of stdout. Batch: a .jsonl file, a .parquet file or "
+                   "a folder of one file per page.")
 @click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin.")
 @click.option("--extractor", default="auto", show_default=True,
               help="Main-content extractor: auto (gbdt on pages that declare a product, an FAQ or a "
@@ -303,7 +405,7 @@ def _render_all(article, fmt: str, explain: bool) -> str:
 @click.option("--allow-port", "allow_port", multiple=True, type=click.IntRange(1, 65535), metavar="PORT",
               help="Also allow this TCP port besides 80 and 443 (repeatable).")
 @click.version_option(package_name="unclutter")
-def cli(source: str, fmt: str, output: str | None, base_url: str | None, extractor: str,
+def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | None, extractor: str,
         no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, no_date_search: bool, explain: bool, user_agent: str | None,
         respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
         allow_private: tuple[str, ...], allow_port: tuple[int, ...]) -> None:
@@ -311,6 +413,10 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
 
     SOURCE is an HTML file (gzip-compressed too: page.html.gz), an http(s) URL, or -
     for standard input. The HTTP service and reader page: unclutter serve --help.
+
+    Batch: several SOURCEs, a folder, a WARC archive (.warc, .warc.gz) or -i LIST, with
+    -o OUT (.jsonl, .parquet or a folder): every page becomes a record; a failed page an
+    error row (exit status 8). Re-running an interrupted command resumes it.
     """
     from . import pipeline
 
@@ -323,7 +429,15 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
         raise UsageError(f"--url must be an absolute http(s) URL, got {base_url!r}")
     if output == "":
         raise UsageError("-o needs a file name (or - for standard output)")
-    if _is_url(source):
+    input_file = click.get_current_context().meta[_BATCH_KEY]["input_file"]
+    if not sources and not input_file:
+        raise UsageError("missing SOURCE: give a file, a folder, a WARC archive, an http(s) URL, - for "
+                         "standard input, or -i LIST")
+    batch = _is_batch(sources, input_file)
+    if not batch and output and os.path.isdir(output):
+        raise UsageError(f"-o {output!r} is a folder: one page is written to a file")
+    source = sources[0] if sources else ""
+    if batch or _is_url(source):
         from .fetch import FetchPolicy
 
         base = FetchPolicy()
@@ -345,6 +459,8 @@ def cli(source: str, fmt: str, output: str | None, base_url: str | None, extract
             policy = FetchPolicy(**settings) if settings else None
         except ValueError as exc:
             raise UsageError(f"bad fetch option: {str(exc)[:300]}") from None
+        if batch:
+            return _run_batch(sources, output, fmt, options, policy)
         article = _explained(explain, pipeline.extract_url, source, policy=policy, **options)
     else:
         data = _read_source(source)

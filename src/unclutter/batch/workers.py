@@ -40,10 +40,11 @@ WARMUP_PAGE = (b"<html><head><title>Warm-up</title><script type='application/ld+
                + b"</article></body></html>")
 
 
-def _worker_main(conn: Any, options: Options, memory_limit: int | None) -> None:
+def _worker_main(conn: Any, options: Options, memory_limit: int | None, record_fn: Any = None) -> None:
     # Ctrl-C is the parent's to handle: it stops feeding pages and closes the output.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    extract_record(PageInput(id="warm-up", source="warm-up", data=WARMUP_PAGE), options)
+    record_fn = record_fn or extract_record
+    record_fn(PageInput(id="warm-up", source="warm-up", data=WARMUP_PAGE), options)
     if memory_limit:
         import resource
 
@@ -61,7 +62,7 @@ def _worker_main(conn: Any, options: Options, memory_limit: int | None) -> None:
             return
         index, page = message
         cpu = time.process_time()
-        record = extract_record(page, options)
+        record = record_fn(page, options)
         try:
             conn.send((index, record, time.process_time() - cpu))
         except (OSError, ValueError):
@@ -69,9 +70,9 @@ def _worker_main(conn: Any, options: Options, memory_limit: int | None) -> None:
 
 
 class _Worker:
-    def __init__(self, ctx: Any, options: Options, memory_limit: int | None) -> None:
+    def __init__(self, ctx: Any, options: Options, memory_limit: int | None, record_fn: Any = None) -> None:
         parent, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, options, memory_limit), daemon=True)
+        self.proc = ctx.Process(target=_worker_main, args=(child, options, memory_limit, record_fn), daemon=True)
         self.proc.start()
         child.close()
         self.conn = parent
@@ -115,7 +116,8 @@ def _context() -> Any:
 
 def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None = None, *, workers: int = 1,
                 timeout: float = DEFAULT_PAGE_TIMEOUT_S, memory_limit: int | None = None,
-                ordered: bool = True, cpu_seconds: list[float] | None = None) -> Iterator[tuple[int, dict]]:
+                ordered: bool = True, cpu_seconds: list[float] | None = None,
+                record_fn: Any = None) -> Iterator[tuple[int, dict]]:
     """Extract ``pages`` in ``workers`` processes; yield ``(index, record)`` pairs.
 
     Args:
@@ -129,6 +131,9 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
         ordered: yield in input order (a small reorder buffer holds pages that finished
             early); ``False`` yields as pages complete.
         cpu_seconds: a one-item list that the workers' CPU time (seconds) is added to.
+        record_fn: ``fn(page, options) -> record`` instead of
+            :func:`~unclutter.batch.record.extract_record` (a picklable module-level
+            function; the benchmark runs other extractors in the same harness with it).
 
     Every page gives exactly one record. Closing the generator stops the workers.
     """
@@ -137,12 +142,12 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
     if workers <= 0:
         for index, page in pages:
             cpu = time.process_time()
-            record = extract_record(page, options)
+            record = (record_fn or extract_record)(page, options)
             self_cpu[0] += time.process_time() - cpu
             yield index, record
         return
     ctx = _context()
-    pool = [_Worker(ctx, options, memory_limit) for _ in range(workers)]
+    pool = [_Worker(ctx, options, memory_limit, record_fn) for _ in range(workers)]
     source = iter(pages)
     exhausted = False
     buffer: dict[int, dict] = {}
@@ -198,7 +203,7 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                 else:
                     continue
                 w.kill()
-                pool[i] = _Worker(ctx, options, memory_limit)
+                pool[i] = _Worker(ctx, options, memory_limit, record_fn)
                 finished.append((index, record))
             for index, record in finished:
                 if not ordered:

@@ -1,0 +1,149 @@
+"""The batch command: `unclutter SOURCE... [-i LIST] -o OUT`, resumable after kill -9."""
+
+from __future__ import annotations
+
+import json
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+import fetch_servers
+
+BODY = ("<html><head><title>{title}</title></head><body><nav><a href='/'>Home</a></nav><article><h1>{title}</h1>"
+        + "<p>Paragraph {n} tells of lighthouses, keepers and the long winter nights on the coast. </p>" * 15
+        + "</article></body></html>")
+
+
+def run(*args, input=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "unclutter", *map(str, args)], capture_output=True, text=True,
+                          input=input, timeout=timeout)
+
+
+def rows(path):
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def without_time(records):
+    return [{k: v for k, v in r.items() if k != "seconds"} for r in records]
+
+
+@pytest.fixture()
+def pages(tmp_path):
+    root = tmp_path / "site"
+    root.mkdir()
+    for i in range(6):
+        (root / f"p{i}.html").write_text(BODY.format(title=f"Page {i}", n=i), encoding="utf-8")
+    return root
+
+
+def test_a_folder_becomes_json_lines_with_a_summary(pages, tmp_path):
+    out = tmp_path / "out.jsonl"
+    proc = run(pages, "-o", out, "--workers", "2")
+    assert proc.returncode == 0, proc.stderr
+    got = rows(out)
+    assert [r["title"] for r in got] == [f"Page {i}" for i in range(6)]
+    assert "6 pages in" in proc.stderr and "status: ok 6" in proc.stderr
+    assert "Traceback" not in proc.stderr and proc.stdout == ""
+
+
+def test_failed_pages_are_error_rows_and_exit_status_8(pages, tmp_path):
+    (pages / "broken.html").write_bytes(b"\x00\x01\x02\x03" * 100)
+    out = tmp_path / "out.jsonl"
+    proc = run(pages, "-o", out, "--workers", "1")
+    assert proc.returncode == 8, proc.stderr
+    assert "1 of 7 pages failed" in proc.stderr and "BinaryInputError 1" in proc.stderr
+    assert len(rows(out)) == 7
+    only = tmp_path / "errors.jsonl"
+    proc = run(pages, "-o", only, "--errors-only", "--quiet")
+    assert proc.returncode == 8 and proc.stderr.count("\n") == 1  # --quiet: only the error line
+    assert [r["error_kind"] for r in rows(only)] == ["BinaryInputError"]
+
+
+def test_lists_of_paths_from_a_file_and_from_stdin(pages, tmp_path):
+    listing = tmp_path / "list.txt"
+    listing.write_text(f"# pages\n{pages / 'p1.html'}\n\n{pages / 'p0.html'}\n", encoding="utf-8")
+    out = tmp_path / "a.jsonl"
+    assert run("-i", listing, "-o", out, "--quiet").returncode == 0
+    assert [r["title"] for r in rows(out)] == ["Page 1", "Page 0"]
+    out2 = tmp_path / "b.jsonl"
+    proc = run("-i", "-", "-o", out2, "--quiet", input=f"{pages / 'p2.html'}\n")
+    assert proc.returncode == 0, proc.stderr
+    assert [r["title"] for r in rows(out2)] == ["Page 2"]
+
+
+def test_a_folder_output_mirrors_the_input_names(pages, tmp_path):
+    out = tmp_path / "md"
+    assert run(pages, "-o", out, "--quiet", "-f", "json").returncode == 0
+    assert sorted(p.name for p in out.glob("*.json")) == [f"p{i}.json" for i in range(6)]
+    assert json.loads((out / "p3.json").read_text())["title"] == "Page 3"
+
+
+def test_batch_usage_errors_are_one_line(pages, tmp_path):
+    proc = run(pages)
+    assert proc.returncode == 2 and "needs -o OUT" in proc.stderr
+    proc = run(pages, "-o", tmp_path / "x.jsonl", "-f", "html")
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+
+
+def test_one_page_without_o_is_unchanged(pages):
+    proc = run(pages / "p1.html")
+    assert proc.returncode == 0 and proc.stdout.startswith("# Page 1")
+
+
+def test_killed_runs_resume_to_the_uninterrupted_output(tmp_path):
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(40):
+        (root / f"p{i:02d}.html").write_text(BODY.format(title=f"Page {i}", n=i), encoding="utf-8")
+    full = tmp_path / "full.jsonl"
+    assert run(root, "-o", full, "--quiet", "--shard-size", "3", "--workers", "1").returncode == 0
+    out = tmp_path / "resumed.jsonl"
+    rng = random.Random(7)
+    args = [sys.executable, "-m", "unclutter", str(root), "-o", str(out), "--quiet", "--shard-size", "3",
+            "--workers", "1"]
+    kills = 0
+    for _ in range(3):
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(1.0, 3.0))
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+            kills += 1
+        proc.wait(30)
+    final = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert final.returncode == 0, final.stderr
+    assert kills >= 1
+    assert without_time(rows(out)) == without_time(rows(full))
+    assert not (tmp_path / "resumed.jsonl.parts").exists()
+
+
+def test_urls_go_through_the_fetch_policy_with_retries(tmp_path):
+    calls = {"flaky": 0}
+
+    def flaky(h):
+        calls["flaky"] += 1
+        if calls["flaky"] == 1:
+            h.head(503, [("Content-Length", "0")])
+            return
+        fetch_servers.page(BODY.format(title="Flaky", n=1).encode())(h)
+
+    routes = {"/ok": fetch_servers.page(BODY.format(title="Fine", n=2).encode()), "/flaky": flaky,
+              "/gone": fetch_servers.page(b"no", status=404)}
+    with fetch_servers.LocalServer(routes) as srv:
+        listing = tmp_path / "urls.txt"
+        listing.write_text("\n".join([srv.url("/ok"), srv.url("/flaky"), srv.url("/gone")]), encoding="utf-8")
+        refused = tmp_path / "refused.jsonl"
+        proc = run("-i", listing, "-o", refused, "--quiet")
+        assert proc.returncode == 8
+        assert {r["error_kind"] for r in rows(refused)} == {"BlockedAddressError"}
+        assert srv.requests == []  # the default policy never connects to loopback
+        out = tmp_path / "urls.jsonl"
+        proc = run("-i", listing, "-o", out, "--quiet", "--allow-address", "127.0.0.1", "--allow-port", srv.port,
+                   "--delay", "0")
+    assert proc.returncode == 8, proc.stderr
+    got = rows(out)
+    assert [r["title"] for r in got] == ["Fine", "Flaky", None]
+    assert got[2]["error_kind"] == "HTTPStatusError" and calls["flaky"] == 2
