@@ -4,7 +4,8 @@
     python bench/ablation.py [--datasets aeb,wcxb-dev] [--limit N] [--jobs 1]
 
 Runs ``bench/run.py`` (same harness: one pinned child process per extractor and dataset,
-AEB shingle metric, pages/s, peak RSS) with the extractors of :data:`VARIANTS`, then prints
+AEB shingle metric, pages/s, peak RSS) with the extractors of :data:`VARIANTS` (each an
+extractor and switches of ``Options.ablation``: ``bench/run.py``'s ``UNCLUTTER_VARIANTS``), then prints
 and writes (``bench/results/ablation.md``) one table: F1 per dataset, per wcxb-dev page
 type, pages/s and peak RSS per variant; and, from ``train/results/*.json``, the
 cross-validated wcxb-dev F1 of the learned variants.

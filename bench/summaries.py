@@ -43,7 +43,7 @@ sys.path.insert(0, str(REPO / "src"))
 
 from unclutter.measure.readability import readability  # noqa: E402
 from unclutter.summarize.extractive import ExtractiveSummarizer, is_candidate  # noqa: E402
-from unclutter.summarize.sentences import split_sentences  # noqa: E402
+from unclutter.text.sentences import split_sentences  # noqa: E402
 
 
 def default_data() -> Path:

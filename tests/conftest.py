@@ -1,4 +1,6 @@
-"""Shared test fixtures: paths to the shared datasets and bug cases, page loading."""
+"""Shared test fixtures: the golden pages in ``tests/pages`` (always present) and the big
+labelled datasets outside the repository (``../shared/datasets``, or ``$UNCLUTTER_SHARED``;
+tests that need them skip when absent)."""
 
 from __future__ import annotations
 
@@ -12,7 +14,8 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("UNCLUTTER_SHARED", REPO.parent / "shared"))
 DATASETS = SHARED / "datasets"
-BUGCASES = SHARED / "bugcases"
+#: Hand-built golden pages, one folder per case (see tests/pages/README.md).
+PAGES = REPO / "tests" / "pages"
 
 
 def load_cases(dataset: str) -> list[dict]:

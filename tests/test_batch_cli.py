@@ -97,7 +97,7 @@ def test_one_page_without_o_is_unchanged(pages):
 def test_killed_runs_resume_to_the_uninterrupted_output(tmp_path):
     root = tmp_path / "many"
     root.mkdir()
-    for i in range(40):
+    for i in range(120):
         (root / f"p{i:02d}.html").write_text(BODY.format(title=f"Page {i}", n=i), encoding="utf-8")
     full = tmp_path / "full.jsonl"
     assert run(root, "-o", full, "--quiet", "--shard-size", "3", "--workers", "1").returncode == 0
@@ -108,13 +108,23 @@ def test_killed_runs_resume_to_the_uninterrupted_output(tmp_path):
     kills = 0
     for _ in range(3):
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(1.0, 3.0))
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGKILL)
-            kills += 1
+        parts = tmp_path / "resumed.jsonl.parts"
+        shards = len(list(parts.glob("shard-*"))) if parts.exists() else 0
+        deadline = time.monotonic() + 60
+        while proc.poll() is None and time.monotonic() < deadline and (
+                not parts.exists() or len(list(parts.glob("shard-*"))) <= shards):
+            time.sleep(0.01)  # kill once this run has written a shard of its own...
+        time.sleep(rng.uniform(0.0, 0.4))  # ...at a random moment after it
+        if proc.poll() is not None:  # finished before the kill: nothing left to resume
+            break
+        proc.send_signal(signal.SIGKILL)
+        kills += 1
         proc.wait(30)
-    final = subprocess.run(args, capture_output=True, text=True, timeout=300)
-    assert final.returncode == 0, final.stderr
+    if out.exists():
+        assert not (tmp_path / "resumed.jsonl.parts").exists()
+    else:
+        final = subprocess.run(args, capture_output=True, text=True, timeout=300)
+        assert final.returncode == 0, final.stderr
     assert kills >= 1
     assert without_time(rows(out)) == without_time(rows(full))
     assert not (tmp_path / "resumed.jsonl.parts").exists()

@@ -1,4 +1,4 @@
-"""End to end in a real headless browser (issue 6): Debian's chromium, driven by Playwright,
+"""End to end in a real headless browser: Debian's chromium, driven by Playwright,
 against the service started here on 127.0.0.1 (uvicorn in a thread), reading a page from
 the shared datasets served by a local origin.
 

@@ -8,10 +8,11 @@ import re
 import pytest
 
 import unclutter
+from unclutter import chunk
 from unclutter.core.errors import UsageError
-from unclutter.structure.chunk import PRESETS, chunk, parse_blocks
-from unclutter.structure.tokens import count_tokens
-from unclutter.summarize.sentences import split_sentences
+from unclutter.core.tokens import count_tokens
+from unclutter.structure.chunk import PRESETS, parse_blocks
+from unclutter.text.sentences import split_sentences
 
 PARA_A = ("Gradient descent moves the parameters a small step against the gradient. "
           "The step size is called the learning rate. A rate that is too large makes the loss diverge. "
@@ -90,8 +91,8 @@ def test_budgets_offsets_and_coverage(budget):
 
 @pytest.mark.parametrize("budget", [12, 25, 60])
 def test_characters_the_sentence_splitter_leaves_between_sentences_stay_in_a_chunk(budget):
-    # the splitter leaves out the "!" of an image after a heading (wcxb-dev: a list of books,
-    # the image became a plain link in the next chunk)
+    # the splitter leaves out the "!" of an image after a heading (wcxb-dev: a list of books);
+    # lost, it would turn the image into a plain link in the next chunk
     md = ("- #### House of Rayne\n\n  ![House of Rayne by Harley Laroux](https://example.org/i/x.jpg)\n\n"
           "  Some text about the book, with a clause or two. Another sentence here, *in italics.* The end.")
     chunks = chunk(md, budget)
@@ -232,7 +233,7 @@ def test_blocks():
 def test_texttiling_depth_scores_climb_to_each_side_peak():
     import numpy as np
 
-    from unclutter.summarize.topics import _depths
+    from unclutter.structure.topics import _depths
 
     # gap 1 climbs left to 0.5 and right across the tie to 0.6; gap 4 to 0.6 and 0.3 (Hearst 1997)
     got = _depths(np.array([0.5, 0.2, 0.2, 0.6, 0.1, 0.3]))

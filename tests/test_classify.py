@@ -15,13 +15,14 @@ import numpy as np
 import pytest
 
 import unclutter
-from conftest import BUGCASES, case_html, load_cases
+from conftest import PAGES, case_html, load_cases
 from unclutter.classify import registry
 from unclutter.classify.cetd import cetd_keep
 from unclutter.classify.features import ELEMENT_FEATURES, build_graph, element_features, unit_matrix
 from unclutter.classify.labels import align_labels, labels_from_html
 from unclutter.core.dom import new_element, new_text
 from unclutter.core.errors import UsageError
+from unclutter.core.options import Ablation
 from unclutter.parse.html import parse_html
 from unclutter.prune.clean import prune
 
@@ -272,14 +273,14 @@ def test_auto_routes_product_and_forum_pages_to_the_gbdt_and_other_pages_to_the_
     article = unclutter.extract(forum)
     assert article.page_type == "forum" and article.extractor == "auto"
     assert "select: auto: page type forum -> gbdt" in article.trace
-    from unclutter.classify import auto_extractor
+    from unclutter.route import auto_extractor
 
     assert [auto_extractor(t) for t in ("product", "forum", "article", "webpage", None)] == [
         "gbdt", "gbdt", "heuristic", "heuristic", "heuristic"]
 
 
 def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_known_as_an_article():
-    from unclutter.core.options import AUTO_MIN_SELECTION_SHARE
+    from unclutter.route import AUTO_MIN_SELECTION_SHARE
 
     intro = "<div class='intro'><p>" + "Our shop sells kettles, mugs, teapots, and cups, made by hand, in small batches. " * 4 + "</p></div>"
     items = "".join(f"<li>Stoneware mug number {i} in blue</li>" for i in range(120))
@@ -325,7 +326,7 @@ def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_kn
     assert page_byline(parse_html(signed)) is None
     hidden = signed.replace("<body>", "<body><p class='byline' hidden>By Ann Potter</p>", 1)
     assert page_byline(parse_html(hidden)) is None
-    from unclutter.core.options import auto_reads_byline
+    from unclutter.route import auto_reads_byline
 
     assert [auto_reads_byline(t, src) for t, src in (
         ("article", "meta[name=author]"), ("recipe", "meta[property=article:author]"), (None, "meta[name=author]"),
@@ -343,7 +344,7 @@ def test_auto_replaces_a_heuristic_selection_holding_under_half_of_a_page_not_kn
 
 
 def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declared_article():
-    from unclutter.core.options import (
+    from unclutter.route import (
         AUTO_MIN_ARTICLE_SELECTION_SHARE,
         AUTO_SECOND_OPINION_MIN_GAIN_CHARS,
         AUTO_SECOND_OPINION_RATIO,
@@ -385,15 +386,7 @@ def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declare
     kept, learned = map(int, re.search(r"the heuristic kept (\d+) chars, gbdt (\d+)", trace[0]).groups())
     assert learned >= max(AUTO_SECOND_OPINION_RATIO * kept, kept + AUTO_SECOND_OPINION_MIN_GAIN_CHARS)
     # the ablation switch leaves the heuristic's selection
-    from unclutter.classify import registry
-
-    old = dict(registry.VARIANT)
-    try:
-        registry.VARIANT["second_opinion"] = False
-        article = unclutter.extract(longer)
-    finally:
-        registry.VARIANT.clear()
-        registry.VARIANT.update(old)
+    article = unclutter.extract(longer, ablation=Ablation(second_opinion=False))
     assert [line for line in article.trace if "auto:" in line] == ["select: auto: page type article -> heuristic"]
     assert "Language 42" not in article.text
     # the share is of the text outside links: a short story beside a site map of 300 links
@@ -416,7 +409,7 @@ def test_auto_replaces_a_heuristic_selection_holding_almost_nothing_of_a_declare
 
 
 def test_url_names_index_tells_front_and_section_pages_from_stories():
-    from unclutter.core.options import url_names_index
+    from unclutter.route import url_names_index
 
     for url in ("https://github.blog/", "https://www.infoq.com", "https://example.org/index.html",
                 "https://www.cabletv.com/news", "https://www.wired.com/category/science/",
@@ -473,7 +466,7 @@ def test_auto_reads_no_byline_or_story_type_on_a_front_page():
 
 
 def test_a_post_at_a_one_word_url_loses_its_comment_thread_on_the_learned_route():
-    # a blog post at /posts/recursion declaring nothing (an adversarial review's page): the
+    # a blog post at /posts/recursion declaring nothing (a page built to test this): the
     # URL sends it to the learned extractor, which must drop the comments as on a story
     story = "".join(f"<p>{text}</p>" for text in (
         "Recursion is a way for a function to solve a problem by calling itself on a smaller piece of the "
@@ -503,7 +496,7 @@ def test_a_post_at_a_one_word_url_loses_its_comment_thread_on_the_learned_route(
 
 
 def test_auto_asks_the_learned_extractor_when_the_heuristic_misses_the_description():
-    from unclutter.core.options import AUTO_DESCRIPTION_FOUND_SHARE
+    from unclutter.route import AUTO_DESCRIPTION_FOUND_SHARE
 
     # a signed list article: the heuristic takes the comma-rich introduction; the page's own
     # description summarises the list, which only the learned extractor keeps
@@ -559,7 +552,7 @@ AUTHOR_BOX = ("<div class='author-box'><h4>About the writer</h4><p>Maria Keller 
 
 
 def test_the_second_opinion_asks_twice_the_story_on_a_page_declared_an_article():
-    from unclutter.core.options import AUTO_SECOND_OPINION_RATIO, AUTO_SECOND_OPINION_STORY_RATIO
+    from unclutter.route import AUTO_SECOND_OPINION_RATIO, AUTO_SECOND_OPINION_STORY_RATIO
 
     assert AUTO_SECOND_OPINION_STORY_RATIO >= 2 > AUTO_SECOND_OPINION_RATIO
     page = ("<html><head>{head}</head><body><header><a href='/'>Example Gazette</a></header><main>"
@@ -574,7 +567,7 @@ def test_the_second_opinion_asks_twice_the_story_on_a_page_declared_an_article()
 
 
 def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor():
-    from unclutter.core.options import AUTO_SHOP_MARKUP_RE
+    from unclutter.route import AUTO_SHOP_MARKUP_RE
 
     assert all(AUTO_SHOP_MARKUP_RE.search(s) for s in (
         '<button class="add-to-cart">', "addToCart()", "Add to Bag", 'id="add_to_basket"', "ADD TO CART",
@@ -583,7 +576,7 @@ def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor
         "added to the cartel", "add a basket", "Add to list", "add to Cartesian grid", "add to basketball",
         "add to bagels"))
     # a theme's stylesheet styling a shop plugin's buttons is no add-to-cart action
-    from unclutter.core.options import names_add_to_cart
+    from unclutter.route import names_add_to_cart
 
     css = "<style>.button:hover,\n.add_to_cart_button:focus{color:#fff}</style>"
     assert not names_add_to_cart(f"<html><head>{css}</head><body><p>A quote.</p></body></html>")
@@ -602,7 +595,7 @@ def test_auto_sends_a_page_naming_an_add_to_cart_action_to_the_learned_extractor
     trace = [line for line in unclutter.extract(story).trace if "auto:" in line]
     assert trace == ["select: auto: page type article -> heuristic"], trace
     # a page over the learned path's element cap stays with the heuristic, and says why
-    from unclutter.core.options import AUTO_MAX_LEARNED_ELEMENTS
+    from unclutter.route import AUTO_MAX_LEARNED_ELEMENTS
 
     huge = shop.replace("</body>", "<b>x</b>" * AUTO_MAX_LEARNED_ELEMENTS + "</body>", 1)
     trace = [line for line in unclutter.extract(huge).trace if "auto:" in line]
@@ -656,7 +649,7 @@ def test_an_faq_page_is_routed_and_featured_as_the_models_learned_it():
 
 
 def test_auto_keeps_a_page_too_large_for_the_learned_model_on_the_heuristic():
-    from unclutter.core.options import AUTO_MAX_LEARNED_ELEMENTS
+    from unclutter.route import AUTO_MAX_LEARNED_ELEMENTS
 
     items = "".join(f"<li>item {i}</li>" for i in range(AUTO_MAX_LEARNED_ELEMENTS))
     page = ('<html><head><script type="application/ld+json">{"@type": "Product"}</script></head><body><p>'
@@ -718,10 +711,8 @@ def test_hidden_text_never_reaches_a_learned_extractor():
 
 @pytest.mark.parametrize("extractor", ["cetd", "gbdt", "gnn"])
 def test_deeply_nested_bugcase(extractor):
-    path = BUGCASES / "17-deeply-nested-divs.html"
-    if not path.exists():
-        pytest.skip("shared bug cases not found")
-    spec = json.loads((BUGCASES / "17-deeply-nested-divs.json").read_text(encoding="utf-8"))
+    path = PAGES / "17-deeply-nested-divs" / "source.html"
+    spec = json.loads((PAGES / "17-deeply-nested-divs" / "spec.json").read_text(encoding="utf-8"))
     article = unclutter.extract(path.read_bytes(), url="https://example.org/a", extractor=extractor)
     text = " ".join(article.text.split())
     for snippet in spec.get("with", []):
@@ -783,7 +774,7 @@ PRODUCT_PAGE = """<!DOCTYPE html><html><head><title>Trailblazer 40 L hiking back
 
 
 def _best_learned() -> str:
-    from unclutter.classify import AUTO_EXTRACTOR
+    from unclutter.route import AUTO_LEARNED_EXTRACTOR as AUTO_EXTRACTOR
 
     return AUTO_EXTRACTOR
 

@@ -294,7 +294,7 @@ def test_captions_are_kept_unless_dropped_on_purpose(tmp_path):
     assert "exposed for two hours" not in unclutter.extract(html, include_captions=False).markdown
     assert "*Rock pools stay exposed for two hours.*" in unclutter.extract(html).markdown
     # a caption by its class goes too (MediaWiki's thumbcaption, WordPress's wp-caption-text:
-    # the readability-tests Wikipedia page kept "Firefox logo" under --no-captions)
+    # the "Firefox logo" caption of the readability-tests Wikipedia page)
     classed = html.replace("<figure>", "<div class='thumb'>").replace("</figure>", "</div>").replace(
         "<figcaption>", "<div class='thumbcaption'>").replace("</figcaption>", "</div>") + (
         "<p class='wp-caption-text'>A WordPress caption line.</p>")

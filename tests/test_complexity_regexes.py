@@ -7,8 +7,8 @@ Two kinds of test:
   characters are run once at 50,000 characters and must finish within a generous limit
   (linear patterns take milliseconds there, quadratic ones many seconds). Growth targets
   themselves live in bench/complexity.py;
-* each pattern rewritten to be linear gives the same answers as the pattern it replaced
-  (kept here as the reference) on generated inputs made of that pattern's own pieces.
+* each pattern written for linear time gives the same answers as a plainer reference
+  pattern (kept here) on generated inputs made of that pattern's own pieces.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from unclutter.parse import decode, html as html_mod, metadata  # noqa: E402
+from unclutter.parse import decode, depth, guards, html as html_mod, metadata  # noqa: E402
 from unclutter.prune import media, rules  # noqa: E402
 from unclutter.reconstruct import images, plaintext  # noqa: E402
 from unclutter.structure import chunk, toc  # noqa: E402
@@ -38,8 +38,8 @@ _spec.loader.exec_module(complexity)
 #: Patterns the guard leaves out, and why. Each reason is checked where it can be.
 KNOWN = {
     # Quadratic on a tag start with no ">" after it; every caller bounds the scan at the
-    # last ">" (html._tags_end), see test_tag_scans_are_linear_where_used.
-    "unclutter.parse.html._TAG_RE": "callers scan up to the last '>' only",
+    # last ">" (depth._tags_end), see test_tag_scans_are_linear_where_used.
+    "unclutter.parse.depth._TAG_RE": "callers scan up to the last '>' only",
 }
 
 #: Hang guard: seconds one operation may take on a 50,000-character input.
@@ -62,8 +62,8 @@ def test_known_exceptions_are_still_collected():
 def test_tag_scans_are_linear_where_used():
     """``_TAG_RE`` is only used up to the last ``>``; tag starts without one cost nothing."""
     page = "<div>" * 6000 + "<a" * 200_000  # over MAX_DOM_DEPTH '<', no '>' after the "<a"s
-    assert html_mod.estimate_depth(page) == 6000
-    assert html_mod.simulated_depth(page) == 6000
+    assert depth.estimate_depth(page) == 6000
+    assert depth.simulated_depth(page) == 6000
 
 
 def test_checker_flags_a_quadratic_pattern():
@@ -74,7 +74,7 @@ def test_checker_flags_a_quadratic_pattern():
     assert not fast.flagged
 
 
-# --- rewritten patterns: same answers as before --------------------------------------------
+# --- linear patterns: same answers as their reference patterns -------------------------------
 
 def _texts(pieces, max_size=30):
     return st.lists(st.sampled_from(pieces), max_size=max_size).map("".join)
@@ -197,8 +197,8 @@ def test_caption_tail_matches_the_regex(text):
 @settings(max_examples=300, deadline=None)
 @given(_texts(["<a", "<div", ">", "</div>", "/", " ", "x", "<", "<br/>", "<svg>"]))
 def test_tag_scan_bound_changes_no_match(page):
-    bounded = [m.span() for m in html_mod._TAG_RE.finditer(page, 0, html_mod._tags_end(page))]
-    assert bounded == [m.span() for m in html_mod._TAG_RE.finditer(page)]
+    bounded = [m.span() for m in depth._TAG_RE.finditer(page, 0, depth._tags_end(page))]
+    assert bounded == [m.span() for m in depth._TAG_RE.finditer(page)]
 
 
 # --- the linear work behind the regexes' callers -----------------------------------------
@@ -209,7 +209,7 @@ def test_tag_scan_bound_changes_no_match(page):
 def test_collapsed_texts_match_text_content(shape):
     """The memoised collapsed text of every node equals its ``text_content`` collapsed."""
     from unclutter.core.dom import TEXT, Node
-    from unclutter.score.select import _CollapsedTexts
+    from unclutter.score.cleaning import _CollapsedTexts
 
     def build(item):
         if isinstance(item, str):
@@ -233,8 +233,8 @@ def test_page_wide_attribute_budget_refuses_many_crowded_elements():
 
     crowded = "<i " + " ".join(f"a{i}" for i in range(MAX_ATTRIBUTES_PER_ELEMENT - 1)) + ">x</i>"
     page = "<p>" + "words " * 50 + "</p>" + crowded * 2
-    assert html_mod.attribute_pairs(page) > MAX_ATTRIBUTE_PAIRS
+    assert guards.attribute_pairs(page) > MAX_ATTRIBUTE_PAIRS
     with pytest.raises(unclutter.errors.InputTooComplexError):
         unclutter.extract(page)
     # inside a script the same text opens no tag: counted for nothing
-    assert html_mod.attribute_pairs("<script>" + crowded * 2 + "</script>") == 0
+    assert guards.attribute_pairs("<script>" + crowded * 2 + "</script>") == 0

@@ -15,6 +15,7 @@ from unclutter.classify.constants import CONTEXT_MISSING_P
 from unclutter.classify.context import CONTEXT_FEATURES, context_matrix, subtree_ends
 from unclutter.classify.features import build_graph, unit_matrix
 from unclutter.classify.gbdt import TreeEnsemble
+from unclutter.core.options import Ablation
 from unclutter.parse.html import parse_html
 from unclutter.prune.clean import prune
 
@@ -107,13 +108,8 @@ def test_second_stage_reads_the_first_stages_probabilities():
 
 
 def test_ablation_switch_runs_the_first_stage_alone():
-    old = dict(registry.VARIANT)
-    try:
-        registry.VARIANT["context"] = False
-        a = unclutter.extract(PAGE, url="https://example.org/", extractor="gbdt", explain=True)
-    finally:
-        registry.VARIANT.clear()
-        registry.VARIANT.update(old)
+    a = unclutter.extract(PAGE, url="https://example.org/", extractor="gbdt", explain=True,
+                          ablation=Ablation(context=False))
     b = unclutter.extract(PAGE, url="https://example.org/", extractor="gbdt", explain=True)
     first_thr = float(registry.get_model("gbdt").meta["first_stage_threshold"])
     assert any(f">= {first_thr:.2f}" in line for line in a.trace)

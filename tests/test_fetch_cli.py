@@ -1,4 +1,4 @@
-"""The command line refuses a loopback URL under the default fetch policy (issue 3)."""
+"""The command line refuses a loopback URL under the default fetch policy."""
 
 from __future__ import annotations
 

@@ -8,7 +8,6 @@ strikethrough) and its token structure is compared with what the HTML had.
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -24,7 +23,7 @@ from unclutter.reconstruct.markdown import markdown_to_text, to_markdown
 from unclutter.reconstruct.rules import MAX_CONTAINER_DEPTH
 
 REPO = Path(__file__).resolve().parent.parent
-BUGCASES = Path(os.environ.get("UNCLUTTER_SHARED", REPO.parent / "shared")) / "bugcases"
+PAGES = REPO / "tests" / "pages"
 URL = "https://example.org/articles/page.html"
 
 GFM = MarkdownIt("commonmark").enable("table").enable("strikethrough")
@@ -72,10 +71,9 @@ def rendered_text(md: str, numbers: bool = True) -> str:
 
 
 def bugcase(name: str) -> tuple[str, dict]:
-    html_path = next(iter(sorted(BUGCASES.glob(f"{name}-*.html"))), None)
-    if html_path is None:
-        pytest.skip(f"bug case {name} not found under {BUGCASES}")
-    spec = json.loads(html_path.with_suffix(".json").read_text(encoding="utf-8"))
+    """The golden page ``tests/pages/<name>-*`` (its HTML, its spec)."""
+    html_path = next(iter(sorted(PAGES.glob(f"{name}-*/source.html"))))
+    spec = json.loads((html_path.parent / "spec.json").read_text(encoding="utf-8"))
     return html_path.read_text(encoding="utf-8"), spec
 
 
@@ -833,7 +831,7 @@ def test_bugcase_markdown_text_matches_html_text(name):
     assert re.sub(r"\s+", "", " ".join(words)) == re.sub(r"\s+", "", rendered_text(md, numbers=False))
 
 
-# --- regressions found by round-tripping the shared datasets ----------------------------
+# --- cases from round-tripping the shared datasets --------------------------------------
 
 
 def test_adjacent_same_emphasis_spans_merge():
@@ -1048,8 +1046,8 @@ def test_sub_and_superscripts_in_the_reader_view_and_the_toc():
 
 
 def test_mathjax2_tex_scripts_become_formulas_read_once():
-    # MathJax 2 keeps a formula's TeX in <script type="math/tex">: it was dropped with the
-    # scripts ("the roots of are"); a rendered copy before it is not read twice
+    # MathJax 2 keeps a formula's TeX in <script type="math/tex">: dropped with the scripts
+    # it would leave "the roots of are"; a rendered copy before it is not read twice
     html = ("<p>For <script type='math/tex'>a \\neq 0</script>, the roots of "
             "<span class='MathJax_Preview'>ax^2+bx+c</span><script type='math/tex'>ax^2+bx+c=0</script>"
             " are:</p><div class='MathJax_Display'><span class='MathJax'>x = glyphs</span></div>"
@@ -1073,8 +1071,8 @@ def test_mathjax2_tex_scripts_become_formulas_read_once():
 
 
 def test_tex_that_markdown_would_read_is_fenced_or_in_a_code_span():
-    # display TeX starting with "- " or "> " made a list or a quote of a $$ block; "*" and
-    # "_" made emphasis across inline formulas: display math is a ```math block, inline TeX
+    # display TeX starting with "- " or "> " would make a list or a quote of a $$ block; "*"
+    # and "_" emphasis across inline formulas: display math is a ```math block, inline TeX
     # with Markdown punctuation is $`...`$ (GitHub's math in a code span); adjacent
     # formulas do not run into "$$"
     html = ("<p>Take <math alttext='a^*'><mi>a</mi></math> and *emph* and <math alttext='x_1'><mi>x</mi></math>"
@@ -1089,8 +1087,8 @@ def test_tex_that_markdown_would_read_is_fenced_or_in_a_code_span():
 
 
 def test_dropping_one_emphasis_pair_rechecks_its_neighbours():
-    # "*x)*" cannot close before "1" and goes; the "~~" beside it then touched "x" and was
-    # printed as text; an emphasis written plain brought two strong spans together ("****")
+    # "*x)*" cannot close before "1" and goes; the "~~" beside it then touches "x" and must
+    # be checked again; an emphasis written plain can bring two strong spans together ("****")
     assert md_of("<p><del>)</del><em>x)</em>1</p>") == ")x)1\n"
     md = md_of("<p><strong>&gt;</strong><em><strong>\\</strong></em> Z</p>")
     assert md == "**>\\\\** Z\n"

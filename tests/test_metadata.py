@@ -1,4 +1,4 @@
-"""Metadata stage (issue 2, stage 4): precedence, normalisation, hostile input, real pages."""
+"""Metadata stage: precedence, normalisation, hostile input, real pages."""
 
 from __future__ import annotations
 
@@ -347,12 +347,12 @@ def test_dom_byline_names_a_person_not_a_date_or_a_profile():
                  "\u00bb Sun Dec 17, 2023 11:23 am EST", "2023-12-17T11:23:00Z", "Dec. 17, 2023 \u00b7 11:23 am"):
         assert meta("", f'<p class="author"><a href="#p1">{date}</a></p>').byline is None, date
     assert meta("", '<p class="author">May Smith</p>').byline == "May Smith"  # a name, not a month
-    # read word by word: a long run of digits does not make the check backtrack (it hung)
-    from unclutter.parse.metadata import _clean_byline
+    # read word by word: a long run of digits does not make the check backtrack
+    from unclutter.parse.metadata.byline import clean_byline
 
-    assert _clean_byline("1" * 60 + " Jane", 200) == "1" * 60 + " Jane"
-    assert _clean_byline("12" * 30 + "x", 200) == "12" * 30 + "x"
-    assert _clean_byline("Jane Marcus 12", 200) == "Jane Marcus 12"  # names that start like months
+    assert clean_byline("1" * 60 + " Jane", 200) == "1" * 60 + " Jane"
+    assert clean_byline("12" * 30 + "x", 200) == "12" * 30 + "x"
+    assert clean_byline("Jane Marcus 12", 200) == "Jane Marcus 12"  # names that start like months
 
 
 def test_a_known_site_name_goes_even_when_the_h1_repeats_it():
@@ -1050,7 +1050,7 @@ def test_publication_date_from_url_and_visible_text_when_the_markup_states_none(
 
     import unclutter
     from unclutter.core.dom import Node
-    from unclutter.parse import metadata as md
+    from unclutter.parse.metadata import dates as md
 
     story = "<p>" + "Some words of a story, with commas, and more words. " * 20 + "</p>"
     # visible text ("Published July 9, 2025") and the URL's /2016/02/09/

@@ -11,6 +11,7 @@ import unclutter
 from unclutter.classify import refine as refine_mod
 from unclutter.classify import registry
 from unclutter.classify.gbdt import TreeEnsemble
+from unclutter.core.options import Ablation
 
 LOREM = ("The committee met on Tuesday to discuss the budget for the coming year, and members "
          "agreed that the library would keep its opening hours while the pool closes in winter. ")
@@ -68,13 +69,7 @@ def test_stub_drops_the_blocks_it_rejects_and_logs_them():
 
 def test_variant_switch_turns_refinement_off():
     html = _article(EXTRA)
-    old = dict(registry.VARIANT)
-    registry.VARIANT["refine"] = False
-    try:
-        a = _auto(html, Stub(drop=("minutes",)))
-    finally:
-        registry.VARIANT.clear()
-        registry.VARIANT.update(old)
+    a = _auto(html, Stub(drop=("minutes",)), ablation=Ablation(refine=False))
     assert "minutes" in a.text
 
 
@@ -199,8 +194,8 @@ def test_service_refine_field():
 
 
 def test_a_long_article_is_not_cut_by_refinement():
-    # longer than any training selection (REFINE_MAX_CHARS): the step stands aside; a
-    # 100,000-character article had lost its last quarter to the classifier
+    # longer than any training selection (REFINE_MAX_CHARS): the step stands aside, or the
+    # classifier would cut the end of a long article
     import random
 
     rng = random.Random(7)
@@ -217,7 +212,7 @@ def test_a_long_article_is_not_cut_by_refinement():
 
 def test_refinement_keeps_the_figures_of_the_kept_text():
     # images carry no text, so no model judges them: dropping one block must not take
-    # the article's figures along (it took every image of a refined page before)
+    # the article's figures along
     figure = ("<figure><img src='/chart.png' alt='Budget chart'></figure>"
               "<p><img src='/photo.jpg' alt='Council chamber'></p>")
     teaser = "<div class='teaser'><img src='/thumb.jpg' alt='Thumb'><p>The minutes, read them here now.</p></div>"

@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 
 import unclutter
-from unclutter.classify import registry
 from unclutter.classify.features import build_graph
 from unclutter.classify.sections import comment_units, names_comment_thread, related_section_units
+from unclutter.core.options import Ablation
 from unclutter.parse.html import parse_html
 from unclutter.prune.clean import prune
 
@@ -135,13 +135,7 @@ def test_the_gbdt_path_applies_the_rules_and_the_ablation_switch_restores_them()
     html = ("<html><head><script type='application/ld+json'>{\"@type\": \"NewsArticle\"}</script></head><body>"
             + COMMENT_PAGE.replace("Commentary: ", "") + "</body></html>")
     on = unclutter.extract(html, extractor="gbdt")
-    old = dict(registry.VARIANT)
-    try:
-        registry.VARIANT["sections"] = False
-        off = unclutter.extract(html, extractor="gbdt")
-    finally:
-        registry.VARIANT.clear()
-        registry.VARIANT.update(old)
+    off = unclutter.extract(html, extractor="gbdt", ablation=Ablation(sections=False))
     # the model keeps the thread (it learned replies from forum pages); the rule drops it
     assert COMMENT in off.text and not any("comment-thread" in t for t in off.trace)
     assert COMMENT not in on.text and "council voted" in on.text

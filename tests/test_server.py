@@ -1,4 +1,4 @@
-"""The HTTP service (issue 6): every endpoint, format and error status, through FastAPI's
+"""The HTTP service: every endpoint, format and error status, through FastAPI's
 TestClient (httpx, in-process). Pages are fetched from a local origin on 127.0.0.1 under a
 fetch policy that allows exactly that address and port.
 """

@@ -86,7 +86,7 @@ def test_candidate_filter_drops_page_residue():
 
 
 def test_sentences_never_cross_a_blank_line():
-    from unclutter.summarize.sentences import split_sentences
+    from unclutter.text.sentences import split_sentences
 
     text = "See also: Mozilla Foundation\n\nMozilla is a free-software community. It makes Firefox.\n \nEnd"
     got = split_sentences(text)
@@ -202,7 +202,7 @@ class _FakeAbstractive:
         self.asked: list[dict] = []
 
     def summarize(self, text, *, max_sentences=3, max_words=None, language=None, title=None):
-        from unclutter.summarize.sentences import split_sentences
+        from unclutter.text.sentences import split_sentences
 
         sents = [s.text for s in split_sentences(self.summary)]
         return Summary(" ".join(sents), sents)
@@ -366,7 +366,7 @@ def test_custom_backend_registration():
 
 def test_rouge1_at_least_lead3_on_cnndm_sample():
     rouge_scorer = pytest.importorskip("rouge_score.rouge_scorer")
-    from unclutter.summarize.sentences import split_sentences
+    from unclutter.text.sentences import split_sentences
 
     pairs = _pairs()
     scorer = rouge_scorer.RougeScorer(["rouge1"], use_stemmer=True)

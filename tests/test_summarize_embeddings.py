@@ -47,7 +47,7 @@ def test_extractive_with_embeddings(embed):
 
 
 def test_topic_segmentation_with_embeddings(embed):
-    from unclutter.summarize.topics import segment_topics
+    from unclutter.structure.topics import segment_topics
 
     paras = [COOKING] * 10 + [SPACE] * 10
     assert segment_topics(paras, embed=embed) == [0, 10]

@@ -23,22 +23,24 @@ def wcxb_cases() -> dict[str, dict]:
 def extract_texts(ids: list[str], cases: dict[str, dict], extractor: str, model=None,
                   variant: dict | None = None, model_name: str | None = None,
                   others: dict | None = None) -> tuple[dict[str, str], float]:
-    """Texts of ``ids`` extracted with ``extractor``, ``model`` standing in for the model
+    """Texts of ``ids`` extracted with ``extractor`` and the ablation switches ``variant``
+    (fields of :class:`unclutter.core.options.Ablation`), ``model`` standing in for the model
     ``model_name`` (default: the extractor's own; ``"refine"`` for auto's refinement) and
     ``others`` (model name -> model) for further ones, and the seconds spent in
     :func:`unclutter.extract`."""
     from contextlib import ExitStack
 
     import unclutter
-    from unclutter.classify import AUTO_EXTRACTOR, registry
+    from unclutter.classify import registry
     from unclutter.core.errors import UnclutterError
+    from unclutter.core.options import Ablation
+    from unclutter.route import AUTO_LEARNED_EXTRACTOR
 
-    # ``auto`` runs the heuristic or AUTO_EXTRACTOR: the fold model stands in for the latter
-    model_name = model_name or (AUTO_EXTRACTOR if extractor == "auto" else extractor)
+    # ``auto`` runs the heuristic or AUTO_LEARNED_EXTRACTOR: the fold model stands in for the latter
+    model_name = model_name or (AUTO_LEARNED_EXTRACTOR if extractor == "auto" else extractor)
+    ablation = Ablation(**(variant or {}))
 
     texts: dict[str, str] = {}
-    old = dict(registry.VARIANT)
-    registry.VARIANT.update(variant or {})
     t = 0.0
     stack = ExitStack()
     for name, other in (others or {}).items():
@@ -51,16 +53,15 @@ def extract_texts(ids: list[str], cases: dict[str, dict], extractor: str, model=
             try:
                 if model is not None:
                     with registry.override(model_name, model):
-                        texts[i] = unclutter.extract(html, url=c.get("url"), extractor=extractor).text
+                        texts[i] = unclutter.extract(html, url=c.get("url"), extractor=extractor,
+                                                     ablation=ablation).text
                 else:
-                    texts[i] = unclutter.extract(html, url=c.get("url"), extractor=extractor).text
+                    texts[i] = unclutter.extract(html, url=c.get("url"), extractor=extractor, ablation=ablation).text
             except UnclutterError:
                 texts[i] = ""
             t += time.perf_counter() - t0
     finally:
         stack.close()
-        registry.VARIANT.clear()
-        registry.VARIANT.update(old)
     return texts, t
 
 

@@ -14,7 +14,8 @@ from .core.errors import NoContentError, UnclutterError
 from .core.models import Article, TocEntry
 from .core.options import Options
 from .pipeline import extract, extract_url
-from .structure.chunk import Chunk, chunk
+from .structure.chunk import DEFAULT_MAX_TOKENS, Chunk
+from .structure.chunk import chunk as _chunk_markdown
 
 __all__ = [
     "extract",
@@ -29,3 +30,15 @@ __all__ = [
     "NoContentError",
 ]
 __version__ = "0.1.0"
+
+
+def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str | None = None,
+          topics: bool = True, embed=None) -> list[Chunk]:
+    """Token-budget chunks of an article's Markdown: :func:`unclutter.structure.chunk.chunk`
+    (arguments, return value and errors as there), with the sections cut at topic shifts
+    titled by their one-sentence extractive summary
+    (:func:`unclutter.summarize.titles.title_from_text`)."""
+    from .summarize.titles import title_from_text
+
+    return _chunk_markdown(article, max_tokens, language=language, topics=topics, embed=embed,
+                           title=title_from_text)

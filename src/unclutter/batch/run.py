@@ -36,6 +36,7 @@ class BatchSummary:
         skipped_records: WARC records that are not HTML responses (not in the output).
         seconds: wall time of the run; ``cpu_seconds``: CPU time of this process plus the
             workers' CPU time spent on pages.
+        worker_peak_rss_mb: the largest peak resident set of a worker, MiB.
     """
 
     pages: int = 0
@@ -46,6 +47,7 @@ class BatchSummary:
     truncated_archives: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    worker_peak_rss_mb: float = 0.0
 
     @property
     def pages_per_second(self) -> float:
@@ -58,7 +60,7 @@ class BatchSummary:
     def lines(self) -> list[str]:
         """The end-of-run summary, one fact per line."""
         out = [f"{self.pages} pages in {self.seconds:.1f} s ({self.pages_per_second:.1f} pages/s, "
-               f"{self.cpu_seconds:.1f} s CPU)"]
+               f"{self.cpu_seconds:.1f} s CPU, peak {self.worker_peak_rss_mb:.0f} MiB per worker)"]
         if self.resumed:
             out.append(f"{self.resumed} pages were already done (resumed)")
         out.append("status: " + ", ".join(f"{k} {v}" for k, v in sorted(self.status.items())) if self.status
@@ -98,7 +100,7 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
               include: Sequence[str] = (), exclude: Sequence[str] = (), page_format: str = "markdown",
               shard_size: int = DEFAULT_SHARD_SIZE, timeout: float = DEFAULT_PAGE_TIMEOUT_S,
               memory_limit: int | None = None, fetcher=None, overwrite: bool = False,
-              errors_only: bool = False, quiet: bool = False) -> BatchSummary:
+              errors_only: bool = False, quiet: bool = False, record_fn=None) -> BatchSummary:
     """Extract every page named by ``sources`` into ``out``.
 
     Args:
@@ -115,6 +117,7 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
         overwrite: replace an existing output.
         errors_only: write only the records that failed.
         quiet: no progress bar.
+        record_fn: another record function (benchmarks run rivals in this harness).
 
     Returns:
         A :class:`BatchSummary`. Records that failed are in the output with their error
@@ -149,9 +152,11 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     shard_no = output.done_shards
     summary.resumed = skip
     worker_cpu = [0.0]
+    stats: dict[str, int] = {}
     try:
         for index, record in map_records(numbered(), options, workers=worker_count(workers), timeout=timeout,
-                                         memory_limit=memory_limit, cpu_seconds=worker_cpu):
+                                         memory_limit=memory_limit, cpu_seconds=worker_cpu, stats=stats,
+                                         record_fn=record_fn):
             summary.pages += 1
             if index in names:
                 record["_name"] = names.pop(index)
@@ -176,4 +181,5 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     summary.truncated_archives = counts["truncated_archives"]
     summary.seconds = time.perf_counter() - started
     summary.cpu_seconds = _cpu_seconds() - cpu0 + worker_cpu[0]
+    summary.worker_peak_rss_mb = stats.get("worker_peak_rss_kb", 0) / 1024
     return summary

@@ -40,6 +40,16 @@ WARMUP_PAGE = (b"<html><head><title>Warm-up</title><script type='application/ld+
                + b"</article></body></html>")
 
 
+def _rss_kb() -> tuple[int, int]:
+    """(peak, current) resident set size of this process, KiB (``/proc``; zeros elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            fields = dict(line.split(":", 1) for line in handle if line.startswith(("VmHWM", "VmRSS")))
+        return int(fields["VmHWM"].split()[0]), int(fields["VmRSS"].split()[0])
+    except (OSError, KeyError, ValueError):
+        return 0, 0
+
+
 def _worker_main(conn: Any, options: Options, memory_limit: int | None, record_fn: Any = None) -> None:
     # Ctrl-C is the parent's to handle: it stops feeding pages and closes the output.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -64,7 +74,7 @@ def _worker_main(conn: Any, options: Options, memory_limit: int | None, record_f
         cpu = time.process_time()
         record = record_fn(page, options)
         try:
-            conn.send((index, record, time.process_time() - cpu))
+            conn.send((index, record, time.process_time() - cpu, _rss_kb()))
         except (OSError, ValueError):
             return
 
@@ -117,7 +127,7 @@ def _context() -> Any:
 def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None = None, *, workers: int = 1,
                 timeout: float = DEFAULT_PAGE_TIMEOUT_S, memory_limit: int | None = None,
                 ordered: bool = True, cpu_seconds: list[float] | None = None,
-                record_fn: Any = None) -> Iterator[tuple[int, dict]]:
+                record_fn: Any = None, stats: dict[str, int] | None = None) -> Iterator[tuple[int, dict]]:
     """Extract ``pages`` in ``workers`` processes; yield ``(index, record)`` pairs.
 
     Args:
@@ -131,6 +141,9 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
         ordered: yield in input order (a small reorder buffer holds pages that finished
             early); ``False`` yields as pages complete.
         cpu_seconds: a one-item list that the workers' CPU time (seconds) is added to.
+        stats: filled with ``worker_peak_rss_kb`` (the largest peak resident set of any
+            worker, KiB) and ``worker_rss_kb`` (the resident set of the last worker that
+            answered).
         record_fn: ``fn(page, options) -> record`` instead of
             :func:`~unclutter.batch.record.extract_record` (a picklable module-level
             function; the benchmark runs other extractors in the same harness with it).
@@ -189,8 +202,11 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                 index, page = w.task
                 if w.conn in ready:
                     try:
-                        got_index, record, cpu = w.conn.recv()
+                        got_index, record, cpu, (peak_kb, rss_kb) = w.conn.recv()
                         self_cpu[0] += cpu
+                        if stats is not None:
+                            stats["worker_peak_rss_kb"] = max(stats.get("worker_peak_rss_kb", 0), peak_kb)
+                            stats["worker_rss_kb"] = rss_kb
                         w.task = None
                         finished.append((got_index, record))
                         continue

@@ -20,12 +20,10 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
    own text and their inline elements (links, images, emphasis); everything else goes
    (logged in ``Selection.removed``).
 
-``auto`` routes by the page's declared type (:func:`auto_extractor`, defined with the
-options so that the ``heuristic`` extractor never imports this package): :data:`AUTO_EXTRACTOR`
-for product and forum pages, and for pages not known as articles where the heuristic keeps
-under half of the text (articles: under 5%; ``unclutter.pipeline._select``), the heuristic
-for every other page,
-whose selection :mod:`.refine` then cleans with a classifier trained on heuristic selections.
+``auto``, which picks the heuristic or one of these per page and refines the heuristic's
+selection with :mod:`.refine`, is routed by :mod:`unclutter.route`. The switches of
+experiments (``Options.ablation``: recovery, context, sections, model files) arrive as the
+``ablation`` argument of :func:`classify_main_content`.
 """
 
 from __future__ import annotations
@@ -36,7 +34,7 @@ import numpy as np
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
-from ..core.options import AUTO_LEARNED_EXTRACTOR, AUTO_LEARNED_PAGE_TYPES, auto_extractor
+from ..core.options import Ablation
 from ..score.features import collapsed_len
 from ..score.select import Selection, select_main_content
 from . import registry
@@ -45,14 +43,10 @@ from .densitysum import recover
 from .features import PageGraph, build_graph
 from .sections import HEADING_LEVEL, comment_units, related_section_units
 
-__all__ = ["classify_main_content", "AUTO_EXTRACTOR", "AUTO_LEARNED_PAGE_TYPES", "auto_extractor",
-           "LEARNED_EXTRACTORS", "predict_units"]
-
-#: What ``--extractor auto`` runs on the pages it does not give to the heuristic.
-AUTO_EXTRACTOR = AUTO_LEARNED_EXTRACTOR
+__all__ = ["classify_main_content", "LEARNED_EXTRACTORS", "predict_units"]
 
 #: Extractors served by this package.
-LEARNED_EXTRACTORS = ("cetd", "gbdt", "gnn", "auto")
+LEARNED_EXTRACTORS = ("cetd", "gbdt", "gnn")
 
 _PREVIEW = 80
 
@@ -141,16 +135,18 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reas
 
 
 def classify_main_content(body: Node, extractor: str, log: bool = True, page_type: str | None = None,
-                          url: str | None = None, story: bool = False) -> Selection:
+                          url: str | None = None, story: bool = False,
+                          ablation: Ablation = Ablation()) -> Selection:
     """Run extractor ``extractor`` (one of :data:`LEARNED_EXTRACTORS`) on the pruned
-    ``body``; see the module docstring. ``gbdt``/``gnn``/``auto`` prepare ``body`` in place
+    ``body``; see the module docstring. ``gbdt``/``gnn`` prepare ``body`` in place
     (the pipeline is done with it); when a model keeps nothing, the heuristic runs on it.
     ``log=False``: no removal log (``Selection.removed`` stays empty). ``page_type``
     (``Metadata.page_type``) and ``url`` (the page's address) feed the page-level features
     (:func:`.features.page_features`); ``story``: drop comment threads as on a page declared
-    a story whatever ``page_type`` says (:func:`.sections.comment_units`)."""
+    a story whatever ``page_type`` says (:func:`.sections.comment_units`); ``ablation``: the
+    switches of experiments (``Options.ablation``; the default is what ships)."""
     t0 = time.perf_counter()
-    name = AUTO_EXTRACTOR if extractor == "auto" else extractor
+    name = extractor
     lines: list[str] = []
     removed: list[Removal] | None = [] if log else None
     if name == "cetd":
@@ -162,11 +158,11 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
         def reason(j: int) -> str:
             return f"cetd: CTD {g.ctd[j]:.1f} below threshold {t:.1f} or outside the content region"
     else:
-        model = registry.get_model(name)
+        model = registry.get_model(name, ablation.model_file(name))
         # prepared in place: the pipeline is done with ``body`` (the heuristic fallback
         # below reads the prepared tree)
         g = build_graph(body, vocab=model.vocab, copy=False, page_type=page_type, url=url)
-        if getattr(model, "context", None) is not None and not registry.VARIANT.get("context", True):
+        if getattr(model, "context", None) is not None and not ablation.context:
             prob = model.predict_units(g, stages=1)  # ablation: the first stage alone
             threshold = float(model.meta.get("first_stage_threshold", model.threshold))
         else:
@@ -174,11 +170,11 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
             threshold = model.threshold
         keep = prob >= threshold
         lines.append(f"{name}: kept {int(keep.sum())}/{g.units.size} blocks with P(content) >= {threshold:.2f}")
-        if model.recovery and registry.VARIANT.get("recovery", True):
+        if model.recovery and ablation.recovery:
             rec = recover(g, keep, prob)
             keep[rec] = True
             lines.append(f"densitysum: recovered {rec.size} blocks inside content regions")
-        if registry.VARIANT.get("sections", True):
+        if ablation.sections:
             for kind, rule in (("comment-thread", lambda: comment_units(g, keep, page_type, story)),
                                ("related-content", lambda: related_section_units(g, keep))):
                 drop = rule()  # each rule sees what the one before it left

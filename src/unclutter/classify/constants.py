@@ -71,11 +71,9 @@ DEFAULT_THRESHOLD = 0.5
 #: heuristic about most of the region is a selection question, not a clean-up one. Chosen
 #: by cross-validation on wcxb-dev (``train/train_refine.py``, ``train/results/refine.json``).
 REFINE_MIN_KEPT_SHARE = 0.5
-#: Refinement is skipped on selections holding more own characters than this: the 99th
-#: percentile of the training selections is 42,210 characters (the largest 81,618), and on
-#: longer articles the classifier, seeing positions and sizes it was never trained on,
-#: dropped whole runs of paragraphs at their end (a 100,000-character article lost its
-#: last quarter).
+#: Refinement is skipped on selections holding more own characters than this (about the
+#: 99th percentile of the training selections): on longer articles the classifier sees
+#: positions and sizes it was never trained on and drops whole runs of final paragraphs.
 REFINE_MAX_CHARS = 40_000
 
 # --- DensitySum recovery ---------------------------------------------------------------
@@ -123,8 +121,8 @@ CONTEXT_MISSING_P = -1.0
 #: trees can learn rules for product or forum pages (wcxb-dev: 80 of 117 product pages
 #: declare a product, 42 of 113 forum pages a forum).
 PAGE_TYPE_FEATURES = ("article", "product", "forum", "recipe", "video", "event", "webpage")
-#: ``faq`` (a schema.org FAQPage) reads as ``forum``: until 2026-12-02 such pages with
-#: Question objects were declared forums, and the shipped models learned them so.
+#: ``faq`` (a schema.org FAQPage) reads as ``forum``: the shipped models were trained
+#: with FAQ pages counted as forums, so inference must map them the same way.
 PAGE_TYPE_ALIASES = {"website": "webpage", "faq": "forum"}
 
 #: URL path cues: a page whose address has a path segment (split at ``/ - _ . ?=&``,
@@ -149,10 +147,10 @@ URL_DATE_RE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d[/_-](?:0?[1-9]|1[0-2])(?:[/_
 #: A token of a class or id (whitespace-separated) naming a comment thread (``comments``,
 #: ``comments-area``, ``commentlist``, ``comment-body``, Disqus' ``disqus_thread``): the
 #: word delimited by anything but a letter or by a camelCase boundary (``CommentBox``,
-#: ``userComments``, LWN's comment ``<details>``: ``shared/bugcases/13``), or run together
-#: with a container word (``commentsection``, ``commentitem``, ``commentbox``: an
-#: adversarial review's news page, 2026-12-03), so ``commentary`` and ``commenter`` do not
-#: match; tokens of :data:`COMMENT_STATE_RE` are
+#: ``userComments``, LWN's comment ``<details>``:
+#: ``tests/pages/13-comments-in-details-elements``), or run together with a container word
+#: (``commentsection``, ``commentitem``, ``commentbox``: news themes' names), so
+#: ``commentary`` and ``commenter`` do not match; tokens of :data:`COMMENT_STATE_RE` are
 #: left out. On a page declared a story, the kept units inside such an element are not the
 #: story (:func:`.sections.comment_units`).
 COMMENT_CONTAINER_RE = re.compile(
@@ -177,8 +175,6 @@ RELATED_LABEL_MAX_CHARS = 80
 #: characters of all the units kept on the page: other pages' teasers are beside the main
 #: content, never most of it. A "Related" heading that opens the story's own container (a
 #: box of links at the top of the article body, then the story's paragraphs in the same
-#: element) is no such section. A link-density condition instead (the section's text at
-#: least 30% link text) was measured and left: related boxes with excerpts are mostly
-#: plain text (Jetpack's "Related" posts on readability-tests: 20% link text), and it cost
-#: 0.002 on AEB and on readability-tests.
+#: element) is no such section. No link-density condition: related boxes with excerpts
+#: are mostly plain text (Jetpack's "Related" posts: about 20% link text).
 RELATED_SECTION_MAX_SHARE = 0.5

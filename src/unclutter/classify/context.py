@@ -29,13 +29,11 @@ len(CONTEXT_FEATURES))``, float64. With ``m`` = a unit's characters times its P(
 * the *best region*: the element maximising the sum over its units of
   ``characters * (2p - 1)`` (the subtree with the most characters judged content beyond
   those judged noise, a maximum-subarray choice over subtrees): whether the unit lies in
-  it, and its share of the page's expected content characters. Known quirk (found in a
-  review, 2026-12-02; the shipped model was trained with it, so training and inference
-  agree): the maximum runs over every element, so on a page where every unit has
-  ``p < 0.5`` an element holding no unit (an ``<img>``, a bare link), whose sum is 0,
-  wins the first place, and then no unit lies in the best region and its share is 0;
-  limiting it to elements holding units (which needs a retraining) measured extraction CV
-  0.8589 against the shipped 0.8598 on wcxb-dev, so it stays;
+  it, and its share of the page's expected content characters. Known quirk, kept because
+  the shipped model was trained with it (training and inference must agree): the maximum
+  runs over every element, so on a page where every unit has ``p < 0.5`` an element
+  holding no unit (an ``<img>``, a bare link), whose sum is 0, wins the first place, and
+  then no unit lies in the best region and its share is 0;
 * the share of the page's expected content characters before the unit and after it;
 * whether the unit lies between the first and the last unit with ``p`` at least 0.5,
   and ``log1p`` of its distance (in units) to the nearest such unit (``log1p`` of the

@@ -4,7 +4,7 @@ Used by training (``train/``) and by the label-reliability check; not at extract
 
 Method (:func:`align_labels`), per unit of a :class:`~unclutter.classify.features.PageGraph`
 (the nearest block ancestor of a text node; its *own* text, nested blocks excluded), with
-tokens = ``\\w+`` matches (the AEB tokenisation, :func:`unclutter.measure.evaluate.tokenize`):
+tokens = ``\\w+`` matches (the AEB tokenisation, :func:`unclutter.text.words.tokenize`):
 
 * a unit of ``k >= LABEL_SHINGLE`` tokens: ``coverage`` = share of its
   ``LABEL_SHINGLE``-token shingles that occur in the ground truth's shingle set;
@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..measure.evaluate import tokenize
+from ..text.words import tokenize
 from .constants import LABEL_NEG_COVERAGE, LABEL_POS_COVERAGE, LABEL_SHINGLE, UNLABELLED
 from .features import PageGraph
 

@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
-__all__ = ["MODEL_DIR", "MODEL_FILES", "get_model", "override", "VARIANT"]
+__all__ = ["MODEL_DIR", "MODEL_FILES", "get_model", "override"]
 
 MODEL_DIR = Path(__file__).resolve().parent / "models"
 
@@ -21,18 +21,6 @@ MODEL_DIR = Path(__file__).resolve().parent / "models"
 MODEL_FILES = {"gbdt": "gbdt.npz", "gnn": "gnn.npz",
                # not an extractor: the classifier refining the heuristic's selection (:mod:`.refine`)
                "refine": "refine.npz"}
-
-#: Switches for ablation runs (``bench/ablation.py``); the defaults are what ships.
-#: ``recovery``: run DensitySum recovery after classification (when the model asks for it);
-#: ``files``: extractor name -> another model file in ``models/`` (e.g. the GNN trained
-#: without DensitySum weights, ``gnn-no-densitysum.npz``); ``refine``: let ``auto`` refine
-#: the heuristic's selection (:mod:`.refine`); ``context``: run the GBDT's auto-context
-#: second stage (:mod:`.context`) when the model has one; ``sections``: the section rules
-#: after classification (:mod:`.sections`); ``second_opinion``: let ``auto`` run the
-#: learned extractor beside the heuristic on pages without a byline and keep the larger
-#: selection (:data:`unclutter.core.options.AUTO_SECOND_OPINION_RATIO`).
-VARIANT: dict[str, Any] = {"recovery": True, "files": {}, "refine": True, "context": True,
-                           "sections": True, "second_opinion": True}
 
 _lock = threading.Lock()
 _loaded: dict[str, Any] = {}
@@ -54,13 +42,14 @@ def _load(name: str, file: str) -> Any:
     return GraphSage.load(path)
 
 
-def get_model(name: str) -> Any:
+def get_model(name: str, file: str | None = None) -> Any:
     """The model of extractor ``name`` (``"gbdt"`` or ``"gnn"``), or the refinement
-    classifier (``"refine"``), loaded on first use. Raises UsageError when its file is not
-    installed."""
+    classifier (``"refine"``), loaded on first use (once per file). ``file``: another file in
+    :data:`MODEL_DIR` to load instead of the shipped one (``Ablation.model_file``). Raises
+    UsageError when the file is not installed."""
     if name in _overrides:
         return _overrides[name]
-    file = VARIANT.get("files", {}).get(name) or MODEL_FILES[name]
+    file = file or MODEL_FILES[name]
     model = _loaded.get(file)
     if model is None:
         with _lock:

@@ -6,7 +6,7 @@ after them (``gbdt`` and ``gnn``; not CETD, which has no page type), one rule af
 other, each seeing only the units still kept. Both return indices into ``g.units``.
 
 * :func:`comment_units`: on a page *declared a story* (``Metadata.page_type`` in
-  :data:`unclutter.core.options.AUTO_STORY_PAGE_TYPES`: article, recipe, video, event),
+  :data:`unclutter.core.pagetypes.STORY_PAGE_TYPES`: article, recipe, video, event),
   the kept units inside an element with a class or id token naming a comment thread
   (:data:`.constants.COMMENT_CONTAINER_RE`, state tokens such as ``comments-open`` or
   ``has-comments`` left out: :data:`.constants.COMMENT_STATE_RE`), unless that element
@@ -14,7 +14,7 @@ other, each seeing only the units still kept. Both return indices into ``g.units
   Readers' comments are not the article (the AEB and wcxb-dev ground truths leave them
   out), but on a forum or Q&A thread, or a page that declares nothing, posts are often
   marked up as comments (old Reddit, Slashdot, Lemmy): those keep them. The models learn
-  threads from forum pages, where replies are the content, and kept them under articles
+  threads from forum pages, where replies are the content, and keep them under articles
   too.
 * :func:`related_section_units`: on every page, a kept *heading* (``h1``-``h6``) whose
   whole text is a related-content label (:data:`unclutter.score.weights.RELATED_HEADING_RE`,
@@ -28,7 +28,7 @@ other, each seeing only the units still kept. Both return indices into ``g.units
 
 Measured on wcxb-dev (5-fold CV by site, fold models through the real pipeline,
 ``--extractor gbdt``) and on AEB (read for the diagnosis; never trained on): see
-``MODEL_CARD.md``. ``registry.VARIANT["sections"] = False`` switches them off (ablation).
+``MODEL_CARD.md``. ``Options.ablation`` (``Ablation(sections=False)``) switches them off.
 Cost: one pass over the elements for the comment rule (declared stories only), and a
 text read of each short heading for the other.
 """
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.options import AUTO_STORY_PAGE_TYPES
+from ..core.pagetypes import STORY_PAGE_TYPES
 from ..score.weights import RELATED_HEADING_RE
 from .constants import (
     COMMENT_CONTAINER_RE,
@@ -68,9 +68,9 @@ def comment_units(g: PageGraph, keep: np.ndarray, page_type: str | None, story: 
     """Indices (into ``g.units``) of kept units inside a comment thread, on a page whose
     declared type ``page_type`` is a story, or that the caller treats as one (``story``:
     ``auto``'s second opinion on a page the heuristic read as one article, see
-    :data:`unclutter.core.options.AUTO_SECOND_OPINION_RATIO`); empty otherwise (see the
+    :data:`unclutter.route.AUTO_SECOND_OPINION_RATIO`); empty otherwise (see the
     module docstring). ``keep``: one flag per unit."""
-    if (page_type not in AUTO_STORY_PAGE_TYPES and not story) or not keep.any():
+    if (page_type not in STORY_PAGE_TYPES and not story) or not keep.any():
         return _EMPTY
     first = int(g.units[int(np.argmax(keep))])  # the element of the first kept unit
     end = g.end.tolist()

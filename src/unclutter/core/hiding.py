@@ -83,13 +83,9 @@ BOOTSTRAP3_VISIBLE_RE = re.compile(r"visible-(xs|sm|md|lg)(?:-block|-inline|-inl
 #: it does not count), or it is a disclosure panel (the first element with an id that the
 #: ``aria-controls`` of a kept control with a label names: its collapsed state).
 #:
-#: Measured before adoption: of 280 elements holding 20 characters or more with these
-#: classes or those above in AEB, wcxb-dev and readability-tests, none starts or ends with
-#: text of the ground truth. Scores do not move (the heuristic's selection mostly left them
-#: out already): wcxb-dev ``auto`` with fold GBDTs 0.8537 -> 0.8537 (13 pages better, 8
-#: worse, one of them by much: location details a map reveals on click), heuristic 0.8233
-#: -> 0.8233, AEB and readability-tests unchanged; the rule is here because such text is
-#: never shown to the reader (planted text).
+#: Such text is never shown to the reader (planted text); in AEB, wcxb-dev and
+#: readability-tests no element of 20 characters or more with these classes starts or
+#: ends with ground-truth text.
 GENERIC_HIDE_CLASSES = frozenset({"hide", "uk-hidden"})
 #: The page-wrapper exception holds an element with more than half of the page's shown
 #: text (wcxb-dev: cedardb.com's ``<div class="root hide">`` holds all of it; the largest

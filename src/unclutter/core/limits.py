@@ -26,7 +26,7 @@ MAX_ELEMENTS = 500_000
 #: distinct names (lexbor: 0.2 s for 10,000 on one tag, 0.75 s for 20,000, 3 s for
 #: 40,000); real pages carry a few dozen at most. An element with more is refused before
 #: parsing (InputTooComplexError). The limit is set high because the count is read on the
-#: raw text (see ``unclutter.parse.html.crowded_tag_attribute_count``): a long run of
+#: raw text (see ``unclutter.parse.guards.crowded_tag_attribute_count``): a long run of
 #: SVG path data inside an attribute value can look like a crowded tag.
 MAX_ATTRIBUTES_PER_ELEMENT = 20000
 
@@ -53,7 +53,7 @@ MAX_ATTRIBUTE_CHARS = 8192
 MAX_CONTROL_CHAR_RATIO = 0.02
 
 #: React streaming placeholders looked up again by a CSS query (those inside a segment,
-#: copied when the segment moved; see ``unclutter.parse.html._reveal_streamed_segments``),
+#: copied when the segment moved; see ``unclutter.parse.streaming.reveal_streamed_segments``),
 #: at most this many per page: each query walks the whole tree, so an unbounded count
 #: would make hostile pages quadratic. Real pages use a few dozen.
 MAX_STREAM_LOOKUPS = 64

@@ -1,7 +1,7 @@
 """Typed values passed between stages and returned to users.
 
 Units: ``*_chars`` / ``offset`` are Python string indices (Unicode code points), never
-bytes; ``tokens_*`` are counts of the tokenizer named in :mod:`unclutter.structure.tokens`
+bytes; ``tokens_*`` are counts of the tokenizer named in :mod:`unclutter.core.tokens`
 (tiktoken ``cl100k_base``); ``reading_time_min`` is minutes.
 """
 
@@ -157,7 +157,7 @@ class Article:
     def _count(self, key: str, text: str) -> int:
         if key not in self._tokens:
             if self._counter is None:
-                from ..structure.tokens import count_tokens
+                from .tokens import count_tokens
 
                 self._counter = count_tokens
             self._tokens[key] = self._counter(text)

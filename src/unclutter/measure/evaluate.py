@@ -28,7 +28,7 @@ Two measures, both re-implemented here from their published definitions (no code
 
 2. **Snippet checks** for ground truths given as ``with`` / ``without`` lists (WCXB,
    Murrough-Foley/web-content-extraction-benchmark, ``ground_truth.with`` / ``.without``;
-   also the bug cases under ``shared/bugcases``): per page, the share of ``with`` snippets
+   also the golden pages under ``tests/pages``): per page, the share of ``with`` snippets
    found in the prediction and the share of ``without`` snippets absent from it. Matching is
    substring search after normalising both sides: Unicode case folding and every run of
    whitespace collapsed to one space (our rule; stated here because a looser or stricter rule
@@ -73,6 +73,7 @@ BOOTSTRAP_RESAMPLES = 1000
 BOOTSTRAP_SEED = 20200101
 
 #: ``\w+`` on ``str`` is Unicode-aware in Python 3: letters and digits of every script, and ``_``.
+#: The same rule as :func:`unclutter.text.words.tokenize`, repeated so this file loads alone.
 _TOKEN_RE = re.compile(r"\w+")
 _WHITESPACE_RE = re.compile(r"\s+")
 

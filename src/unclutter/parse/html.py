@@ -6,49 +6,54 @@ algorithm (https://html.spec.whatwg.org/multipage/parsing.html). Chosen over htm
 lxml wheels) and over lxml.html (libxml2), which is not HTML5-conformant and caps depth at
 ~256 levels; lexbor parses a 180 kB page in ~1 ms here.
 
-Limits: input deeper than :data:`~unclutter.core.limits.MAX_DOM_DEPTH` open elements is
-refused before parsing (the tree builder is quadratic in depth). Comments are dropped,
+Limits: input deeper than :data:`~unclutter.core.limits.MAX_DOM_DEPTH` open elements, or
+with too many start tags or attributes, is refused before parsing (:mod:`.guards` and
+:mod:`.depth`: the tree builder is quadratic in depth). Comments are dropped,
 ``<template>`` contents are not part of the tree (WHATWG keeps them in a separate
 fragment), and attribute values longer than ``MAX_ATTRIBUTE_CHARS`` are emptied; an
 element whose ``style`` (less its custom properties and ``url()`` values,
 ``_strip_style_bulk``) or ``class`` is that long is hidden (``display:none``: what it says
 about its visibility cannot be read).
+
+Beside this module: :mod:`.skip` (the elements a filter or the page's styles leave out of
+the tree, and the page-wrapper rules) and :mod:`.streaming` (React streaming segments moved
+into place, after which the tree is built again).
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Callable
 from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
 from ..core.dom import DOCUMENT, TEXT, Node
-from ..core.errors import InputTooComplexError, InputTooDeepError
-from ..core.limits import (
-    ATTRIBUTE_PAIRS_TAG_CHARS,
-    LONG_TAG_CHARS,
-    MAX_ATTRIBUTE_PAIRS,
-    MAX_ATTRIBUTE_CHARS,
-    MAX_ATTRIBUTES_PER_ELEMENT,
-    MAX_ELEMENTS,
-    MAX_DOM_DEPTH,
-    MAX_STREAM_LOOKUPS,
+from ..core.limits import MAX_ATTRIBUTE_CHARS
+from .depth import VOID_ELEMENTS
+from .guards import check_input_limits
+from .skip import (
+    MAY_HIDE_SELECTOR,
+    NEVER_SKIPPED,
+    UNRENDERED_TEXT_TAGS,
+    ElementFilter,
+    SkippedElement,
+    applicable_selectors,
+    combined_selector,
+    decide_wrappers,
+    deferral,
+    drop_matched,
+    drop_nodes,
+    mark_hidden_inside,
+    mute_nodes,
+    spare_revisit,
+    spare_shown,
 )
+from .streaming import reveal_streamed_segments
 
-__all__ = ["ElementFilter", "ParsedPage", "TAGGED_ELEMENTS", "SkippedElement", "parse_html", "estimate_depth",
-           "simulated_depth", "crowded_tag_attribute_count"]
+__all__ = ["ParsedPage", "TAGGED_ELEMENTS", "parse_html"]
 
-# Elements whose end tag is optional or that never have content: they do not deepen the
-# tree when left unclosed (WHATWG "void elements" and "optional end tags").
-_NON_NESTING = frozenset(
-    "area base br col embed hr img input link meta source track wbr param keygen "
-    "p li dt dd option optgroup tr td th thead tbody tfoot colgroup rb rt rtc rp "
-    "html head body".split()
-)
 #: Elements whose content is never text for a reader: kept as empty nodes (their
 #: attributes stay, for the prune log), their subtrees are not copied out of lexbor.
 OPAQUE_TAGS = frozenset({"svg", "select", "datalist", "iframe", "object", "canvas", "video",
@@ -69,29 +74,11 @@ BLOCK_ELEMENTS = frozenset(
     listing main menu nav ol p plaintext pre search section summary table tbody td tfoot
     th thead tr ul xmp caption colgroup col optgroup option""".split()
 )
-#: Void elements (HTML Living Standard §13.1.2): the parser never gives them children.
-VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta source track wbr".split())
 #: Elements listed in ``ParsedPage.tagged`` as the tree is built (what the metadata stage
 #: looks for in the body), so that finding them needs no walk.
 TAGGED_ELEMENTS = frozenset({"h1", "time", "meta", "link", "title"})
 #: Elements in which whitespace is preserved (``white-space: pre``).
 _PRESERVE_WHITESPACE = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
-
-#: Never left out of the tree by ``skip_selector`` or ``skip_elements``: a rule hiding the
-#: whole page (anti-clickjacking ``body{display:none}``, FOUC guards) is lifted by the page's
-#: own script and says nothing about which content is hidden.
-_NEVER_SKIPPED = frozenset({"html", "head", "body"})
-
-_TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
-
-
-def _tags_end(html: str) -> int:
-    """End position for :data:`_TAG_RE` scans: just past the last ``>``. A tag start with
-    no ``>`` after it cannot match, and without this bound each such start would scan to
-    the end of the page (``"<a" * n``: quadratic); before it, every scan stops at the next
-    ``>`` and is consumed by the match."""
-    return html.rfind(">") + 1
-
 
 #: Where :func:`_strip_style_bulk` may find a custom property (``--`` and a name
 #: character) or a ``url(`` value.
@@ -143,392 +130,6 @@ def _strip_style_bulk(style: str) -> str:
         return style
     out.append(style[copied:])
     return "".join(out)
-
-def estimate_depth(html: str) -> int:
-    """Quick upper estimate of element nesting depth from a linear scan of the tags.
-
-    Counts start tags minus end tags, ignoring void elements and elements with optional
-    end tags (see ``_NON_NESTING``). A ``/>`` does not close a non-void HTML element (the
-    parser ignores it there), so it counts as a start tag too. Raw-text content
-    (script/style) may add noise: this only decides whether :func:`simulated_depth` is
-    needed.
-    """
-    depth = 0
-    deepest = 0
-    for m in _TAG_RE.finditer(html, 0, _tags_end(html)):
-        name = m.group(2).lower()
-        if name in _NON_NESTING:
-            continue
-        if m.group(1):
-            if depth > 0:
-                depth -= 1
-        else:
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-    return deepest
-
-
-#: Start tags that close an open ``<p>`` (WHATWG HTML §13.2.6.4.7, "in body": "If the
-#: stack of open elements has a p element in button scope, then close a p element").
-_CLOSES_P = frozenset(
-    """address article aside blockquote center details dialog dir div dl fieldset figcaption
-    figure footer form h1 h2 h3 h4 h5 h6 header hgroup hr main menu nav ol p pre listing
-    search section summary table ul li dd dt plaintext xmp""".split()
-)
-#: Elements that bound the searches for an element "in scope" (§13.2.4.2, "has an
-#: element in scope"; button scope adds ``button``).
-_SCOPE_BOUNDARIES = frozenset(
-    "applet caption html table td th marquee object template button svg math".split()
-)
-#: Start tags that close the nearest open element of the same group first, and where that
-#: search stops (list item scope, table scope...), as the tree builder does.
-_CELL = (frozenset({"td", "th"}), frozenset({"table"}))
-_ROW = (frozenset({"tr"}), frozenset({"table", "tbody", "thead", "tfoot"}))
-_SECTION = (frozenset({"tbody", "thead", "tfoot"}), frozenset({"table"}))
-_IMPLIED_CLOSE = {
-    "li": ((frozenset({"li"}), frozenset({"ol", "ul"})),),
-    "dd": ((frozenset({"dd", "dt"}), frozenset({"dl"})),),
-    "dt": ((frozenset({"dd", "dt"}), frozenset({"dl"})),),
-    "td": (_CELL,),
-    "th": (_CELL,),
-    "tr": (_CELL, _ROW),  # a row start ends the open cell, then the open row
-    "tbody": (_CELL, _ROW, _SECTION),
-    "thead": (_CELL, _ROW, _SECTION),
-    "tfoot": (_CELL, _ROW, _SECTION),
-    # a new <a> or <nobr> ends the open one (the adoption agency algorithm)
-    "a": ((frozenset({"a"}), frozenset()),),
-    "nobr": ((frozenset({"nobr"}), frozenset()),),
-    "option": ((frozenset({"option"}), frozenset({"select", "datalist", "optgroup"})),),
-    "optgroup": ((frozenset({"option", "optgroup"}), frozenset({"select", "datalist"})),),
-}
-_HEADING_TAGS = frozenset("h1 h2 h3 h4 h5 h6".split())
-#: Elements whose content is text, not tags (their end tag is searched for directly).
-_RAW_TEXT = frozenset("script style textarea title xmp iframe noembed noframes".split())
-
-
-class _OpenElements:
-    """The simulated stack of open elements, with the stack positions of each open tag
-    name, so that finding the nearest open element of a name (or a scope boundary) is a
-    lookup rather than a walk down the stack: the simulation stays linear in the number
-    of tags whatever the depth (each element is pushed and popped once)."""
-
-    __slots__ = ("names", "where")
-
-    def __init__(self) -> None:
-        self.names: list[str] = []
-        self.where: dict[str, list[int]] = {}
-
-    def __len__(self) -> int:
-        return len(self.names)
-
-    def push(self, name: str) -> None:
-        self.where.setdefault(name, []).append(len(self.names))
-        self.names.append(name)
-
-    def top(self) -> str | None:
-        return self.names[-1] if self.names else None
-
-    def last(self, names) -> int:
-        """Stack position of the nearest open element among ``names``, or -1."""
-        best = -1
-        for name in names:
-            at = self.where.get(name)
-            if at and at[-1] > best:
-                best = at[-1]
-        return best
-
-    def pop_to(self, position: int) -> None:
-        """Pop every element at ``position`` and above."""
-        names, where = self.names, self.where
-        while len(names) > position:
-            where[names.pop()].pop()
-
-    def close_nearest(self, names, stop) -> None:
-        """Pop through the nearest open element among ``names``, unless a scope boundary
-        or one of ``stop`` is open above it."""
-        at = self.last(names)
-        if at >= 0 and at > self.last(stop) and at > self.last(_SCOPE_BOUNDARIES.difference(names)):
-            self.pop_to(at)
-
-
-def simulated_depth(html: str, limit: int | None = None) -> int:
-    """Nesting depth the tree builder would reach, from a simulation of its stack of open
-    elements: end tags close up to the matching open element, the implied end tags of
-    ``<p>``, ``<li>``, ``<dd>``/``<dt>``, table parts, ``<option>`` and headings, a new
-    ``<a>``/``<nobr>`` ending the open one, ``/>`` closing elements only inside
-    ``<svg>``/``<math>``, raw-text elements skipped whole. Only run when
-    :func:`estimate_depth`, which ignores all that, is over the limit: sloppy pages (an
-    unclosed ``<a>`` or ``<font>`` in each of thousands of paragraphs) are shallow once
-    parsed. Linear in the number of tags; stops as soon as the depth passes ``limit``.
-    """
-    stack = _OpenElements()
-    deepest = 0
-    pos = 0
-    n = len(html)
-    search = _TAG_RE.search
-    tags_end = _tags_end(html)
-    p_only = ("p",)
-    while pos < n:
-        m = search(html, pos, tags_end)
-        if m is None:
-            break
-        pos = m.end()
-        name = m.group(2).lower()
-        if m.group(1):  # end tag: close up to the matching open element, if any
-            at = stack.last((name,))
-            if at >= 0:
-                stack.pop_to(at)
-            continue
-        if name in VOID_ELEMENTS or name in ("html", "head", "body"):
-            continue
-        foreign = stack.last(("svg", "math")) >= 0
-        if m.group(3) and (foreign or name in ("svg", "math")):
-            continue  # self-closing in foreign content
-        if name in _RAW_TEXT:  # a leaf: its content is text up to its end tag
-            deepest = max(deepest, len(stack) + 1)
-            close = re.compile(rf"</{name}\s*>", re.IGNORECASE).search(html, pos)
-            pos = close.end() if close else n
-            continue
-        if not foreign:
-            if name in _CLOSES_P:
-                stack.close_nearest(p_only, ())
-            if name in _HEADING_TAGS and stack.top() in _HEADING_TAGS:
-                stack.pop_to(len(stack) - 1)
-            for names, stop in _IMPLIED_CLOSE.get(name, ()):
-                stack.close_nearest(names, stop)
-        stack.push(name)
-        if len(stack) > deepest:
-            deepest = len(stack)
-            if limit is not None and deepest > limit:
-                break
-    return deepest
-
-
-_START_TAG_RE = re.compile(r"<[A-Za-z]")
-
-
-def start_tag_count(html: str) -> int:
-    """Start tags in ``html`` (``<`` followed by a letter: an upper bound of the elements a
-    parser builds, comments and script text included)."""
-    return sum(1 for _ in _START_TAG_RE.finditer(html))
-
-
-def crowded_tag_attribute_count(html: str, limit: int = MAX_ATTRIBUTES_PER_ELEMENT,
-                                min_chars: int = LONG_TAG_CHARS) -> int:
-    """The attribute count of a start tag of at least ``min_chars`` characters that holds
-    more than ``limit`` attributes, or 0 when there is none.
-
-    Such a tag spans a whole aligned block of ``min_chars // 2`` characters without a
-    ``>``: the blocks are tested with ``str.find`` (each stops at the first ``>``, usually
-    within a few characters). Around a block without one, the tag that holds it is the
-    first ``<`` + letter after the last ``>`` before the block (HTML tokenization: text
-    runs until such a tag opens), and its attributes are counted up to the next ``>``;
-    a count over ``limit`` is believed only when the tag is not inside a comment or a
-    raw-text element (:func:`_in_text_or_comment`).
-    """
-    half = max(1, min_chars // 2)
-    n = len(html)
-    start = 0
-    while start < n:
-        if html.find(">", start, start + half) != -1:
-            start += half
-            continue
-        opened = _TAG_OPEN_RE.search(html, html.rfind(">", 0, start) + 1, start + half)
-        end = html.find(">", start + half)
-        end = n if end == -1 else end
-        # attributes are separated by whitespace, "/" or a closing quote: an upper bound
-        # counted in C comes first, the regex only for a tag that may be over the limit
-        if opened is not None and sum(html.count(c, opened.end(), end) for c in _SEPARATORS) > limit:
-            count = len(_ATTRIBUTE_RE.findall(html, opened.end(), end))
-            if count > limit and not _in_text_or_comment(html, opened.start()):
-                return count
-        start = end + 1
-    return 0
-
-
-def attribute_pairs(html: str, limit: int = MAX_ATTRIBUTE_PAIRS,
-                    min_chars: int = ATTRIBUTE_PAIRS_TAG_CHARS) -> int:
-    """The sum of the squared attribute counts of the start tags of at least ``min_chars``
-    characters (found as in :func:`crowded_tag_attribute_count`), left out those inside a
-    comment or raw-text element; once the sum passes ``limit`` it is returned as is.
-
-    The tags are first counted wherever they are (one pass; enough for nearly every page);
-    only when that passes ``limit`` are the comments and raw-text elements located, in one
-    more pass (:func:`_text_and_comment_spans`), and the tags inside them left out.
-    """
-    tags = _long_tag_counts(html, min_chars)
-    if sum(count * count for _, count in tags) <= limit:
-        return sum(count * count for _, count in tags)
-    spans = _text_and_comment_spans(html)
-    starts = [start for start, _ in spans]
-    total = 0
-    for pos, count in tags:
-        k = bisect.bisect_right(starts, pos) - 1
-        if k >= 0 and pos < spans[k][1]:
-            continue
-        total += count * count
-        if total > limit:
-            break
-    return total
-
-
-def _long_tag_counts(html: str, min_chars: int) -> list[tuple[int, int]]:
-    """(position, attribute count) of the start tags of at least ``min_chars`` characters
-    that hold more than one attribute (aligned blocks of ``min_chars // 2`` without a
-    ``>``, as in :func:`crowded_tag_attribute_count`). Linear: the blocks are tested with
-    ``str.find``, and each long tag is counted once."""
-    half = max(1, min_chars // 2)
-    n = len(html)
-    out: list[tuple[int, int]] = []
-    start = 0
-    while start < n:
-        if html.find(">", start, start + half) != -1:
-            start += half
-            continue
-        opened = _TAG_OPEN_RE.search(html, html.rfind(">", 0, start) + 1, start + half)
-        end = html.find(">", start + half)
-        end = n if end == -1 else end
-        if opened is not None and sum(html.count(c, opened.end(), end) for c in _SEPARATORS) > 1:
-            count = sum(1 for _ in _ATTRIBUTE_RE.finditer(html, opened.end(), end))
-            if count > 1:
-                out.append((opened.start(), count))
-        start = end + 1
-    return out
-
-
-def _text_and_comment_spans(html: str) -> list[tuple[int, int]]:
-    """(start, end) of the comments and raw-text elements (``<script>``, ``<style>``...) of
-    ``html`` in order, where a ``<`` opens no tag; one forward pass (an unclosed one runs
-    to the end)."""
-    spans: list[tuple[int, int]] = []
-    pos = 0
-    n = len(html)
-    while (m := _RAW_TEXT_OPENER_ANY_CASE_RE.search(html, pos)) is not None:
-        if m.group() == "<!--":
-            close = html.find("-->", m.end())
-            end = n if close < 0 else close + 3
-        else:
-            close = re.compile("</" + m.group(1), re.IGNORECASE).search(html, m.end())
-            end = n if close is None else close.end()
-        spans.append((m.start(), end))
-        pos = end
-    return spans
-
-
-def _in_text_or_comment(html: str, pos: int) -> bool:
-    """Whether ``pos`` lies inside a comment or the content of a raw-text element
-    (``<script>``, ``<style>``...), where a ``<`` does not open a tag: the last such
-    opener before ``pos`` has no closer before it. Only called for the rare long runs
-    without ``>``."""
-    low = html[max(0, pos - _RAW_TEXT_LOOKBACK):pos].lower()
-    last = None
-    for last in _RAW_TEXT_OPENER_RE.finditer(low):
-        pass
-    if last is None:
-        return False
-    closer = "-->" if last.group() == "<!--" else "</" + last.group(1)
-    return low.find(closer, last.end()) == -1
-
-
-_RAW_TEXT_OPENER_RE = re.compile("<!--|<(" + "|".join(sorted(_RAW_TEXT)) + r")(?=[\s/>])")
-_RAW_TEXT_OPENER_ANY_CASE_RE = re.compile(_RAW_TEXT_OPENER_RE.pattern, re.IGNORECASE)
-#: How far back :func:`_in_text_or_comment` looks for the opener, in characters.
-_RAW_TEXT_LOOKBACK = 4 * 1024 * 1024
-
-
-_TAG_OPEN_RE = re.compile(r"<[A-Za-z][^\s/>]*")
-_SEPARATORS = " \t\n\r\f/\"'"
-#: One attribute (name, optional value) inside a start tag.
-_ATTRIBUTE_RE = re.compile(r"[^\s\"'>/=]+(?:\s*=\s*(?:\"[^\"]*\"|'[^']*'|[^\s>]*))?")
-
-
-@dataclass
-class SkippedElement:
-    """An element left out of the tree by ``skip_selector``: its tag, attributes, text
-    (characters of the whole subtree) and the copied parent it would have had."""
-
-    tag: str
-    attrs: dict
-    text: str
-    parent: Node
-    #: some element inside it is hidden (``ElementFilter.hides``): its ``text`` holds text no
-    #: reader sees, which a removal log must not show
-    hidden_inside: bool = False
-    #: why the page's styles hide it (``parse_html(style_resolver=...)``), when they do
-    reason: str | None = None
-    #: lexbor's identity of the element (``mem_id``), when known
-    mem_id: int | None = None
-    #: the lexbor node, for an element left out while the tree was built (its subtree is
-    #: read once the page's styles are known: ``hidden_inside``)
-    lnode: object = None
-
-
-@dataclass(frozen=True)
-class ElementFilter:
-    """Elements left out of the tree while it is copied, decided in Python from the tag and
-    the attributes, which the copy reads anyway (cheaper than a CSS pass over the page).
-
-    Attributes:
-        tags: elements dropped whatever their attributes.
-        check_tags: elements for which ``test`` decides...
-        attribute_names: ...as for any element that has one of these attributes.
-        test: ``test(tag, attrs) -> bool``, ``True`` to drop.
-
-    ``<html>``, ``<head>`` and ``<body>`` are never dropped.
-    """
-
-    tags: frozenset[str]
-    check_tags: frozenset[str]
-    attribute_names: frozenset[str]
-    test: Callable[[str, dict[str, str]], bool]
-    #: If given, in document order: ``observe(attrs)`` for every element that is kept,
-    #: ``observe_dropped(attrs, controls)`` for every element left out, with the attributes
-    #: of its descendants that have ``aria-controls`` (its subtree is
-    #: not walked); ``start()`` before each build of the tree (a page may be built twice).
-    observe: Callable[[dict[str, str]], None] | None = None
-    observe_dropped: Callable[[dict[str, str], list[dict[str, str]]], None] | None = None
-    start: Callable[[], None] | None = None
-    #: ``chrome(tag, attrs)``: the dropped element is page chrome by its tag or role (not
-    #: hidden). With ``parse_html(spare_wrappers=...)``, such an element that could hold
-    #: the page (its text passes the wrapper test's size and link density) is built and
-    #: decided once the tree is complete: a wrapper stays, as a ``<div>`` without role.
-    chrome: Callable[[str, dict[str, str]], bool] | None = None
-    #: ``loading(tag, attrs)``: the dropped element is hidden by its own attributes in a way
-    #: a page's script undoes when it has loaded (``hidden``, ``aria-hidden``, inline
-    #: ``display:none``/``visibility:hidden``). With ``parse_html(spare_wrappers=...)``, such
-    #: an element that could hold the page is built and decided once the tree is complete:
-    #: a wrapper holding the page's main landmark stays, without those attributes
-    #: (:func:`_is_loading_page`: a loading state, an age gate, a dialog's inert
-    #: background).
-    loading: Callable[[str, dict[str, str]], bool] | None = None
-    #: ``shown(tag, attrs, lnode)``: the dropped element is hidden only from assistive
-    #: technology (``aria-hidden``) while a screen-reader twin beside it says the same for
-    #: them: sighted readers see it. It is kept, without ``aria-hidden`` (``lnode``: its
-    #: lexbor node, whose siblings are read).
-    shown: Callable[[str, dict[str, str], object], bool] | None = None
-    #: ``revisit(tag, attrs, lnode)``: the dropped element is hidden only by its own inline
-    #: ``visibility: hidden`` while something inside it may declare itself visible again
-    #: (``visibility`` is inherited, and a descendant can undo it): it stays in the tree and
-    #: ``parse_html``'s ``style_resolver`` settles it (``honour``: their lexbor ``mem_id``).
-    revisit: Callable[[str, dict[str, str], object], bool] | None = None
-    #: The share of the page's text such a hidden element must hold, the link density it
-    #: must stay below, and the share of the
-    #: text of a ``<main>``/``<article>`` around it that it must fill (:func:`_is_loading_page`;
-    #: the prune stage passes ``rules.LOADING_WRAPPER_SHARE``,
-    #: ``rules.LOADING_WRAPPER_LINK_DENSITY`` and ``rules.LOADING_LANDMARK_FILL``;
-    #: the defaults keep nothing).
-    loading_share: float = 1.01
-    loading_link_density: float = 0.0
-    landmark_fill: float = 1.01
-    #: ``hides(attrs)``: an element with these attributes is hidden; read on the descendants
-    #: of a dropped element when the skipped elements are reported
-    #: (``SkippedElement.hidden_inside``).
-    hides: Callable[[dict[str, str]], bool] | None = None
-
-
-#: Descendants of a dropped element that ``ElementFilter.hides`` is asked about.
-_MAY_HIDE = "[hidden],[aria-hidden],[style],[class],[type]"
 
 
 @dataclass
@@ -641,10 +242,10 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     (``streamed``) and, when ``index`` is given, each copied element by lexbor's node
     identity (``mem_id``) and the lower-cased class names and ids present (``classes``,
     ``ids``). Chrome and hidden elements that may be page wrappers (``ElementFilter.chrome``,
-    ``ElementFilter.loading``, :func:`_may_wrap` with ``wrapper``) are built and listed in
-    ``deferred``, with their lexbor nodes and kinds, for :func:`_decide_wrappers`; elements
+    ``ElementFilter.loading``, :func:`~.skip._may_wrap` with ``wrapper``) are built and listed in
+    ``deferred``, with their lexbor nodes and kinds, for :func:`decide_wrappers`; elements
     ``ElementFilter.revisit`` keeps join ``honour`` (their ``mem_id``); ``sizes`` receives the characters of all
-    text nodes built, as :func:`_text_counts` counts them (non-blank, scripts' and styles'
+    text nodes built, as :func:`~.skip._text_counts` counts them (non-blank, scripts' and styles'
     text left out: the page's size for the wrapper test).
     """
     root = Node(DOCUMENT)
@@ -691,7 +292,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                             continue
                     elif ptag in blocks:
                         continue
-                if ptag not in _UNRENDERED_TEXT_TAGS:
+                if ptag not in UNRENDERED_TEXT_TAGS:
                     text_chars += len(text) - text.count(" ") - text.count("\n") - text.count("\t")
                 if siblings and siblings[-1].tag == TEXT:
                     siblings[-1].text += text  # merge adjacent text (comments removed)
@@ -739,11 +340,11 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             if (
                 tag in drop_tags
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
-                    and tag not in _NEVER_SKIPPED and test(tag, attrs))
-            ) and not (defer := _deferral(tag, attrs, child, chrome, loading, wrapper) if not open_deferred else None
-                       ) and not (shown is not None and attrs and "aria-hidden" in attrs and _spare_shown(
+                    and tag not in NEVER_SKIPPED and test(tag, attrs))
+            ) and not (defer := deferral(tag, attrs, child, chrome, loading, wrapper) if not open_deferred else None
+                       ) and not (shown is not None and attrs and "aria-hidden" in attrs and spare_shown(
                            shown, tag, attrs, child)) and not (
-                    revisit is not None and attrs and "style" in attrs and _spare_revisit(
+                    revisit is not None and attrs and "style" in attrs and spare_revisit(
                         revisit, tag, attrs, child, honour)):
                 if observe_dropped is not None:
                     observe_dropped(attrs or {}, [  # (lexbor gives None for a valueless attribute)
@@ -753,7 +354,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 if skipped is not None:
                     hides = skip_elements.hides if skip_elements is not None else None
                     skipped.append(SkippedElement(tag, attrs, child.text(deep=True), parent, hides is not None and any(
-                        hides({k: v or "" for k, v in n.attributes.items()}) for n in child.css(_MAY_HIDE)),
+                        hides({k: v or "" for k, v in n.attributes.items()}) for n in child.css(MAY_HIDE_SELECTOR)),
                         mem_id=child.mem_id, lnode=child))
                 continue
             node = Node(tag, attrs)
@@ -901,24 +502,6 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
     return len(tex)
 
 
-def _spare_revisit(revisit: Callable, tag: str, attrs: dict, lnode, honour: set[int] | None) -> bool:
-    """Whether ``revisit`` keeps this element for the style resolver to settle (see
-    ``ElementFilter.revisit``); if so its ``mem_id`` joins ``honour``."""
-    if honour is None or not revisit(tag, attrs, lnode):
-        return False
-    honour.add(lnode.mem_id)
-    return True
-
-
-def _spare_shown(shown: Callable, tag: str, attrs: dict, lnode) -> bool:
-    """Whether ``shown`` keeps this element (see ``ElementFilter.shown``); if so its
-    ``aria-hidden`` goes, so no later stage hides it for that."""
-    if shown(tag, attrs, lnode):
-        del attrs["aria-hidden"]
-        return True
-    return False
-
-
 def _read_math(node: Node, lnode) -> None:
     """Make the ``<math>`` copy ``node`` one text node: the formula read token by token
     (MathML's ``mi``/``mn``/``mo``... text, space-separated, its annotations left out), with
@@ -951,448 +534,6 @@ def _read_math(node: Node, lnode) -> None:
         t = Node(TEXT, None, text)
         t.parent = node
         node.children.append(t)
-
-
-def _stream_swaps(html: str) -> list[tuple[str, str, str]]:
-    """The swaps React's runtime would make, as ``(kind, template id, segment id)`` with
-    kind ``"C"`` (boundary ``B:m`` completed by segment ``S:n``, its fallback removed) or
-    ``"S"`` (placeholder ``P:m`` replaced by segment ``S:n``), in the order the page makes
-    them. The page's own ``$RC``/``$RS`` calls when it has any; otherwise (a saved copy
-    whose scripts were stripped) each segment ``S:n`` goes to the template of the same
-    number, ``P:n`` or else ``B:n``: React numbers a boundary, or a placeholder, and the
-    segment that completes it alike (as in every page with calls seen in the datasets)."""
-    swaps = []
-    for kind, a_kind, a, _, b in _STREAM_CALL_RE.findall(html):
-        if kind == "C" and a_kind == "B":
-            swaps.append(("C", f"B:{a}", f"S:{b}"))
-        elif kind == "S" and a_kind == "S":
-            swaps.append(("S", f"P:{b}", f"S:{a}"))
-    if swaps:
-        return swaps
-    templates = set(_STREAM_TEMPLATE_RE.findall(html))
-    for n in _SEGMENT_RE.findall(html):
-        if f"P:{n}" in templates:
-            swaps.append(("S", f"P:{n}", f"S:{n}"))
-        elif f"B:{n}" in templates:
-            swaps.append(("C", f"B:{n}", f"S:{n}"))
-    return swaps
-
-
-#: A boundary's fallback, when the page has no ``<!--/$-->`` comment to mark its end (a
-#: saved copy without comments), is taken to be the one element after the boundary if it
-#: holds fewer characters than this ("Loading...", a skeleton): longer is page content.
-STREAM_FALLBACK_MAX_CHARS = 200
-#: A fallback spans at most this many sibling nodes (React's are a spinner or a skeleton).
-STREAM_FALLBACK_MAX_NODES = 64
-
-
-def _drop_fallback(boundary, forget) -> None:
-    """Remove the fallback React shows in place of a Suspense boundary until it completes:
-    the siblings after ``<template id="B:m">`` up to the closing ``<!--/$-->`` comment, or
-    (no such comment before the next ``<template>``) see :data:`STREAM_FALLBACK_MAX_CHARS`. ``forget(node)`` is called on
-    each node before it is destroyed."""
-    node = boundary.next
-    doomed = []
-    # the closing comment is looked for among the next STREAM_FALLBACK_MAX_NODES siblings,
-    # before the next boundary (a bounded scan: linear time whatever the swap order)
-    while node is not None and node.tag != "template" and len(doomed) < STREAM_FALLBACK_MAX_NODES:
-        if node.tag == "-comment" and "/$" in (node.comment_content or ""):
-            for d in doomed:
-                forget(d)
-                d.decompose()
-            return
-        doomed.append(node)
-        node = node.next
-    node = boundary.next
-    while node is not None and node.tag == "-text" and not (node.text_content or "").strip():
-        node = node.next
-    if node is not None and node.tag not in ("-text", "-comment", "template") and (
-            len(node.text(deep=True).strip()) < STREAM_FALLBACK_MAX_CHARS):
-        forget(node)
-        node.decompose()
-
-
-def _reveal_streamed_segments(tree, html: str) -> int:
-    """Apply React's server-streaming swaps, as the page's own inline runtime would.
-
-    React 18+ streaming SSR (Suspense) sends late content as ``<div hidden id="S:n">``
-    segments; the runtime moves a segment into its boundary ``<template id="B:m">``
-    (``$RC``: the fallback that follows the template up to the ``<!--/$-->`` comment goes)
-    or into a placeholder ``<template id="P:m">`` (``$RS``). See :func:`_stream_swaps` for
-    which swaps are made.
-    Returns the number of segments moved.
-    """
-    swaps = _stream_swaps(html)
-    body = tree.body
-    if not swaps or body is None:
-        return 0
-    # One pass for the segments (React writes them as children of <body>) and for the
-    # placeholders outside segments; a placeholder inside a segment is looked up when
-    # needed, in the segment's moved copy (at most MAX_STREAM_LOOKUPS times: linear time).
-    segments = {}
-    for node in body.iter():
-        if node.tag == "div" and "hidden" in node.attributes:
-            sid = node.attributes.get("id") or ""
-            if sid.startswith("S:"):
-                segments.setdefault(sid, node)
-    inside = {t.mem_id for seg in segments.values() for t in seg.css("template[id]")}
-    templates = {}
-    for node in tree.css("template[id]"):
-        tid = node.attributes.get("id") or ""
-        if tid.startswith(("B:", "P:")) and tid not in templates and node.mem_id not in inside:
-            templates[tid] = node
-
-    def forget(node) -> None:  # a destroyed subtree's placeholders must not be used
-        if node.tag in ("-text", "-comment"):
-            return
-        for t in [node] + list(node.css("template[id]")):
-            tid = t.attributes.get("id") or ""
-            if tid in templates and templates[tid].mem_id == t.mem_id:
-                del templates[tid]
-
-    moved = lookups = 0
-    for kind, template_id, segment_id in swaps:
-        segment = segments.pop(segment_id, None)
-        if segment is None:
-            continue
-        placeholder = templates.pop(template_id, None)
-        if placeholder is None and lookups < MAX_STREAM_LOOKUPS:
-            lookups += 1
-            placeholder = tree.css_first(f'template[id="{template_id}"]')
-        if placeholder is None:
-            continue
-        if kind == "C":
-            _drop_fallback(placeholder, forget)
-        placeholder.insert_before(segment)  # inserts a copy
-        copy = placeholder.prev
-        if copy is not None and copy.tag == "div":
-            del copy.attrs["hidden"]
-            copy.unwrap()
-        segment.decompose()
-        placeholder.decompose()
-        moved += 1
-    return moved
-
-
-@lru_cache(maxsize=4096)
-def _selector_ok(selector: str) -> bool:
-    """Whether lexbor's CSS engine accepts ``selector`` (checked on a tiny document)."""
-    try:
-        _PROBE.css(selector)
-        return True
-    except Exception:  # noqa: BLE001 - selectolax raises plain exceptions for bad selectors
-        return False
-
-
-_PROBE = LexborHTMLParser("<p class=a id=b>x</p>")
-
-
-_SELECTOR_TOKEN_RE = re.compile(r"[.#]-?[_a-zA-Z\u0080-\U0010ffff][\w\u0080-\U0010ffff-]*")
-_SELECTOR_ARGUMENT_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
-
-
-@lru_cache(maxsize=16384)
-def _required_tokens(selector: str) -> tuple[str, ...] | None:
-    """The class names and ids (``.name`` / ``#id``, lower-cased) that an element of the
-    document must have for ``selector`` to match anything, or ``None`` when that cannot be
-    told safely (escapes, quotes). Arguments of functional pseudo-classes (``:not(.x)``)
-    and attribute selectors are not required and are left out."""
-    if "\\" in selector or '"' in selector or "'" in selector:
-        return None
-    core = selector
-    while "(" in core or "[" in core:
-        stripped = _SELECTOR_ARGUMENT_RE.sub(" ", core)
-        if stripped == core:
-            return None  # unbalanced: leave the selector alone
-        core = stripped
-    return tuple(t.lower() for t in _SELECTOR_TOKEN_RE.findall(core))
-
-
-def applicable_selectors(selectors: list[str], classes: set[str], ids: set[str]) -> list[str]:
-    """The selectors that can match this document: those whose required class names and
-    ids (:func:`_required_tokens`) all occur in it. Sites ship stylesheets for every page
-    of the site (CNN: 494 hiding rules), and lexbor checks every selector of a list against
-    every element; most rules name classes the page does not use."""
-    out = []
-    for sel in selectors:
-        need = _required_tokens(sel)
-        if need is None or all((t[1:] in classes) if t[0] == "." else (t[1:] in ids) for t in need):
-            out.append(sel)
-    return out
-
-
-def combined_selector(tree, selectors: list[str]) -> str:
-    combined = ", ".join(selectors)
-    try:
-        _PROBE.css(combined)
-        return combined
-    except Exception:  # noqa: BLE001
-        return ", ".join(s for s in selectors if _selector_ok(s))
-
-
-#: Elements whose text is code or data, never a page wrapper's.
-_CODE_TAGS = frozenset({"script", "style", "template", "noscript", "textarea", "title"})
-#: Elements whose text a browser never renders, kept in the tree (data scripts: JSON-LD,
-#: ``__NEXT_DATA__``; styles): left out of the page's text size and of an element's, which
-#: the page-wrapper rules compare.
-_UNRENDERED_TEXT_TAGS = frozenset({"script", "style"})
-
-
-def _text_counts(node: Node) -> tuple[int, int]:
-    """``(characters of the text nodes below node, those inside <a> elements)``, one pass:
-    characters other than spaces, tabs and line breaks (a template's indentation is no
-    text), those of scripts and styles (never rendered) left out."""
-    chars = links = 0
-    stack = [(node, False)]
-    while stack:
-        n, in_link = stack.pop()
-        if n.tag == TEXT:
-            t = n.text
-            k = len(t) - t.count(" ") - t.count("\n") - t.count("\t")
-            chars += k
-            if in_link:
-                links += k
-        elif n.children and n.tag not in _UNRENDERED_TEXT_TAGS:
-            inside = in_link or n.tag == "a"
-            stack.extend((c, inside) for c in n.children)
-    return chars, links
-
-
-def _is_wrapper(node: Node, page_chars: int, share: float, density: float, least: int,
-                lnode=None) -> bool:
-    """Whether ``node`` holds at least ``share`` of the page's ``page_chars`` characters
-    (of its built text nodes) and at least ``least``, with a link density below
-    ``density``. ``lnode``: its lexbor node, whose text (a superset: scripts inside
-    included) rules out small elements in C first."""
-    if lnode is not None and len(lnode.text(deep=True)) < least:
-        return False
-    chars, links = _text_counts(node)
-    return chars >= least and chars >= share * page_chars and links < density * chars
-
-
-def _is_main_landmark(n: Node) -> bool:
-    return n.tag == "main" or "main" in n.attrs.get("role", "").lower().split()
-
-
-
-
-def _holds_main_landmark(node: Node) -> bool:
-    """Whether ``node`` is or holds the page's main content landmark (``<main>``,
-    ``role=main``, or an ``<h1>``) and no ``<main>``/``role=main`` lies outside it (one
-    around it included): a loading state hides the page's own main content; hidden text
-    next to a visible ``<main>`` is planted, however long. (The rule for stylesheet-hidden
-    wrappers; :func:`_is_loading_page` is stricter.)"""
-    if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)):
-        return False
-    top = node
-    while top.parent is not None:
-        top = top.parent
-    stack = [top]
-    while stack:
-        n = stack.pop()
-        if n is node or n.tag == TEXT:
-            continue
-        if _is_main_landmark(n):
-            return False
-        stack.extend(n.children)
-    return True
-
-
-def _is_loading_page(node: Node, fill: float) -> bool:
-    """Whether ``node`` (hidden by its own attributes) is or holds the page's main content
-    landmark (``<main>``, ``role=main``, or an ``<h1>``) and the page shows no other: no
-    ``<main>``, ``role=main``, ``<article>`` or ``<h1>`` outside it, except a landmark
-    around it whose text it fills to the share ``fill``: a loading state, an age gate, a
-    dialog's inert background hide the page's own main content; hidden text next to a
-    visible article, title or ``<main>`` is planted, however long."""
-    if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)):
-        return False
-    around: dict[int, Node] = {}
-    top = node
-    while top.parent is not None:
-        top = top.parent
-        around[id(top)] = top
-    chars = None
-    stack = [top]
-    while stack:
-        n = stack.pop()
-        if n is node or n.tag == TEXT:
-            continue
-        if n.tag in ("h1", "article") or _is_main_landmark(n):
-            if id(n) not in around or n.tag == "h1":
-                return False
-            if chars is None:
-                chars = _text_counts(node)[0]
-            if chars < fill * _text_counts(n)[0]:
-                return False
-        stack.extend(n.children)
-    return True
-
-
-def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:
-    """Cheap first look (lexbor's text, scripts inside included) at a chrome element: at
-    least ``wrapper[2]`` characters, link text below ``wrapper[1]`` of them. Only elements
-    passing it are built, then decided by :func:`_is_wrapper`."""
-    if wrapper is None:
-        return False
-    text = lnode.text(deep=True)
-    if len(text) < wrapper[2]:
-        return False
-    links = sum(len(a.text(deep=True)) for a in lnode.css("a"))
-    return links < wrapper[1] * len(text)
-
-
-#: The attributes by which a page hides a loading state (``ElementFilter.loading``), taken
-#: off a page wrapper that is kept (``ElementFilter.loading`` has checked that the style
-#: hides nothing else).
-_LOADING_ATTRIBUTES = ("hidden", "aria-hidden", "style")
-
-
-def _deferral(tag: str, attrs: dict | None, lnode, chrome, loading,
-              wrapper: tuple[float, float, int] | None) -> str | None:
-    """``"chrome"`` or ``"loading"`` when an element the filter drops may wrap the page
-    (``ElementFilter.chrome`` / ``ElementFilter.loading``, then :func:`_may_wrap`): it is
-    built and decided by :func:`_decide_wrappers`; else ``None`` (dropped now)."""
-    if chrome is None and loading is None:
-        return None
-    a = attrs or {}
-    kind = ("chrome" if chrome is not None and chrome(tag, a)
-            else "loading" if loading is not None and tag not in _CODE_TAGS and loading(tag, a) else None)
-    return kind if kind is not None and _may_wrap(lnode, wrapper) else None
-
-
-def _decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float, int],
-                     skipped: list[SkippedElement] | None, loading_share: float = 1.01,
-                     landmark_fill: float = 1.01, loading_link_density: float = 0.0) -> None:
-    """Decide the deferred elements (disjoint: only outermost ones are deferred), listed as
-    ``(node, lexbor node, kind)``: chrome that holds the page (:func:`_is_wrapper`) stays as
-    a ``<div>`` without its role; a hidden (``"loading"``) element that holds
-    ``loading_share`` of the page (its text with this one shown and the other hidden ones
-    not), with a link density below ``loading_link_density``, and its main landmark (:func:`_is_loading_page` with
-    ``landmark_fill``) stays
-    without its hiding attributes
-    (``_LOADING_ATTRIBUTES``); the others are removed (reported in ``skipped``)."""
-    inside: set[int] = set()  # the removed ones' elements
-    own: list[SkippedElement] = []  # their own entries
-    # A hidden element's share is taken of the text a reader would see with it shown: the
-    # page's built text less that of the other hidden ("loading") elements (hidden menus and
-    # footers beside a product hidden until its script runs).
-    hidden = {id(node): _text_counts(node)[0] for node, _, kind in deferred if kind == "loading"}
-    shown_chars = page_chars - sum(hidden.values())
-    for node, lnode, kind in deferred:
-        if kind == "chrome":
-            if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
-                node.tag = "div"
-                node.attrs.pop("role", None)
-                continue
-        elif _is_wrapper(node, shown_chars + hidden[id(node)], loading_share, loading_link_density, wrapper[2],
-                         lnode=lnode) and (
-                _is_loading_page(node, landmark_fill)):
-            for name in _LOADING_ATTRIBUTES:
-                node.attrs.pop(name, None)
-            continue
-        if skipped is not None:
-            inside.update(id(n) for n in node.iter_elements(include_self=True))
-            own.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent))
-        node.remove()
-    if skipped is not None and own:
-        # what was left out while a removed element was built lies inside it: one entry
-        # (its own) says it (one filtering pass for all of them)
-        skipped[:] = [s for s in skipped if id(s.parent) not in inside] + own
-
-
-def _drop_matched(tree, selector: str, index: dict[int, Node], skipped: list[SkippedElement] | None,
-                  page_chars: int = 0, spare_wrappers: tuple[float, float, int] | None = None) -> None:
-    """Detach the copies of the elements lexbor matches with ``selector`` (outermost
-    only; ``<html>``, ``<head>``, ``<body>`` never) and report them in ``skipped`` (unless
-    ``None``). ``spare_wrappers = (share, link density, least)``: an element holding at
-    least ``share`` of the page's ``page_chars`` characters, and at least ``least``, with a
-    link density below ``link density`` stays (:func:`_is_wrapper`)."""
-    _drop_nodes([(lnode, None) for lnode in tree.root.css(selector)], index, skipped, page_chars, spare_wrappers)
-
-
-def _drop_nodes(found: list, index: dict[int, Node], skipped: list[SkippedElement] | None,
-                page_chars: int = 0, spare_wrappers: tuple[float, float, int] | None = None) -> None:
-    """:func:`_drop_matched` for ``found``: (lexbor node, reason or ``None``) pairs."""
-    pairs = []
-    reasons: dict[int, str | None] = {}
-    for lnode, reason in found:
-        node = index.get(lnode.mem_id)
-        if node is not None and node.tag not in _NEVER_SKIPPED:
-            pairs.append((node, lnode))
-            reasons[id(node)] = reason
-    matched = {id(node) for node, _ in pairs}
-    covered: dict[int, bool] = {}  # element -> it or an ancestor is matched (memo: linear overall)
-
-    def under_match(node: Node) -> bool:
-        path = []
-        a = node.parent
-        found = False
-        while a is not None:
-            k = id(a)
-            if k in matched:
-                found = True
-                break
-            if k in covered:
-                found = covered[k]
-                break
-            path.append(k)
-            a = a.parent
-        for k in path:
-            covered[k] = found
-        return found
-
-    outermost = [(node, lnode) for node, lnode in pairs if not under_match(node)]
-    for node, lnode in outermost:
-        if (spare_wrappers is not None and node.tag not in _CODE_TAGS
-                and _is_wrapper(node, page_chars, *spare_wrappers, lnode=lnode)
-                and _holds_main_landmark(node)):
-            continue
-        if skipped is not None:
-            skipped.append(SkippedElement(node.tag, node.attrs, lnode.text(deep=True), node.parent,
-                                          reason=reasons[id(node)]))
-        node.remove()
-
-
-def _mark_hidden_inside(skipped: list[SkippedElement], verdicts) -> None:
-    """Mark the skipped elements that hold an element the page's styles hide or may hide
-    (``SkippedElement.hidden_inside``: their text holds text no reader sees): an element
-    the verdicts name, or one that a hiding rule (``verdicts.selectors``) or style
-    attribute (``verdicts.styled``) names inside it."""
-    holders: set[int] = set()
-    for lnode, _reason in list(verdicts.drop.values()) + list(verdicts.mute.values()):
-        a = lnode.parent
-        while a is not None and a.mem_id not in holders:
-            holders.add(a.mem_id)
-            a = a.parent
-    selectors = getattr(verdicts, "selectors", "")
-    styled = getattr(verdicts, "styled", None)
-    for entry in skipped:
-        if entry.hidden_inside:
-            continue
-        if entry.mem_id is not None and entry.mem_id in holders:
-            entry.hidden_inside = True
-        elif entry.lnode is not None:
-            try:
-                named = bool(selectors) and entry.lnode.css_first(selectors) is not None
-            except Exception:  # noqa: BLE001 - (the selectors were checked by lexbor already)
-                named = True
-            entry.hidden_inside = named or (styled is not None and any(
-                styled(n.attributes.get("style") or "") for n in entry.lnode.css("[style]")))
-
-
-def _mute_nodes(found: list, index: dict[int, Node]) -> None:
-    """Remove the text children of the copies of ``found`` (lexbor node, reason) pairs:
-    elements whose own text the page's styles make invisible while a descendant shows."""
-    for lnode, _reason in found:
-        node = index.get(lnode.mem_id)
-        if node is not None and node.tag not in _NEVER_SKIPPED:
-            kept = [c for c in node.children if c.tag != TEXT]
-            if len(kept) != len(node.children):
-                for c in node.children:
-                    if c.tag == TEXT:
-                        c.parent = None
-                node.children = kept
 
 
 def parse_html(html: str, url: str | None = None, *,
@@ -1444,34 +585,10 @@ def parse_html(html: str, url: str | None = None, *,
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
         InputTooComplexError: an element with more than ``MAX_ATTRIBUTES_PER_ELEMENT``
-            attributes, or more than ``MAX_ELEMENTS`` start tags.
+            attributes, more than ``MAX_ELEMENTS`` start tags, or too many attribute pairs
+            (:func:`~.guards.check_input_limits`).
     """
-    # Nesting can only exceed the limit when there are more '<' than the limit: skip the
-    # scans for ordinary pages; the simulation runs only when the quick estimate is over.
-    if html.count("<") > MAX_DOM_DEPTH and estimate_depth(html) > MAX_DOM_DEPTH:
-        depth = simulated_depth(html, MAX_DOM_DEPTH)
-        if depth > MAX_DOM_DEPTH:
-            raise InputTooDeepError(
-                f"unreadable input: elements nested more than {MAX_DOM_DEPTH} levels deep"
-            )
-    if html.count("<") > MAX_ELEMENTS:
-        tags = start_tag_count(html)
-        if tags > MAX_ELEMENTS:
-            raise InputTooComplexError(
-                f"unreadable input: about {tags} elements (limit {MAX_ELEMENTS})"
-            )
-    attributes = crowded_tag_attribute_count(html)
-    if attributes:
-        raise InputTooComplexError(
-            f"unreadable input: an element with about {attributes} attributes "
-            f"(limit {MAX_ATTRIBUTES_PER_ELEMENT})"
-        )
-    pairs = attribute_pairs(html)
-    if pairs > MAX_ATTRIBUTE_PAIRS:
-        raise InputTooComplexError(
-            f"unreadable input: more than {MAX_ATTRIBUTE_PAIRS} attribute pairs in all "
-            f"(the squared attribute counts of its elements, summed)"
-        )
+    check_input_limits(html)
     tree = LexborHTMLParser(utf8 if utf8 is not None else html)
     tex_scripts = ("athjax" in html or "athJax" in html) and loads_mathjax(html)
 
@@ -1498,7 +615,7 @@ def parse_html(html: str, url: str | None = None, *,
                         index, classes, ids, tagged, streamed, deferred, spare_wrappers, sizes,
                         tex_scripts, honour)
         if deferred:
-            _decide_wrappers(deferred, sizes[0], spare_wrappers, skipped,
+            decide_wrappers(deferred, sizes[0], spare_wrappers, skipped,
                              skip_elements.loading_share, skip_elements.landmark_fill,
                              skip_elements.loading_link_density)
         if selectors:
@@ -1506,22 +623,22 @@ def parse_html(html: str, url: str | None = None, *,
                 selectors = applicable_selectors(selectors, classes, ids)
             combined = combined_selector(tree, selectors) if selectors else ""
             if combined:
-                _drop_matched(tree, combined, index, skipped, sizes[0], spare_wrappers)
+                drop_matched(tree, combined, index, skipped, sizes[0], spare_wrappers)
         if style_resolver is not None:
             verdicts = style_resolver(tree, [n.text(deep=True) for n in tree.css("style")], classes, ids, sizes[0],
                                       honour=honour)
             if skipped:
-                _mark_hidden_inside(skipped, verdicts)
+                mark_hidden_inside(skipped, verdicts)
             if verdicts.mute:
-                _mute_nodes(list(verdicts.mute.values()), index)
+                mute_nodes(list(verdicts.mute.values()), index)
             if verdicts.drop:
-                _drop_nodes(list(verdicts.drop.values()), index, skipped, sizes[0], spare_wrappers)
+                drop_nodes(list(verdicts.drop.values()), index, skipped, sizes[0], spare_wrappers)
         return root, styles, data_scripts, skipped, tagged, streamed
 
     root, styles, data_scripts, skipped, tagged, streamed = build()
     # React streaming: only a page with boundaries or placeholders and hidden segments can
     # need a swap; then the tree is built again.
-    if streamed and 'hidden id="S:' in html and _reveal_streamed_segments(tree, html):
+    if streamed and 'hidden id="S:' in html and reveal_streamed_segments(tree, html):
         root, styles, data_scripts, skipped, tagged, streamed = build()
     page = ParsedPage(root=root, base_url=url, url=url, html=html, styles=styles,
                       data_scripts=data_scripts, skipped=skipped or [], tagged=tagged,

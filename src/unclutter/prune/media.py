@@ -18,7 +18,7 @@ Lengths: ``px``, ``em``/``rem`` (16 px, the initial font size: CSS Values 4), ``
 ``in``, ``cm``, ``mm``, ``q``, ``vw``/``vh``; resolutions ``dppx``/``x``, ``dpi``, ``dpcm``;
 ratios ``w/h``. A query this module cannot read (an unknown feature, unit or syntax)
 evaluates to ``None``: the caller keeps its hiding rules (the safe side for hidden-text
-defence, and what the prune stage did before queries were evaluated).
+defence).
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ TEX_FORMULA_IMAGE_CLASS_RE = re.compile(r"(?:^|\s)mwe-math-fallback-image-(?:inl
 #: and tabs patterns): an element collapsed by the ``hidden`` attribute, ``aria-hidden`` or
 #: inline ``display:none`` whose ``id`` an earlier, visible control names in
 #: ``aria-controls`` is content a reader opens with one click (FAQ answers, specification
-#: tabs), not planted text: it is kept (``prune.clean.DisclosurePanels``); any other hiding
+#: tabs), not planted text: it is kept (``prune.disclosure.DisclosurePanels``); any other hiding
 #: declaration still removes it. ``hidden="until-found"`` (HTML Living Standard: revealed
 #: by find-in-page) does not hide either.
 HIDDEN_UNTIL_FOUND = "until-found"
@@ -146,7 +146,7 @@ WRAPPER_CHROME_ROLES = frozenset({"tablist", "complementary"})
 #: ``opacity: 0`` alone is also the start state of fade-in effects, which scripts lift once
 #: the page loads or scrolls: an element so styled is kept (not hidden) when its inline
 #: style also animates (``transform``, ``transition``, ``translate``, ``will-change``:
-#: ``clean.ANIMATION_PROPERTIES``), when it carries an animation library's hook attribute
+#: ``fade_in.ANIMATION_PROPERTIES``), when it carries an animation library's hook attribute
 #: (``FADE_IN_HOOK_ATTRIBUTES``: Webflow interactions ``data-w-id``, AOS ``data-aos``,
 #: Sal.js ``data-sal``, Framer ``data-framer-appear-id``, WOW/ScrollReveal-style
 #: ``data-animate``/``data-scroll``...) or when it holds at least ``FADE_IN_MIN_SHARE`` of
@@ -196,7 +196,7 @@ INVISIBLE_CHARS_RE = INVISIBLE_RE
 HEAD_METADATA_TAGS = frozenset({"link", "meta", "base", "title", "head"})
 
 #: What pruning would remove anyway, decided while the parse stage copies the tree (see
-#: :class:`unclutter.parse.html.ElementFilter`): matching subtrees are never built in
+#: :class:`unclutter.parse.skip.ElementFilter`): matching subtrees are never built in
 #: Python, which is the single largest saving of the pipeline. Non-content elements are
 #: dropped on their tag (``<script>`` unless it holds structured data: JSON-LD,
 #: ``__NEXT_DATA__``, kept for the metadata stage); elements with one of
@@ -214,9 +214,7 @@ EARLY_DROP_ATTRIBUTES = frozenset({"hidden", "aria-hidden", "type", "style", "ro
 #: (``<h3><button aria-expanded aria-controls="sect1">Personal Information</button></h3>``).
 #: Such a button is kept (its text, as a block) when an element it names is kept by the
 #: prune stage, and removed with the other form controls otherwise
-#: (``prune.clean.prune``): answers must not lose their questions. Measured on wcxb-dev
-#: (2026-12-02): of the labels of these buttons outside navigation whose panel's text is in
-#: the ground truth, 192 are in it too and 62 are not.
+#: (``prune.disclosure``): answers must not lose their questions.
 DISCLOSURE_CONTROL_TAGS = frozenset({"button"})
 
 

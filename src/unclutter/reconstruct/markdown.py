@@ -12,6 +12,42 @@ block quote, a list item) and a frame, when it closes, prefixes its lines (``"> 
 list marker, or the marker's width in spaces) and becomes one block of its parent. Output is
 built from lists of strings joined once.
 
+The state machine (:class:`_Renderer`; kept in one module on purpose: every state below
+reads and writes the others' fields on the hot path). Each element's tag maps to a *role*
+(``_ROLE``); entering a node runs the role's entry action, which may push an *exit action*
+(``_X_*``) below the node's children, run when they are done. The states and their
+transitions:
+
+* **running paragraph** (``toks``/``kinds`` non-empty): text, code spans, images and link
+  brackets append inline tokens. Any block boundary (a block element's entry or exit
+  ``_X_BLOCK``, a heading, ``<pre>``, ``<hr>``, a list, quote or table, a second ``<br>``)
+  *flushes* it (:meth:`_Renderer._flush`): the tokens are escaped and joined into one block
+  of the current frame, and the paragraph is empty again.
+* **inline wrappers** (``wraps``): ``<em>``/``<strong>``/``<s>``, ``<a href>``, ``<q>`` and
+  raw ``<sub>``/``<sup>`` push a wrapper on entry and pop it at ``_X_WRAP``; a wrapper's
+  opening delimiter is written before its first content (``_open_wraps``), closed at each
+  flush and re-opened in the next paragraph. One link and one wrapper per emphasis marker
+  at a time; ``<q>``/``<sub>``/``<sup>`` up to ``MAX_INLINE_MARK_DEPTH``.
+* **container frames** (``frames``, ``lists``): the document frame, plus one per open
+  ``<blockquote>`` (``_X_QUOTE_END``) and per list item (``_X_ITEM_START`` ..
+  ``_X_ITEM_END``, the list itself closed by ``_X_LIST_END``). A closing frame prefixes its
+  blocks' lines and adds them as one block to the frame below. Past
+  ``MAX_CONTAINER_DEPTH``/``MAX_CONTAINER_INDENT`` a list or quote is entered as a plain
+  block instead.
+* **one-line mode** (``one_line > 0``): inside a heading (``_X_HEADING`` writes the ``#``
+  line) or a table cell or caption. Blocks become word breaks (``_X_SPACE``), ``<br>`` a
+  space (``CELL_BREAK`` in a cell), ``<pre>`` a code span.
+* **data-table grid** (``tables``, while the innermost table has no open cell): only table
+  parts are honoured (rows, cells, ``thead``/``tbody``/``tfoot`` via ``_X_SECTION_END``,
+  the caption via ``_X_CAPTION_END``); stray content is skipped. A cell enters one-line mode
+  until ``_X_CELL_END`` stores it; ``_X_TABLE_END`` writes the pipe table (or, over the
+  caps, one list item a row).
+* **post breaks** (``post_break``): a forum or comment post right after a post about the
+  same item asks for a ``---`` before the next block of its frame; ``_X_POST_END`` withdraws
+  the request when the post wrote nothing.
+
+At the end the last paragraph is flushed and the document frame's blocks are joined.
+
 Choices, each with its reason:
 
 * ``<br>`` is a backslash hard line break (:data:`~.rules.HARD_BREAK`, section 6.12): it is

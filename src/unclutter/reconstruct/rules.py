@@ -43,9 +43,8 @@ BLOCK_TAGS = frozenset(
 #: sibling with text names a post item of the same word and wrote content. Alternating row
 #: classes (``bg1``/``bg2``, ``rowodd``/``roweven``) and empty separators (``<hr
 #: class="divider">``) between posts do not matter; an FAQ's questions between its answers
-#: stop it. On a sample of wcxb-dev (every 4th page), 12 of 22 forum threads got breaks with
-#: exact class matching; this reading adds phpBB, Stack Exchange and XenForo threads whose
-#: classes alternate. The plain text (``Article.text``) does not change.
+#: stop it. Exact class matching would miss phpBB, Stack Exchange and XenForo threads, whose
+#: row classes alternate. The plain text (``Article.text``) does not change.
 POST_BREAK_TAGS = frozenset(("article", "div", "section", "table"))
 POST_ITEM_WORDS = ("post", "message", "comment", "reply", "answer", "entry")
 POST_CLASS_SPLIT_RE = re.compile(r"[-_]+")

@@ -22,8 +22,8 @@ MIN_PARAGRAPH_CHARS = 25
 #: Base score of every scored paragraph (Readability.js: 1 point for the paragraph).
 PARAGRAPH_BASE_SCORE = 1.0
 
-#: Bonus for a paragraph of over this many characters (the "+1 per paragraph of over 50
-#: characters" rule of issue 2; Readability.js instead adds 1 per 100 characters, max 3).
+#: Bonus for a paragraph of over this many characters (this project's "+1 per paragraph of
+#: over 50 characters" rule; Readability.js instead adds 1 per 100 characters, max 3).
 LONG_PARAGRAPH_CHARS = 50
 LONG_PARAGRAPH_BONUS = 1.0
 
@@ -68,8 +68,7 @@ POSITIVE_RE = folded(
 #: class/id words that suggest boilerplate. "hidden" only as a class of its own (not
 #: ``field--label-hidden``, Drupal's mark of a field whose *label* is hidden, nor Tailwind's
 #: ``overflow-hidden``, ``hidden-xs``): hidden elements are removed at prune by their
-#: hiding classes (``core.hiding``). On wcxb-dev the heuristic alone gained 0.0024 F1
-#: (33 pages better, 18 worse: Drupal sites), AEB -0.0003 (three figure captions kept).
+#: hiding classes (``core.hiding``).
 NEGATIVE_RE = folded(
     r"-ad-|\bads?\b|^ad-|advert|banner|byline|combx|comment|contact|foot|footer|footnote|"
     r"gdpr|masthead|media|meta|outbrain|promo|related|recommend|scroll|share|sharing|"
@@ -114,10 +113,9 @@ EMBEDDED_POST_MAX_CHARS = 2500
 EMBEDDED_POST_MAX_LINK_DENSITY = 0.5
 #: ...and only a wrapper holding little besides its posts (at most this many characters
 #: of other text: a caption, a "View on X" line). A larger one is a region that quotes a
-#: post (a short story with a tweet in its body: before this bound, AEB's thehill.com
-#: pages kept their "ADVERTISEMENT" labels and hover cards, the whole story left
-#: uncleaned): it is not removed for the post's sake, its post stays whole, and the rest
-#: of it is cleaned as usual.
+#: post (a short story with a tweet in its body, whose "ADVERTISEMENT" labels and hover
+#: cards must still go): it is not removed for the post's sake, its post stays whole, and
+#: the rest of it is cleaned as usual.
 EMBEDDED_POST_WRAPPER_MAX_OTHER_CHARS = 200
 
 #: An unlikely candidate holding more than this share of the page's characters is a page
@@ -170,8 +168,8 @@ MIN_ALTERNATIVE_ANCESTORS = 3
 #: when at least ``MIN_SECTION_CANDIDATES`` of them, holding together at least
 #: ``SECTION_CHARS_RATIO`` times the top candidate's characters, share an ancestor with it:
 #: the nearest such ancestor is promoted, unless its own link density exceeds
-#: ``SECTION_MAX_LINK_DENSITY`` (a page-wide wrapper with the navigation). Chosen on wcxb-dev and readability-tests (the
-#: heuristic alone); AEB, out of sample, reported.
+#: ``SECTION_MAX_LINK_DENSITY`` (a page-wide wrapper with the navigation). Values chosen on
+#: the wcxb-dev and readability-tests pages (the heuristic alone).
 SECTION_CANDIDATES = 15
 SECTION_CANDIDATE_SHARE = 0.4
 SECTION_MAX_LINK_DENSITY = 0.25
@@ -221,7 +219,6 @@ SPLIT_BODY_CHARS_RATIO = 5.0
 #: comment software: phpBB ``post``, vBulletin ``postcontainer``, XenForo ``message``,
 #: Invision ``ipsComment``/``cPost``, Discourse ``topic-post``, Stack Exchange ``answer``,
 #: WordPress ``comment``/``entry``; a page builder's repeated layout sections carry none.
-#: (wcxb-dev forum pages 0.702 -> 0.752; AEB and readability-tests unchanged.)
 POST_CLASS_RE = re.compile(r"post|message|comment|reply|answer|entry|topic|thread", re.I)
 POST_MAX_LEVELS = 5
 POST_MIN_SIMILAR = 2
@@ -254,8 +251,8 @@ MIN_ARTICLE_CHARS = 500
 # --- Link density ------------------------------------------------------------------------
 
 #: Nodes whose link density (anchor text characters / text characters) exceeds this are
-#: dropped as candidates (issue 2; Readability.js uses 0.25 for siblings and 0.2/0.5 in
-#: conditional cleaning).
+#: dropped as candidates (this project's bound; Readability.js uses 0.25 for siblings and
+#: 0.2/0.5 in conditional cleaning).
 MAX_LINK_DENSITY = 0.25
 #: Links to in-page fragments (``href="#..."``) count this much toward link density
 #: (Readability.js: 0.3) — footnote and table-of-contents links are part of articles.
@@ -289,6 +286,8 @@ LIST_ITEM_ALLOWANCE = 100
 LINK_ONLY_LEAF_SHARE = 0.8
 #: ...and the share of link-only leaves must exceed this.
 LINK_ONLY_BLOCK_SHARE = 0.5
+#: Section headings, the tags a selection's headings are told apart by.
+HEADING_TAGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 #: The leaf blocks judged link-only or not.
 LEAF_BLOCKS = frozenset({"p", "li", "td", "th", "dd", "dt", "h1", "h2", "h3", "h4", "h5", "h6",
                          "pre", "blockquote"})
@@ -343,11 +342,11 @@ BOILERPLATE_TEXT_RE = folded(
 #: A heading that introduces other pages' teasers, not a section of the article ("You may
 #: also like", "Related posts", "Read also"), in the languages of the shared datasets and
 #: their neighbours. A sibling of the top candidate that opens with one is not merged
-#: into the article (``select._merge_siblings``): the "related posts" box a theme places
+#: into the article (``candidates.merge_siblings``): the "related posts" box a theme places
 #: beside the story, with excerpts long enough to score as prose (AEB: "Você pode
 #: gostar..." under a Brazilian quotes post). Whole heading text, trailing punctuation
 #: and dots allowed. "See also" is no such heading: it is a section of the article.
-#: Inside the selection (``select._clean``), a block that opens with such a heading goes
+#: Inside the selection (``cleaning.clean_selection``), a block that opens with such a heading goes
 #: whole, unless it holds the selection's first text (then it wraps the article too): the
 #: related-posts box inside the article's column, however long its excerpts.
 RELATED_HEADING_RE = folded(
@@ -366,8 +365,8 @@ RELATED_HEADING_RE = folded(
 #: A block under ``BOILERPLATE_LINE_MAX_CHARS`` whose text opens with a "Related:" label
 #: and which is mostly link text (at least ``RELATED_LINE_MIN_LINK_DENSITY``) is another
 #: story's headline planted between the paragraphs ("Related: The 15 Weirdest Galaxies in
-#: Our Universe", "[Related: ...]", "RELATED READING: ..."): 6 such lines in the default's
-#: output on AEB and 17 on wcxb-dev, one of them in a ground truth. Labels naming the kind
+#: Our Universe", "[Related: ...]", "RELATED READING: ..."): of 23 such lines in the
+#: output on AEB and wcxb-dev, one is in a ground truth. Labels naming the kind
 #: of thing ("Related Videos:", "Related Resources:") are the page's own sections.
 RELATED_LINE_RE = folded(
     r"^\[?related(?: reading| articles?| stories| story| coverage| content| posts?| links?| news)?\s*:\s*\S")
@@ -408,9 +407,9 @@ CAPITALS_LINK_MIN_WORDS = 3
 #: at least ``INLINE_CARD_MIN_CHARS`` characters that are nearly all link text (link
 #: density at least ``INLINE_CARD_MIN_LINK_DENSITY``). The card goes, the linked name
 #: stays. A paragraph's own links do not repeat the link before them: an avatar beside
-#: two councillors' names, a shop's logo beside a product link and its price stay (an
-#: adversarial review's cases). Found on AEB (thehill.com, 2 pages); in AEB, wcxb-dev
-#: and readability-tests no card's text is in a ground truth.
+#: two councillors' names, a shop's logo beside a product link and its price stay. Seen
+#: on AEB (thehill.com); no card's text is in a ground truth of AEB, wcxb-dev or
+#: readability-tests.
 INLINE_CARD_TAGS = frozenset({"span", "a", "b", "strong", "em", "i", "small", "sup", "u", "font",
                               "cite", "q", "abbr", "mark"})
 INLINE_CARD_BLOCKS = frozenset({"p", "li", "dd", "blockquote"})
@@ -429,7 +428,7 @@ BYLINE_RE = folded(r"byline|author|dateline|writtenby|p-author")
 RETRY_PAGE_SHARE = 0.25
 
 
-# --- Orphan headings (select._orphan_headings) --------------------------------------------
+# --- Orphan headings (cleaning._orphan_headings) --------------------------------------------
 
 #: Elements that are content of a section even without text: a heading followed by one of
 #: these before the next heading of its rank did not lose its section.

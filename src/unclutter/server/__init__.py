@@ -56,7 +56,8 @@ from elsewhere.
 
 from __future__ import annotations
 
-from .app import accepted_options, create_app
+from .app import create_app
 from .config import ServerConfig
+from .schemas import accepted_options
 
 __all__ = ["create_app", "ServerConfig", "accepted_options"]

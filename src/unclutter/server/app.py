@@ -1,257 +1,62 @@
-"""The FastAPI application: routes, limits, error answers. No extraction logic of its own:
+"""The FastAPI application: the app factory and its routes. No extraction logic of its own:
 every page goes through :func:`unclutter.extract` / :func:`unclutter.extract_url`.
+
+Request and response schemas are in :mod:`unclutter.server.schemas`; security headers, the
+body cap, access control and error answers in :mod:`unclutter.server.middleware`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
-import hmac
-import inspect
 import logging
-import math
 import os
 import re
 import time
-from collections.abc import Callable
 from contextlib import asynccontextmanager
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Form, Header, Query, Request, Security
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.security import APIKeyHeader
+from fastapi import FastAPI, Form, Header, Query, Request
+from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, model_validator
-from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import unclutter
 
 from ..core.errors import UnclutterError, UnreadableInputError
 from .config import API_KEY_HEADER, FORM_MAX_FIELDS, ServerConfig
-from .errors import SERVICE_CODES, ServiceError, error_payload, openapi_error_responses
+from .errors import ServiceError, openapi_error_responses
 from .jobs import JobPool
-from .view import (
-    DATA_CSP,
-    MEDIA_TYPES,
-    PAGE_CSP,
-    READER_FONT_FILES,
-    negotiate,
-    reader_stylesheet,
-    render_page,
+from .middleware import (
+    BodyLimit,
+    SecurityHeaders,
+    access_check,
+    access_guards,
+    describe_error,
+    install_error_handlers,
+    make_limiter,
+    page_error,
+    page_values,
 )
+from .schemas import (
+    ARTICLE_RESPONSE,
+    EXTRACT_OPTION_FIELDS,
+    MAX_URL_CHARS,
+    Format,
+    Health,
+    ReadBody,
+    ReadOptions,
+    ReadQuery,
+    accepted_options,
+)
+from .view import MEDIA_TYPES, READER_FONT_FILES, negotiate, reader_stylesheet, render_page
 from .worker import Job
 
-__all__ = ["create_app", "accepted_options", "EXTRACT_OPTION_FIELDS", "MAX_URL_CHARS", "PAGE_PATHS"]
+__all__ = ["create_app"]
 
 logger = logging.getLogger("unclutter.server")
 
-#: Request fields passed to :func:`unclutter.extract` under the same name, when this
-#: build's extract accepts them (see :func:`accepted_options`).
-EXTRACT_OPTION_FIELDS = ("extractor", "include_links", "include_images", "include_captions", "refine", "search_date",
-                         "summary",
-                         "summary_backend",
-                         "summary_sentences", "summary_words", "section_summary_sentences", "strict",
-                         "explain")
-
-#: Longest URL accepted, in characters.
-MAX_URL_CHARS = 8192
-
-#: Paths that answer HTML (errors there are HTML pages, elsewhere JSON).
-PAGE_PATHS = frozenset({"/", "/view"})
-
+#: A Jina Reader style path, ``/https://host/page``: the scheme, then the rest of the URL.
 _JINA_RE = re.compile(r"^/(https?):/+", re.IGNORECASE)
-
-Format = Literal["json", "markdown", "text", "html"]
-
-
-def accepted_options() -> frozenset[str]:
-    """Keyword options :func:`unclutter.extract` accepts in this build: its explicit
-    keyword parameters and the fields of :class:`unclutter.Options`."""
-    names = {f.name for f in dataclasses.fields(unclutter.Options)}
-    for p in inspect.signature(unclutter.extract).parameters.values():
-        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in ("html", "url"):
-            names.add(p.name)
-    return frozenset(names)
-
-
-# request and response models ---------------------------------------------------------
-
-
-class ReadOptions(BaseModel):
-    """Options shared by ``GET /read`` (query) and ``POST /read`` (JSON)."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    format: Format | None = Field(None, description="Output format; overrides the Accept header.")
-    extractor: str | None = Field(None, description="Main-content extractor: auto (default: heuristic or gbdt per page, "
-                                                  "the heuristic's selection refined), heuristic, cetd, gbdt or gnn.")
-    include_links: bool = Field(True, description="Keep links as `[text](url)`; false keeps the text only.")
-    include_images: bool = Field(True, description="Keep images as `![alt](url)`.")
-    include_captions: bool | None = Field(None, description="Keep figure captions (default true); false drops them.")
-    refine: bool | None = Field(None, description="auto: clean the heuristic's selection with the learned "
-                                                  "classifier (default true); false is about 1 ms a page faster.")
-    search_date: bool | None = Field(None, description="When the markup states no publication date, look for one "
-                                                       "in the URL and visible text (default true).")
-    explain: bool = Field(False, description="JSON only: add `removed` and `trace` (what was cut and why).")
-    summary: bool | None = Field(
-        None, description="Summarise the article and each section (builds with summaries; off by default).")
-    summary_backend: str | None = Field(
-        None, description="Summary backend; only those the service enables (default `extractive`).")
-    summary_sentences: int | None = Field(None, ge=1, description="Length of the page summary, in sentences.")
-    summary_words: int | None = Field(None, ge=1, description="Length of the page summary in words instead.")
-    section_summary_sentences: int | None = Field(
-        None, ge=1, description="Length of each section's summary, in sentences.")
-    strict: bool | None = Field(
-        None, description="Drop summary sentences with numbers, dates or names the page does not contain.")
-    max_tokens: int | str | None = Field(
-        None, description="JSON only: add `chunks` packed into this many tokens (builds with chunking): a "
-                          "number, thousands written `4k`, or a preset (`8k`, `16k`), as the CLI's `--chunks`.")
-
-
-class ReadQuery(ReadOptions):
-    url: str = Field(..., min_length=1, max_length=MAX_URL_CHARS, description="The page to fetch (http/https).")
-
-
-class ReadBody(ReadOptions):
-    url: str | None = Field(
-        None, max_length=MAX_URL_CHARS,
-        description="The page to fetch; with `html`, the page's address (base for relative links).")
-    html: str | None = Field(None, description="The page's HTML; when given, nothing is fetched.")
-
-    @model_validator(mode="after")
-    def _needs_source(self) -> ReadBody:
-        if not self.url and self.html is None:
-            raise ValueError("give `url`, or `html` (with an optional `url`)")
-        return self
-
-
-class TocEntryDoc(BaseModel):
-    level: int
-    title: str
-    anchor: str
-    offset: int = Field(description="Character offset of the heading in `markdown`.")
-    summary: str | None = Field(None, description="Section summary (when summaries are on).")
-
-
-class ArticleDoc(BaseModel):
-    """The JSON answer: ``Article.to_dict()`` (documentation only; more fields may come)."""
-
-    model_config = ConfigDict(extra="allow")
-
-    title: str | None
-    byline: str | None
-    date_published: str | None
-    date_modified: str | None
-    site_name: str | None
-    language: str | None
-    canonical_url: str | None
-    lead_image: str | None
-    excerpt: str | None
-    page_type: str | None = Field(None, description="What the page says it is (JSON-LD type, else og:type): article, product, faq, forum...")
-    url: str | None
-    markdown: str = Field(description="GitHub-flavoured Markdown, starting with `# title` when known.")
-    text: str
-    toc: list[TocEntryDoc]
-    word_count: int
-    reading_time_min: float
-    tokenizer: str
-    tokens_raw: int
-    tokens_clean: int
-    content_source: str
-    extractor: str
-    summary: str | None = Field(None, description="Whole-article summary (when summaries are on).")
-    chunks: list[dict] | None = Field(None, description="With `max_tokens`: the token-budgeted chunks.")
-
-
-class Health(BaseModel):
-    status: Literal["ok"]
-    version: str
-    jobs_running_max: int
-    jobs_in_flight: int
-
-
-_ARTICLE_RESPONSE: dict[int | str, dict[str, Any]] = {
-    200: {
-        "model": ArticleDoc,
-        "description": "The article: JSON (default), Markdown, plain text or the reader-view HTML page, "
-                       "chosen by `format` or the Accept header.",
-        "content": {
-            "text/markdown": {"schema": {"type": "string"}},
-            "text/plain": {"schema": {"type": "string"}},
-            "text/html": {"schema": {"type": "string"}},
-        },
-    }
-}
-
-
-# middleware ----------------------------------------------------------------------------
-
-
-class SecurityHeaders:
-    """Adds a Content-Security-Policy (strict page policy on HTML, ``default-src 'none'``
-    elsewhere), ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy: no-referrer``
-    to every answer."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = MutableHeaders(scope=message)
-                is_html = headers.get("content-type", "").startswith("text/html")
-                headers.setdefault("Content-Security-Policy", PAGE_CSP if is_html else DATA_CSP)
-                headers.setdefault("X-Content-Type-Options", "nosniff")
-                headers.setdefault("Referrer-Policy", "no-referrer")
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-class BodyLimit:
-    """Caps request bodies at ``max_bytes``: a declared ``Content-Length`` over the cap is
-    answered 413 before anything is read; a body that grows past it while being read
-    (chunked) stops with 413 there. Both answers have the service's error shape (FastAPI's
-    own ``max_body_size`` answers a declared oversize in plain text, hence this)."""
-
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
-        self.app = app
-        self.max_bytes = max_bytes
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        declared = Headers(scope=scope).get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
-            request = Request(scope)
-            message = f"request body of {declared} bytes is over the {self.max_bytes}-byte cap"
-            response = _error_response(request, 413, "body_too_large", message)
-            await response(scope, receive, send)
-            return
-        received = 0
-
-        async def limited_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_bytes:
-                    # an HTTPException passes FastAPI's body parsing unchanged
-                    raise StarletteHTTPException(413, f"request body over the {self.max_bytes}-byte cap")
-            return message
-
-        await self.app(scope, limited_receive, send)
-
-
-# the application -------------------------------------------------------------------------
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -272,7 +77,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     """
     config = config or ServerConfig()
     pool = JobPool(config.max_jobs, config.max_queued, config.job_runner)
-    limiter = _make_limiter(config.rate_limit)
+    limiter = make_limiter(config.rate_limit)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
@@ -296,47 +101,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.state.config = config
     app.add_middleware(BodyLimit, max_bytes=config.max_body_bytes)
     app.add_middleware(SecurityHeaders)
-    _install_error_handlers(app)
-
-    def check_access(request: Request, key: str | None) -> None:
-        if limiter is not None:
-            limiter(request)
-        if config.api_key is None:
-            return
-        if key is None:
-            auth = request.headers.get("authorization", "")
-            if auth[:7].lower() == "bearer ":
-                key = auth[7:].strip()
-        if not key or not hmac.compare_digest(key.encode(), config.api_key.encode()):
-            raise ServiceError("unauthorized", f"this service needs an API key ({API_KEY_HEADER} header)")
-
-    api_key_scheme = APIKeyHeader(name=API_KEY_HEADER, auto_error=False,
-                                  description="The service's API key (only when one is configured).")
-    guards: list = []
-    if config.api_key is not None:
-        async def guard_with_key(request: Request, key: str | None = Security(api_key_scheme)) -> None:
-            check_access(request, key)
-
-        guards = [Depends(guard_with_key)]
-    elif limiter is not None:
-        async def guard(request: Request) -> None:
-            check_access(request, None)
-
-        guards = [Depends(guard)]
+    install_error_handlers(app)
+    check_access = access_check(config, limiter)
+    guards = access_guards(config, limiter is not None, check_access)
 
     api_errors = [400, 413, 415, 422, 500, 502, 503, 504]
     if config.api_key is not None:
         api_errors.append(401)
     if limiter is not None:
         api_errors.append(429)
-    api_responses = {**_ARTICLE_RESPONSE, **openapi_error_responses(*sorted(api_errors))}
-
-    def page_values() -> dict[str, Any]:
-        return {
-            "api_key_required": config.api_key is not None,
-            "summary_available": "summary" in accepted_options(),
-            "version": unclutter.__version__,
-        }
+    api_responses = {**ARTICLE_RESPONSE, **openapi_error_responses(*sorted(api_errors))}
 
     async def serve(source_url: str | None, html: str | None, opts: ReadOptions, fmt: str) -> Response:
         deadline = time.monotonic() + config.request_deadline
@@ -356,7 +130,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         job = Job(html=html, url=source_url or None, options=kwargs,
                   policy=config.fetch_policy if html is None else None, fmt=fmt,
                   max_tokens=opts.max_tokens, explain=opts.explain,
-                  page=page_values() if fmt == "html" else None)
+                  page=page_values(config) if fmt == "html" else None)
         body = await _run_job(pool, job, deadline)
         return Response(body, media_type=MEDIA_TYPES[fmt], headers={"Vary": "Accept"})
 
@@ -399,7 +173,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, summary="Reader page: the form", tags=["page"])
     async def index() -> HTMLResponse:
         """A form: a URL to fetch, or pasted HTML. No JavaScript."""
-        return HTMLResponse(render_page("index.html", form={}, **page_values()))
+        return HTMLResponse(render_page("index.html", form={}, **page_values(config)))
 
     @app.post("/view", response_class=HTMLResponse, summary="Reader page: the result", tags=["page"],
               responses=openapi_error_responses(400, 401, 413, 415, 422, 429, 500, 502, 503, 504))
@@ -424,8 +198,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                                summary=True if summary else None)
             return await serve(url or None, pasted, opts, "html")
         except (ServiceError, UnclutterError) as exc:
-            status, code, message, headers = _describe(exc)
-            return _page_error(status, code, message, headers, form=form, values=page_values())
+            status, code, message, headers = describe_error(exc)
+            return page_error(status, code, message, headers, form=form, values=page_values(config))
 
     app.get("/static/reader.css", include_in_schema=False)(_reader_css)
     app.get("/static/fonts/{name}", include_in_schema=False)(_reader_font)
@@ -497,27 +271,6 @@ async def _reader_css() -> Response:
                     headers={"Cache-Control": "public, max-age=3600"})
 
 
-def _make_limiter(rate_limit: str | None) -> Callable[[Request], None] | None:
-    """A per-client check for ``rate_limit`` (limits notation), or None when off."""
-    if rate_limit is None:
-        return None
-    from limits import parse_many, storage, strategies
-
-    items = parse_many(rate_limit)
-    strategy = strategies.MovingWindowRateLimiter(storage.MemoryStorage())
-
-    def check(request: Request) -> None:
-        client = request.client.host if request.client else "unknown"
-        for item in items:
-            if not strategy.hit(item, client):
-                reset = strategy.get_window_stats(item, client).reset_time
-                wait = max(1, math.ceil(reset - time.time()))
-                raise ServiceError("rate_limited", f"rate limit {item} exceeded; retry in {wait} s",
-                                   headers={"Retry-After": str(wait)})
-
-    return check
-
-
 def _extract_kwargs(opts: ReadOptions, summary_backends: frozenset[str]) -> dict[str, Any]:
     if opts.summary_backend is not None and opts.summary_backend not in summary_backends:
         raise ServiceError("unsupported_option", f"summary_backend {opts.summary_backend!r} is not enabled on "
@@ -548,91 +301,3 @@ async def _run_job(pool: JobPool, job: Job, deadline: float) -> str:
     except Exception:  # noqa: BLE001 - logged here, never sent to the client
         logger.exception("internal error while reading a page")
         raise ServiceError("internal", "internal error") from None
-
-
-# error answers ------------------------------------------------------------------------------
-
-
-def _describe(exc: Exception) -> tuple[int, str, str, dict[str, str]]:
-    if isinstance(exc, ServiceError):
-        return exc.status, exc.code, exc.message, exc.headers
-    if isinstance(exc, UnclutterError):
-        return exc.http_status, exc.code, _public_message(exc), {}
-    return 500, "internal", "internal error", {}
-
-
-def _public_message(exc: UnclutterError) -> str:
-    """What the client is told: the error's public message (never an address a name
-    resolved to); the full one goes to the server log when it differs."""
-    public = exc.public_message
-    if public != exc.message:
-        logger.info("%s: %s", exc.code, exc.message)
-    return public
-
-
-#: Status of a framework HTTPException -> our code.
-_HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
-
-
-def _page_error(status: int, code: str, message: str, headers: dict[str, str], *,
-                form: dict | None = None, values: dict | None = None) -> HTMLResponse:
-    body = render_page("error.html", status=status, code=code, message=message, form=form or {},
-                       **(values or {}))
-    return HTMLResponse(body, status_code=status, headers=headers)
-
-
-def _error_response(request: Request, status: int, code: str, message: str,
-                    headers: dict[str, str] | None = None) -> Response:
-    """The error answer: an HTML page on the reader page's paths, JSON elsewhere."""
-    if request.url.path in PAGE_PATHS:
-        app = request.scope.get("app")
-        config = getattr(getattr(app, "state", None), "config", None)
-        return _page_error(status, code, message, headers or {}, values={
-            "api_key_required": getattr(config, "api_key", None) is not None,
-            "summary_available": "summary" in accepted_options(),
-            "version": unclutter.__version__,
-        })
-    return JSONResponse(error_payload(code, message), status_code=status, headers=headers)
-
-
-def _install_error_handlers(app: FastAPI) -> None:
-    answer = _error_response
-
-    @app.exception_handler(ServiceError)
-    async def _service(request: Request, exc: ServiceError) -> Response:
-        return answer(request, exc.status, exc.code, exc.message, exc.headers)
-
-    @app.exception_handler(UnclutterError)
-    async def _library(request: Request, exc: UnclutterError) -> Response:
-        return answer(request, exc.http_status, exc.code, _public_message(exc))
-
-    @app.exception_handler(RequestValidationError)
-    async def _validation(request: Request, exc: RequestValidationError) -> Response:
-        errors = exc.errors()
-        if any(tuple(e.get("loc", ())) == ("body",) for e in errors):
-            # the body is not a JSON object (raw HTML, a form, a list): say what /read takes;
-            # sent as another media type, 415 (RFC 9110 §15.5.16)
-            media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-            if media and media != "application/json" and not media.endswith("+json"):
-                return answer(request, 415, "unsupported_media_type",
-                              f"unsupported media type {media[:80]!r}: the body must be a JSON object, "
-                              '{"url": ...} or {"html": ..., "url": ...}, sent as Content-Type: application/json')
-            return answer(request, 400, "bad_request",
-                          'malformed request: the body must be a JSON object, {"url": ...} or '
-                          '{"html": ..., "url": ...}, sent as Content-Type: application/json')
-        parts = []
-        for err in errors[:5]:
-            loc = ".".join(str(x) for x in err.get("loc", ()) if x not in ("body", "query", "header"))
-            parts.append(f"{loc}: {err.get('msg', 'invalid')}" if loc else str(err.get("msg", "invalid")))
-        return answer(request, 400, "bad_request", "malformed request: " + "; ".join(parts))
-
-    @app.exception_handler(StarletteHTTPException)
-    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        code = _HTTP_CODES.get(exc.status_code, "http_error")
-        message = str(exc.detail) if exc.status_code == 413 or code not in SERVICE_CODES else SERVICE_CODES[code][1]
-        return answer(request, exc.status_code, code, message, dict(exc.headers or {}))
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> Response:
-        logger.error("unhandled error on %s", request.url.path, exc_info=exc)
-        return answer(request, 500, "internal", "internal error")

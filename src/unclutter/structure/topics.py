@@ -1,9 +1,9 @@
-"""Topic segmentation of heading-less text, and titles for the segments.
+"""Topic segmentation of heading-less text: where one subject gives way to the next.
 
 Default: TextTiling (Hearst, M. A. 1997, "TextTiling: Segmenting Text into Multi-paragraph
 Subtopic Passages", *Computational Linguistics* 23(1)), block-comparison variant:
 
-1. the text's content words (:func:`unclutter.summarize.vectors.terms`) are cut into
+1. the text's content words (:func:`unclutter.text.vectors.terms`) are cut into
    pseudo-sentences of :data:`PSEUDOSENTENCE_WORDS` (Hearst's ``w`` = 20);
 2. at each gap between pseudo-sentences, the lexical cohesion score is the cosine of the
    term-count vectors of the :data:`BLOCK_SIZE` pseudo-sentences (``k`` = 6) on either side;
@@ -17,6 +17,9 @@ Subtopic Passages", *Computational Linguistics* 23(1)), block-comparison variant
 With an ``embed`` function (the ``embeddings`` extra: all-MiniLM-L6-v2), step 2 compares the
 mean embeddings of the :data:`EMBED_BLOCK_PARAGRAPHS` paragraphs on either side of each
 paragraph break instead; steps 3-5 are the same.
+
+The segments' titles come from the caller (:func:`unclutter.structure.chunk.chunk` takes a
+``title`` function; the summary stage supplies one).
 """
 
 from __future__ import annotations
@@ -25,17 +28,15 @@ from typing import Callable
 
 import numpy as np
 
-from .vectors import terms
+from ..text.vectors import terms
 
 __all__ = [
     "segment_topics",
-    "title_from_text",
     "PSEUDOSENTENCE_WORDS",
     "BLOCK_SIZE",
     "SMOOTHING_WIDTH",
     "MIN_SEGMENT_WORDS",
     "EMBED_BLOCK_PARAGRAPHS",
-    "TITLE_MAX_WORDS",
 ]
 
 #: Hearst (1997) ``w``: content words per pseudo-sentence.
@@ -50,8 +51,6 @@ SMOOTHING_WIDTH = 3
 MIN_SEGMENT_WORDS = 120
 #: Paragraphs per side compared when embeddings replace term counts.
 EMBED_BLOCK_PARAGRAPHS = 2
-#: Longest generated section title, in words.
-TITLE_MAX_WORDS = 8
 
 
 def _smooth(x: np.ndarray) -> np.ndarray:
@@ -163,18 +162,3 @@ def segment_topics(paragraphs: list[str], language: str | None = None,
         if best is not None and best not in out:
             out.append(best)
     return [0] + sorted(out)
-
-
-def title_from_text(text: str, language: str | None = None) -> str:
-    """A short title for a generated section: its one-sentence extractive summary, cut to
-    :data:`TITLE_MAX_WORDS` words (an ellipsis marks a cut), trailing punctuation removed."""
-    from ..reconstruct.plaintext import markdown_to_text
-    from .extractive import ExtractiveSummarizer
-
-    plain = markdown_to_text(text)
-    sent = ExtractiveSummarizer().summarize(plain, max_sentences=1, language=language).text or plain
-    words = sent.split()
-    title = " ".join(words[:TITLE_MAX_WORDS]).rstrip(" .,;:!?-—")
-    if len(words) > TITLE_MAX_WORDS:
-        title += "…"
-    return title or "Section"

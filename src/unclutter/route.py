@@ -1,0 +1,422 @@
+"""Stage 5, and the choice of its extractor per page (``Options.extractor="auto"``).
+
+:func:`select` runs the extractor ``Options.extractor`` names on the pruned page: the
+heuristic (:mod:`unclutter.score.select`) or a learned one (:mod:`unclutter.classify`,
+imported only when one runs); both return a :class:`~unclutter.score.select.Selection`.
+``auto``, the default, picks per page; the cascade, in order:
+
+1. **declared type** (:func:`auto_extractor`): products, forum threads and FAQ pages
+   (:data:`AUTO_LEARNED_PAGE_TYPES`) go to :data:`AUTO_LEARNED_EXTRACTOR`, every other
+   page to the heuristic;
+2. **URL** (:func:`url_names_index`): a site's front, section or topic page goes to the
+   learned extractor too, unless it declares a story
+   (:data:`~unclutter.core.pagetypes.STORY_PAGE_TYPES`); then the heuristic runs, reading
+   neither that type nor a byline as a sign of one article;
+3. **shop markup** (:func:`names_add_to_cart`): a heuristic page not declared a story
+   (:func:`auto_may_shop`) that names an add-to-cart action goes to the learned extractor;
+4. **share kept**: the heuristic runs; its selection is replaced by the learned
+   extractor's when it holds under :data:`AUTO_MIN_SELECTION_SHARE` of the page's text on
+   a page not known as an article (:func:`auto_may_fall_back`; a site-wide ``<meta>``
+   byline does not make one: :func:`auto_reads_byline`), or under
+   :data:`AUTO_MIN_ARTICLE_SELECTION_SHARE` of its text outside links on the others;
+5. **second opinion**: on a page without a byline the learned extractor runs beside the
+   heuristic and wins when it keeps clearly more (:func:`second_opinion`); on a page with
+   one, only when the heuristic's selection lacks the page's description and the learned
+   one holds it (:func:`description_opinion`);
+6. **refine** (:func:`refine`): the selection kept from the heuristic (or a second
+   opinion) is cleaned by the classifier trained for that (:mod:`unclutter.classify.refine`).
+
+A page of more than :data:`AUTO_MAX_LEARNED_ELEMENTS` elements stays with the heuristic at
+every step. Each decision is a line of ``Selection.attempts`` (the trace, ``--explain``).
+The thresholds below were calibrated as a set on wcxb-dev (5-fold cross-validation by site,
+fold models through this code), with AEB and readability-tests as out-of-sample checks; the
+measurements are in ``CHANGELOG.md`` and ``classify/models/MODEL_CARD.md``.
+``Options.ablation`` switches the second opinion and the refinement off for experiments.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from urllib.parse import unquote, urlsplit
+
+from .core.dom import Node
+from .core.models import Metadata
+from .core.options import Options
+from .core.pagetypes import STORY_PAGE_TYPES
+from .prune.clean import PruneResult, parse_for_pruning, prune
+from .score.features import collapsed_len, prose_chars
+from .score.select import Selection, select_main_content
+
+__all__ = [
+    "AUTO_LEARNED_PAGE_TYPES", "AUTO_LEARNED_EXTRACTOR", "AUTO_MIN_SELECTION_SHARE",
+    "AUTO_MIN_ARTICLE_SELECTION_SHARE", "AUTO_SECOND_OPINION_RATIO", "AUTO_SECOND_OPINION_MIN_GAIN_CHARS",
+    "AUTO_SECOND_OPINION_STORY_RATIO", "AUTO_DESCRIPTION_FOUND_SHARE", "AUTO_DESCRIPTION_MIN_WORD_CHARS",
+    "AUTO_DESCRIPTION_MIN_WORDS", "AUTO_MAX_LEARNED_ELEMENTS", "AUTO_SHOP_MARKUP_RE",
+    "AUTO_SITEWIDE_BYLINE_SOURCE", "auto_extractor", "url_names_index", "names_add_to_cart",
+    "auto_may_shop", "auto_may_fall_back", "auto_reads_byline", "select", "second_opinion",
+    "description_opinion", "refine", "repruner",
+]
+
+# --- thresholds ----------------------------------------------------------------------------
+
+#: Declared types (``Metadata.page_type``) where the heuristic's one-article assumption
+#: fails: a product's title, price and reviews sit in separate regions, a thread is many posts.
+AUTO_LEARNED_PAGE_TYPES = frozenset({"product", "forum", "faq"})
+#: The learned extractor ``auto`` runs: the best of them by cross-validation on wcxb-dev.
+AUTO_LEARNED_EXTRACTOR = "gbdt"
+#: Under this share of the page's text kept, the heuristic "missed most of the page" (a shop's
+#: or listing's one dense block taken for the article); shares from 0.4 to 0.8 tie by CV.
+AUTO_MIN_SELECTION_SHARE = 0.5
+#: The same on a page known as an article (a declared story, a byline): a caption or teaser
+#: taken for the story of a list or table page. The smallest share that gains on wcxb-dev:
+#: larger ones lose on AEB's news pages.
+AUTO_MIN_ARTICLE_SELECTION_SHARE = 0.05
+#: A second opinion wins with at least this many times the heuristic's characters, and its
+#: text outside links (a site map beside a short story is no missed content): "found more".
+AUTO_SECOND_OPINION_RATIO = 1.1
+#: ... and at least this many characters more: a few hundred more are as likely boilerplate
+#: (a "Subscribe" box, a thread in ``<details>``: ``tests/pages/21-forum-thread-multiple-posts``, ``13-...``) as content.
+AUTO_SECOND_OPINION_MIN_GAIN_CHARS = 500
+#: The ratio on a page declared a story: one article, so the learned extractor must find as
+#: much again (smaller ratios took author boxes, appeals and "Editors' picks" beside it).
+AUTO_SECOND_OPINION_STORY_RATIO = 2.0
+#: On a byline page: the heuristic's selection holds under this share of the description's
+#: words and the learned one at least this share ("in one selection and not the other").
+AUTO_DESCRIPTION_FOUND_SHARE = 0.7
+#: Description words counted have at least this many word characters (shorter ones match anywhere).
+AUTO_DESCRIPTION_MIN_WORD_CHARS = 4
+#: A description of fewer such distinct words says too little to be looked for.
+AUTO_DESCRIPTION_MIN_WORDS = 6
+#: Past this many elements (after pruning) a page stays with the heuristic: the learned path
+#: holds about five times its memory per element; the largest training page has 8,879.
+AUTO_MAX_LEARNED_ELEMENTS = 30_000
+#: Markup naming an add-to-cart action (``addToCart``, "Add to Bag", ``add_to_basket``), not
+#: followed by a lower-case letter ("add to Cartesian"): a shop's product or category page.
+AUTO_SHOP_MARKUP_RE = re.compile(r"(?i:add[-_ ]?to[-_ ]?(?:cart|bag|basket))(?![a-z])")
+#: ``Metadata.sources["byline"]`` of a ``<meta>`` byline: set once for a whole site, on a page
+#: declaring no story it names the company or web agency, not an article's author.
+AUTO_SITEWIDE_BYLINE_SOURCE = "meta["
+
+# --- predicates ----------------------------------------------------------------------------
+
+#: A ``<style>`` element of a page source (its end: the first ``</style>``, as HTML
+#: parsers end its raw text; an unclosed one runs to the end of the source).
+_STYLE_ELEMENT_RE = re.compile(r"<style[\s>].*?(?:</style\s*>|\Z)", re.IGNORECASE | re.DOTALL)
+#: The last segment of a URL path that names an index (a site's front page): an index
+#: document (``index.html``, ``default.aspx``, ``home.php``).
+_INDEX_DOCUMENT_RE = re.compile(r"(?i)(?:index|default|home)\.(?:s?html?|php\d?|aspx?|jsp|cfm)")
+#: A path segment that is a plain word: letters only (no digit, hyphen, underscore, dot,
+#: ``+`` or other punctuation; read after percent-decoding), as in ``/news``, ``/blog/``,
+#: ``/category/science/``; a story's URL ends in a slug or an id
+#: (``/2019/11/doobie-brothers-to-reunite``, ``/news/473849-3-morales``, ``story.html``,
+#: ``/article/Why+Rust+Wins``).
+_PLAIN_WORD_SEGMENT_RE = re.compile(r"[^\W\d_]+")
+#: Last path segments naming another rendering of the page before them, not a section:
+#: ``/my-first-post/amp/`` (the WordPress AMP plugin), ``.../print``; they are set aside.
+_RENDERING_SEGMENTS = frozenset({"amp", "print", "printable", "embed", "preview"})
+_DESCRIPTION_WORD_RE = re.compile(rf"\w{{{AUTO_DESCRIPTION_MIN_WORD_CHARS},}}")
+
+
+def auto_extractor(page_type: str | None) -> str:
+    """The extractor ``auto`` runs on a page declaring ``page_type``:
+    :data:`AUTO_LEARNED_EXTRACTOR` for :data:`AUTO_LEARNED_PAGE_TYPES`, else
+    ``"heuristic"`` (articles, pages declaring nothing or another type)."""
+    return AUTO_LEARNED_EXTRACTOR if page_type in AUTO_LEARNED_PAGE_TYPES else "heuristic"
+
+
+def url_names_index(url: str | None) -> bool:
+    """Whether the absolute ``url`` names a site's front page, a section front or a topic
+    page (``/docs/concepts/pods/``, ``/wiki/Portage``) rather than one dated or slugged
+    story: no query (``?p=123``, ``?t=42`` name an item), and a path (RFC 3986 section 3.3)
+    (percent-decoded) that is empty, ``/``, an index document, or ends in a plain-word
+    segment (:data:`_PLAIN_WORD_SEGMENT_RE`; a rendering suffix such as ``/amp/`` set aside,
+    :data:`_RENDERING_SEGMENTS`) with no all-digit segment before it (``/2024/05/kettle``
+    is a story: its date says so). ``False`` for ``None`` or an unparsable URL.
+
+    Such a page is a listing or a reference page (a blog's or a shop's front page, a news
+    section, a service overview, a manual's topic), where the heuristic's one-story
+    assumption fails or gains nothing. A blog platform's template declares ``og:type``
+    article and the site's author on the front page too (github.blog, stackoverflow.blog),
+    so a declared story type and a byline count for nothing there. The cost: an article at
+    a plain-word URL (``/budget``) declaring no story type is read as a listing."""
+    if not url:
+        return False
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return False
+    if parts.query:
+        return False
+    segments = [s for s in unquote(parts.path).split("/") if s not in ("", ".")]
+    if not segments:
+        return True
+    if _INDEX_DOCUMENT_RE.fullmatch(segments[-1]):
+        segments.pop()
+    elif len(segments) > 1 and segments[-1].casefold() in _RENDERING_SEGMENTS:
+        segments.pop()
+    return not segments or (_PLAIN_WORD_SEGMENT_RE.fullmatch(segments[-1]) is not None
+                            and not any(s.isdigit() for s in segments))
+
+
+def names_add_to_cart(source: str) -> bool:
+    """Whether the page ``source`` (decoded HTML) names an add-to-cart action
+    (:data:`AUTO_SHOP_MARKUP_RE`) outside its ``<style>`` elements: a theme's stylesheet
+    styles a shop plugin's buttons (``.add_to_cart_button:hover``) on every page of a site,
+    its articles included. The ``<style>`` elements are only looked for when a match is
+    found (the search costs about 1 ms on a 1 MB page)."""
+    styles: list[tuple[int, int]] | None = None
+    for m in AUTO_SHOP_MARKUP_RE.finditer(source):
+        if styles is None:
+            styles = [s.span() for s in _STYLE_ELEMENT_RE.finditer(source)]
+        k = bisect.bisect_right(styles, (m.start(), len(source) + 1)) - 1
+        if k < 0 or styles[k][1] <= m.start():
+            return True
+    return False
+
+
+def auto_may_shop(page_type: str | None) -> bool:
+    """Whether ``auto`` looks for :data:`AUTO_SHOP_MARKUP_RE` on this page: the heuristic's
+    page, not declared a story."""
+    return auto_extractor(page_type) == "heuristic" and page_type not in STORY_PAGE_TYPES
+
+
+def auto_reads_byline(page_type: str | None, byline_source: str | None) -> bool:
+    """Whether ``auto`` reads a page's byline, found by ``byline_source`` (the
+    ``Metadata.sources`` label, ``None`` when there is none), as a sign of one article: yes
+    on a page declaring a kind of :data:`~unclutter.core.pagetypes.STORY_PAGE_TYPES`;
+    elsewhere, unless it comes from a ``<meta>`` tag (:data:`AUTO_SITEWIDE_BYLINE_SOURCE`;
+    the pipeline then asks whether the page shows a byline of its own,
+    :func:`unclutter.parse.metadata.page_byline`)."""
+    if byline_source is None:
+        return False
+    return page_type in STORY_PAGE_TYPES or not byline_source.startswith(AUTO_SITEWIDE_BYLINE_SOURCE)
+
+
+def auto_may_fall_back(page_type: str | None, byline: str | None) -> bool:
+    """Whether ``auto`` checks the heuristic's selection share on this page at
+    :data:`AUTO_MIN_SELECTION_SHARE`: the heuristic's page, not declared a story, with no
+    byline (a publication date alone makes no article: a product's release date)."""
+    return auto_may_shop(page_type) and not byline
+
+
+def _more_elements_than(root: Node, limit: int) -> bool:
+    """Whether ``root``'s subtree holds more than ``limit`` elements (stops counting there)."""
+    n = 0
+    for _ in root.iter_elements():
+        n += 1
+        if n > limit:
+            return True
+    return False
+
+
+def _description_words(text: str) -> set[str]:
+    """The distinct case-folded words of ``text`` with at least
+    :data:`AUTO_DESCRIPTION_MIN_WORD_CHARS` word characters."""
+    return set(_DESCRIPTION_WORD_RE.findall(text.casefold()))
+
+
+# --- the cascade ---------------------------------------------------------------------------
+
+
+def repruner(html: str, url: str | None, utf8: bytes | None, scripting: bool) -> Callable[[], Node]:
+    """``reprune()`` for :func:`select`: the pruned tree of the page built again (parse and
+    prune are deterministic; no removal log: the first build's is the one reported)."""
+    return lambda: prune(parse_for_pruning(html, url, scripting=scripting, utf8=utf8,
+                                           report_skipped=False), log=False).root
+
+
+def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None,
+           source: str = "", reprune: Callable[[], Node] | None = None, shown_byline: bool = False
+           ) -> Selection:
+    """Stage 5: the main content of the pruned page ``pruned`` by ``options.extractor``; with
+    ``auto``, the cascade of the module docstring. ``meta``: the page's metadata (declared
+    type, byline and its source, description); ``url``: its address; ``source``: the
+    decoded HTML (searched for shop markup); ``reprune()``: the pruned tree built again,
+    for the learned extractor after the heuristic, which edits ``pruned.root`` in place
+    (without it a copy is kept beforehand); ``shown_byline``: the page shows a byline in
+    its body (looked for when ``meta.byline`` comes from a ``<meta>`` tag that
+    :func:`auto_reads_byline` sets aside): then the byline counts. The first line of
+    ``attempts`` states the route taken."""
+    body = pruned.root
+    extractor = options.extractor
+    page_type = meta.page_type
+    route = None
+    spare = None
+    floor = 0.0
+    known = False
+    byline = meta.byline
+    story_type = page_type  # the declared type as a sign of one story
+    learned_story = False
+    if extractor == "auto":
+        extractor = auto_extractor(page_type)
+        route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
+        if extractor == "heuristic" and url_names_index(url):
+            # a site's front, section or topic page: a listing or reference page, whose
+            # byline and og:type (if any) describe the site, not one story
+            byline = None
+            route += "; the URL names a front, section or topic page"
+            if page_type in STORY_PAGE_TYPES:
+                story_type = None
+                route += " (byline and story type not read)"
+            else:
+                extractor = AUTO_LEARNED_EXTRACTOR
+                route += f" -> {extractor}"
+                learned_story = True  # (comment threads go, as on a story: a blog post at /recursion)
+        if extractor != "heuristic":
+            if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
+                extractor = "heuristic"
+                route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
+        elif auto_may_shop(story_type) and names_add_to_cart(source):
+            route += "; the page names an add-to-cart action"
+            if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
+                route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
+            else:
+                extractor = AUTO_LEARNED_EXTRACTOR
+                route += f" -> {extractor}"
+        else:
+            if byline and not shown_byline and not auto_reads_byline(story_type, meta.sources.get("byline")):
+                byline = None
+                route += "; its byline comes from a meta tag (the site's, on a page declaring no story)"
+            known = not auto_may_fall_back(story_type, byline)
+            floor = AUTO_MIN_ARTICLE_SELECTION_SHARE if known else AUTO_MIN_SELECTION_SHARE
+            if reprune is None and not _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
+                spare = body.clone()  # the heuristic works in place
+    if extractor == "heuristic":
+        sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
+        # (pruned.chars counts whitespace too: at least the collapsed count, so a selection
+        # above the floor of it is above the floor of the page)
+        if floor and sel.chars < floor * pruned.chars:
+            if spare is None and reprune is not None:
+                spare = reprune()
+                if _more_elements_than(spare, AUTO_MAX_LEARNED_ELEMENTS):
+                    spare = None
+                    reprune = None  # (too large for the learned extractor: no second try)
+                    route += f"; the heuristic kept little (over {AUTO_MAX_LEARNED_ELEMENTS} elements: it stays)"
+            # an article's share is of the page's text outside links: a page of teasers or a
+            # site map beside a short story is no sign that the heuristic missed the story
+            page_chars = 0 if spare is None else prose_chars(spare) if known else collapsed_len(spare.text_content())
+            if sel.chars < floor * page_chars:
+                what = "a page known as an article" if known else "no article metadata"
+                text = "text outside links" if known else "chars"
+                route += (f"; {what} and the heuristic kept {sel.chars} of {page_chars} {text}"
+                          f" -> {AUTO_LEARNED_EXTRACTOR}")
+                extractor, body = AUTO_LEARNED_EXTRACTOR, spare
+        if extractor == "heuristic" and route is not None:
+            if not byline:
+                second = second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url,
+                                        story=story_type in STORY_PAGE_TYPES)
+            else:
+                second = description_opinion(sel, meta.excerpt, pruned.chars, spare, reprune, options,
+                                             page_type, url)
+            if second is not None:
+                second.attempts.insert(0, route + "; " + second.attempts.pop(0))
+                return second
+    if extractor != "heuristic":
+        from .classify import classify_main_content
+
+        sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url,
+                                    story=learned_story, ablation=options.ablation)
+    elif route is not None:
+        refine(sel, options, page_type, url)
+    if route:
+        sel.attempts.insert(0, route)
+    return sel
+
+
+def second_opinion(sel: Selection, page_chars: int, spare: Node | None, reprune: Callable[[], Node] | None,
+                   options: Options, page_type: str | None, url: str | None, story: bool,
+                   why: str = "no byline") -> Selection | None:
+    """``auto``, on a page without a byline (or lacking its description:
+    :func:`description_opinion`) whose heuristic selection ``sel`` it keeps: the
+    selection of :data:`AUTO_LEARNED_EXTRACTOR` on the pruned page (``spare``, or
+    ``reprune()``) when it holds at least :data:`AUTO_SECOND_OPINION_RATIO` times
+    ``sel.chars`` (:data:`AUTO_SECOND_OPINION_STORY_RATIO` when ``story``: a page declared
+    a story), and :data:`AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more, and the ratio times its
+    text outside links (:func:`~unclutter.score.features.prose_chars`), refined as the
+    heuristic's would be (:func:`refine`); its first ``attempts`` line says so (opening
+    with ``why``); else ``None``. Not run when ``page_chars`` (the pruned page's characters)
+    leaves no room for that (the learned extractor cannot keep more than the page), on a
+    page of more than :data:`AUTO_MAX_LEARNED_ELEMENTS` elements, nor when
+    ``options.ablation.second_opinion`` is off."""
+    ratio = AUTO_SECOND_OPINION_STORY_RATIO if story else AUTO_SECOND_OPINION_RATIO
+    needed = max(sel.chars * ratio, sel.chars + AUTO_SECOND_OPINION_MIN_GAIN_CHARS)
+    if needed > page_chars:
+        return None
+    if not options.ablation.second_opinion:
+        return None
+    from .classify import classify_main_content
+
+    if spare is None:
+        if reprune is None:
+            return None
+        spare = reprune()
+    if _more_elements_than(spare, AUTO_MAX_LEARNED_ELEMENTS):
+        return None
+    # (read as one story: what the learned extractor keeps beyond the heuristic must not be
+    # a comment thread the heuristic left out, tests/pages/13-comments-in-details-elements)
+    second = classify_main_content(spare, AUTO_LEARNED_EXTRACTOR, log=options.explain, page_type=page_type,
+                                   url=url, story=True, ablation=options.ablation)
+    if second.chars < needed:
+        return None
+    # more text outside links too: a site map or a list of teasers beside a short story
+    # is no missed content
+    if prose_chars(second.root) < ratio * prose_chars(sel.root):
+        return None
+    line = (f"{why}; the heuristic kept {sel.chars} chars, {AUTO_LEARNED_EXTRACTOR} {second.chars}"
+            f" (at least {ratio}x) -> {AUTO_LEARNED_EXTRACTOR}")
+    refine(second, options, page_type, url)  # the in-article clean-up, as on the heuristic's pages
+    second.attempts.insert(0, line)
+    return second
+
+
+def description_opinion(sel: Selection, description: str | None, page_chars: int, spare: Node | None,
+                        reprune: Callable[[], Node] | None, options: Options, page_type: str | None,
+                        url: str | None) -> Selection | None:
+    """``auto``, on a page with a byline whose heuristic selection ``sel`` it keeps: the
+    learned extractor's selection (:func:`second_opinion`, at the plain ratio) when ``sel``
+    holds under :data:`AUTO_DESCRIPTION_FOUND_SHARE` of the words of the page's
+    ``description`` (``Metadata.excerpt``: ``og:description``, ``<meta name="description">``,
+    JSON-LD ``description``; :func:`_description_words`) and the learned selection at least
+    that share: the heuristic took a side block (credits, a spec box) and missed the story
+    the description summarises. Else ``None``; not run without a description of
+    :data:`AUTO_DESCRIPTION_MIN_WORDS` words."""
+    if not description:
+        return None
+    words = _description_words(description)
+    if len(words) < AUTO_DESCRIPTION_MIN_WORDS:
+        return None
+    held = len(words & _description_words(sel.root.text_content())) / len(words)
+    if held >= AUTO_DESCRIPTION_FOUND_SHARE:
+        return None
+    second = second_opinion(sel, page_chars, spare, reprune, options, page_type, url, story=False,
+                            why=f"the heuristic's selection holds {held:.0%} of the description's words")
+    if second is None:
+        return None
+    found = len(words & _description_words(second.root.text_content())) / len(words)
+    if found < AUTO_DESCRIPTION_FOUND_SHARE:
+        return None
+    second.attempts[0] = second.attempts[0].replace(
+        f" -> {AUTO_LEARNED_EXTRACTOR}", f", holding {found:.0%} of them -> {AUTO_LEARNED_EXTRACTOR}")
+    return second
+
+
+def refine(sel: Selection, options: Options, page_type: str | None, url: str | None) -> None:
+    """``auto``, after the heuristic: drop the boilerplate blocks inside its selection
+    (:mod:`unclutter.classify.refine`), in place on ``sel``. Skipped when
+    ``options.refine`` or ``options.ablation.refine`` is off, and for a selection of more
+    than :data:`AUTO_MAX_LEARNED_ELEMENTS` elements (memory, as for the learned extractors)."""
+    if not options.refine or not options.ablation.refine or _more_elements_than(
+            sel.root, AUTO_MAX_LEARNED_ELEMENTS):
+        return
+    from .classify import registry
+    from .classify.refine import REFINE_MODEL, refine_selection
+
+    model = registry.get_model(REFINE_MODEL, options.ablation.model_file(REFINE_MODEL))
+    root, lines, removed = refine_selection(sel.root, model, page_type, url, log=options.explain)
+    if root is not sel.root:
+        sel.root = root
+        sel.chars = collapsed_len(root.text_content())
+        sel.removed.extend(removed)
+    sel.attempts.extend(lines)
