@@ -278,3 +278,55 @@ def render_markdown(report: dict) -> str:
                 cells = [_fmt(row["extractors"].get(e, {}).get("f1")) for e in names]
                 lines.append(f"| {page_type} | {row['pages']} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def render_summary(report: dict) -> str:
+    """The README's compact table: F1 and pages/s of each extractor on each dataset, with
+    the machine and commit on one line (the full tables stay in ``latest.md``)."""
+    m = report["machine"]
+    names = list(report["datasets"])
+    extractors = list(dict.fromkeys(e for ds in report["datasets"].values() for e in ds["extractors"]))
+    lines = [f"Benchmark of {report['date']} on {m['cpu_model']} ({m['logical_cores']} cores), one core per "
+             f"extractor; unclutter commit {report.get('commit') or '?'}. F1: AEB shingle metric; pages/s: "
+             "extraction calls only. `python bench/report.py` prints the full tables (precision, recall, "
+             "snippets, memory, F1 by page type).", "",
+             "| extractor | " + " | ".join(f"{n} F1" for n in names) + " | "
+             + " | ".join(f"{n} pages/s" for n in names) + " |",
+             "|---|" + "---:|" * (2 * len(names))]
+    for ext in extractors:
+        f1s, speeds = [], []
+        for n in names:
+            r = report["datasets"][n]["extractors"].get(ext) or {}
+            f1s.append(_fmt((r.get("scores") or {}).get("f1")) if not r.get("unavailable") else "–")
+            speeds.append(_fmt(r.get("pages_per_s"), 1) if not r.get("unavailable") else "–")
+        lines.append(f"| {ext} | " + " | ".join(f1s) + " | " + " | ".join(speeds) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def update_readme(report: dict, readme: Path = REPO / "README.md") -> None:
+    """Replace the block between ``<!-- benchmark:begin -->`` and ``<!-- benchmark:end -->``
+    of the README with :func:`render_summary`."""
+    import re
+
+    text = readme.read_text(encoding="utf-8")
+    block = render_summary(report)
+    new, n = re.subn(r"(?s)(<!-- benchmark:begin -->\n).*?(<!-- benchmark:end -->)",
+                     lambda mt: mt[1] + block + mt[2], text)
+    if n != 1:
+        raise SystemExit(f"{readme}: no benchmark block (<!-- benchmark:begin --> ... <!-- benchmark:end -->)")
+    readme.write_text(new, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    import argparse
+    import json
+
+    ap = argparse.ArgumentParser(description="Render a bench/run.py report (JSON) again.")
+    ap.add_argument("report", nargs="?", type=Path, default=REPO / "bench" / "results" / "latest.json")
+    ap.add_argument("--readme", action="store_true", help="update README.md's benchmark block")
+    args = ap.parse_args()
+    data = json.loads(args.report.read_text(encoding="utf-8"))
+    if args.readme:
+        update_readme(data)
+    else:
+        sys.stdout.write(render_markdown(data))

@@ -5,6 +5,7 @@ Public surface::
     unclutter.extract(html, url=None, **options) -> Article
     unclutter.extract_url(url, policy=None, **options) -> Article
     unclutter.chunk(article, max_tokens=8000) -> list[Chunk]   (token-budget chunks)
+    unclutter.extract_many(sources, workers=None, ...) -> Iterator[dict]   (batch records)
     unclutter.Article, unclutter.TocEntry, unclutter.Options
     unclutter.errors  (the exception tree; see unclutter.core.errors)
 """
@@ -21,6 +22,7 @@ __all__ = [
     "extract",
     "extract_url",
     "chunk",
+    "extract_many",
     "Chunk",
     "Article",
     "TocEntry",
@@ -30,6 +32,14 @@ __all__ = [
     "NoContentError",
 ]
 __version__ = "0.1.0"
+
+
+def extract_many(sources, **kwargs):
+    """Many pages in, one record (a flat dict) per page out, extracted in worker processes:
+    :func:`unclutter.batch.extract_many` (arguments, order, errors as there)."""
+    from .batch import extract_many as _extract_many
+
+    return _extract_many(sources, **kwargs)
 
 
 def chunk(article, max_tokens: int | str = DEFAULT_MAX_TOKENS, *, language: str | None = None,
