@@ -119,6 +119,11 @@ def test_truncated_and_oversized_warc_records_are_error_rows(tmp_path):
     kinds = [r["error_kind"] for r in rows]
     assert rows[0]["status"] == "ok"
     assert "InputTooLargeError" in kinds and "TruncatedArchiveError" in kinds
+    body_cut = write_warc(tmp_path / "b.warc", [response_record("https://example.org/x", page("Cut"))])
+    data = body_cut.read_bytes()
+    body_cut.write_bytes(data[: len(data) - 300])  # the archive ends inside the page's body
+    cut = list(extract_many([body_cut], workers=0))
+    assert [r["error_kind"] for r in cut] == ["TruncatedArchiveError"]
     assert s.truncated_archives == 1 and s.failed == 2
 
 

@@ -157,3 +157,22 @@ def test_urls_go_through_the_fetch_policy_with_retries(tmp_path):
     got = rows(out)
     assert [r["title"] for r in got] == ["Fine", "Flaky", None]
     assert got[2]["error_kind"] == "HTTPStatusError" and calls["flaky"] == 2
+
+
+def test_inputs_with_one_name_keep_both_pages_in_a_folder_output(tmp_path):
+    for site in ("x", "y"):
+        (tmp_path / site).mkdir()
+        (tmp_path / site / "index.html").write_text(BODY.format(title=f"Site {site}", n=1), encoding="utf-8")
+    out = tmp_path / "coll"
+    proc = run(tmp_path / "x" / "index.html", tmp_path / "y" / "index.html", "-o", f"{out}/", "--quiet")
+    assert proc.returncode == 0, proc.stderr
+    index = [json.loads(line) for line in (out / "index.jsonl").read_text().splitlines()]
+    files = [r["file"] for r in index]
+    assert files[0] == "index.md" and files[1].startswith("index-") and len(set(files)) == 2
+    assert (out / files[1]).read_text(encoding="utf-8").startswith("# Site y")
+
+
+def test_a_jsonl_or_folder_output_makes_one_page_a_batch(pages, tmp_path):
+    out = tmp_path / "one.jsonl"
+    assert run(pages / "p1.html", "-o", out, "--quiet").returncode == 0
+    assert [r["title"] for r in rows(out)] == ["Page 1"]

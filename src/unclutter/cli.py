@@ -303,8 +303,9 @@ def _batch_options(f):
         click.option("--page-timeout", type=click.FloatRange(min=0.05), default=60.0, show_default=True,
                      help="Batch: seconds a page may take; then its worker is killed and the page is an "
                      "error row."),
-        click.option("--max-memory", type=click.IntRange(min=64), metavar="MB", help="Batch: address-space "
-                     "ceiling per worker in MiB (a page needing more is an error row)."),
+        click.option("--max-memory", type=click.IntRange(min=512), metavar="MB", help="Batch: address-space "
+                     "(virtual memory) ceiling per worker in MiB, at least 512; a page needing more is an "
+                     "error row."),
         click.option("--per-host", type=click.IntRange(min=1), default=2, show_default=True,
                      help="Batch: most requests to one host at a time."),
         click.option("--delay", type=click.FloatRange(min=0), default=0.5, show_default=True,
@@ -320,9 +321,14 @@ def _batch_options(f):
 _BATCH_KEY = "unclutter.batch"
 
 
-def _is_batch(sources: tuple[str, ...], input_file: tuple[str, ...]) -> bool:
+def _is_batch(sources: tuple[str, ...], input_file: tuple[str, ...], output: str | None) -> bool:
+    """Batch mode: several sources, a list, a folder or a WARC archive in, or a ``.jsonl``,
+    ``.parquet`` or folder (a name ending in ``/`` or an existing folder) out."""
     from .batch.sources import is_warc
 
+    if output and output != "-" and (output.lower().endswith((".jsonl", ".parquet", "/"))
+                                     or os.path.isdir(output)):
+        return True
     return len(sources) != 1 or bool(input_file) or os.path.isdir(sources[0]) or is_warc(sources[0])
 
 
@@ -433,9 +439,7 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
     if not sources and not input_file:
         raise UsageError("missing SOURCE: give a file, a folder, a WARC archive, an http(s) URL, - for "
                          "standard input, or -i LIST")
-    batch = _is_batch(sources, input_file)
-    if not batch and output and os.path.isdir(output):
-        raise UsageError(f"-o {output!r} is a folder: one page is written to a file")
+    batch = _is_batch(sources, input_file, output)
     source = sources[0] if sources else ""
     if batch or _is_url(source):
         from .fetch import FetchPolicy

@@ -159,6 +159,14 @@ class ShardedOutput:
         except OSError as exc:
             raise OutputError(f"cannot write the output {out}: {exc.strerror or exc}") from None
         self.done_shards = self._count_done()
+        # output names already given (a folder output): two inputs with one name get the
+        # second a suffix; read back from the shards written, so a resumed run names alike
+        self.used_names: set[str] = set()
+        if self.kind == "folder":
+            for k in range(self.done_shards):
+                for line in self._shard_path(k).read_text(encoding="utf-8").splitlines():
+                    if (name := json.loads(line).get("file")) is not None:
+                        self.used_names.add(name)
 
     # -- state
 
@@ -235,6 +243,10 @@ class ShardedOutput:
         if record.get("status") == "ok":
             suffix = ".json" if self.page_format == "json" else ".md"
             rel = safe_relative_name(record.get("_name") or record["id"], record["id"]) + suffix
+            if rel in self.used_names:
+                digest = hashlib.sha256(record["id"].encode("utf-8", "surrogatepass")).hexdigest()[:10]
+                rel = rel[: -len(suffix)] + f"-{digest}" + suffix
+            self.used_names.add(rel)
             path = self.out / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             if self.page_format == "json":

@@ -40,8 +40,9 @@ MAX_RECORD_BYTES = MAX_INPUT_BYTES
 @dataclass(frozen=True)
 class Item:
     """One named input: ``kind`` is ``"file"``, ``"warc"`` or ``"url"``; ``name`` the path
-    or URL as the user gave it (folders expanded); ``rel`` a file's path relative to the
-    folder named (its output name), else its base name."""
+    or URL as the user gave it (folders expanded); ``rel`` its output name in a folder
+    output: a file's path relative to the folder named, else its base name (two inputs
+    with one name: the second gets a suffix, see :mod:`unclutter.batch.output`)."""
 
     kind: str
     name: str
@@ -227,5 +228,9 @@ def _warc_page(name: str, record, max_bytes: int, types) -> PageInput | None:
         return PageInput(id=record_id, source=source, url=url, error=(
             "InputTooLargeError", f"{source}: record of {record.content_length} bytes, over the limit of {max_bytes}"))
     data = record.reader.read(max_bytes + 1)
+    if len(data) < record.content_length:  # the archive ends inside this record's body
+        return PageInput(id=record_id, source=source, url=url, error=(
+            "TruncatedArchiveError", f"{source}: WARC record cut short ({len(data)} of "
+            f"{record.content_length} bytes; truncated archive)"))
     return PageInput(id=record_id, source=source, data=data, url=url, http_charset=record.http_charset or None,
                      name=url)

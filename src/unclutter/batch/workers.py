@@ -193,7 +193,10 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                         except (EOFError, OSError):
                             w.ready = False
                         if not w.ready:
-                            raise RuntimeError(f"a batch worker failed to start (exit code {w.proc.exitcode})")
+                            raise RuntimeError(
+                                f"a batch worker failed to start (exit code {w.proc.exitcode}); in a script, "
+                                "call extract_many/run_batch under `if __name__ == \"__main__\":` (workers "
+                                "import the main module)")
                     elif time.monotonic() - w.started > WORKER_START_TIMEOUT_S:
                         raise RuntimeError(f"a batch worker did not start within {WORKER_START_TIMEOUT_S:g} s")
                     continue
