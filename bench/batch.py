@@ -219,16 +219,18 @@ def resume_check(warc: Path, kills: int, seed: int = 11) -> dict:
         args = base + ["-o", str(tmp / "resumed.jsonl")]
         for _ in range(kills):
             proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            time.sleep(rng.uniform(3, 25))
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGKILL)
-                done_kills += 1
+            time.sleep(rng.uniform(2, 9))
+            if proc.poll() is not None:  # it finished first: nothing left to kill
+                break
+            proc.send_signal(signal.SIGKILL)
+            done_kills += 1
             proc.wait()
-        subprocess.run(args, check=False, timeout=3600)
+        if not (tmp / "resumed.jsonl").exists():
+            subprocess.run(args, check=False, timeout=3600)
 
         def rows(p: Path) -> list:
             return [{k: v for k, v in json.loads(x).items() if k != "seconds"}
-                    for x in p.read_text(encoding="utf-8").splitlines()]
+                    for x in p.read_text(encoding="utf-8").split("\n") if x]
 
         same = rows(tmp / "full.jsonl") == rows(tmp / "resumed.jsonl")
         return {"kills": done_kills, "identical": same, "records": len(rows(tmp / "full.jsonl"))}

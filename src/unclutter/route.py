@@ -29,8 +29,8 @@ imported only when one runs); both return a :class:`~unclutter.score.select.Sele
 A page of more than :data:`AUTO_MAX_LEARNED_ELEMENTS` elements stays with the heuristic at
 every step. Each decision is a line of ``Selection.attempts`` (the trace, ``--explain``).
 The thresholds below were calibrated as a set on wcxb-dev (5-fold cross-validation by site,
-fold models through this code), with AEB and readability-tests as out-of-sample checks; the
-measurements are in ``CHANGELOG.md`` and ``classify/models/MODEL_CARD.md``.
+fold models through this code), AEB and readability-tests checked beside it; the current
+figures are in ``classify/models/MODEL_CARD.md``.
 ``Options.ablation`` switches the second opinion and the refinement off for experiments.
 """
 

@@ -37,6 +37,14 @@ FORMATS = ("jsonl", "parquet", "folder")
 INDEX_FIELDS = tuple(f for f in RECORD_FIELDS if f not in ("markdown", "text")) + ("file",)
 
 _SHARD_RE = re.compile(r"shard-(\d{6})\.(?:jsonl|parquet)")
+#: Characters JSON leaves raw that line splitters other than "\n" take for line breaks
+#: (Python's ``str.splitlines``, JavaScript): written escaped, so a record is one line for all.
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
+def json_line(obj: dict) -> str:
+    """One JSON Lines record: UTF-8 text, every line separator inside strings escaped."""
+    return json.dumps(obj, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
 
 
 def output_kind(out: str) -> str:
@@ -216,10 +224,10 @@ class ShardedOutput:
                 rows = []
                 for record in records:
                     rows.append(self._write_page(record))
-                data = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode("utf-8", "surrogatepass")
+                data = "".join(json_line(r) for r in rows).encode("utf-8", "surrogatepass")
                 _fsync_write(self._shard_path(k), data)
             elif self.kind == "jsonl":
-                data = "".join(json.dumps({f: r.get(f) for f in RECORD_FIELDS}, ensure_ascii=False) + "\n"
+                data = "".join(json_line({f: r.get(f) for f in RECORD_FIELDS})
                                for r in records).encode("utf-8", "surrogatepass")
                 _fsync_write(self._shard_path(k), data)
             else:

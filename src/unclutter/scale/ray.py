@@ -85,7 +85,8 @@ def extract_dataset(sources: Sequence[str], *, options: Options | None = None, b
     paths = [item.name for item in expand_sources(sources, include, exclude) if item.kind != "url"]
     opts = options or Options()
     ds = ray.data.from_items([{"path": p} for p in paths])
-    pages = ds.flat_map(_read_path)
+    # reading is light: it reserves no CPU, so the extraction actors keep every core busy
+    pages = ds.flat_map(_read_path, num_cpus=0)
     actors = concurrency or max(1, int(ray.available_resources().get("CPU", 1)))
     return pages.map_batches(_Extract, fn_constructor_args=(opts, timeout), batch_size=batch_size,
-                             compute=ray.data.ActorPoolStrategy(min_size=1, max_size=actors))
+                             compute=ray.data.ActorPoolStrategy(size=actors))
