@@ -136,12 +136,15 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     skip = output.done_inputs
     counts = SourceCounts()
     summary = BatchSummary(resumed=0)
-    bar = _progress(None, quiet)
+    items = list(expand_sources(sources, include, exclude))
+    # the total (and so an ETA) is known unless an archive holds an unknown number of pages
+    total = None if any(item.kind == "warc" for item in items) else max(0, len(items) - skip)
+    bar = _progress(total, quiet)
 
     names: dict[int, str] = {}  # output names of a folder output, until their record comes
 
     def numbered() -> Iterator[tuple[int, PageInput]]:
-        for index, page in enumerate(read_pages(expand_sources(sources, include, exclude), counts,
+        for index, page in enumerate(read_pages(items, counts,
                                                 max_bytes=options.max_input_bytes, fetch=fetcher,
                                                 skip=skip)):
             if page.name:
