@@ -208,3 +208,13 @@ def test_output_names_stay_inside_the_output_folder():
     assert safe_relative_name("/abs/a b.html", "x") == "abs/a_b"
     name = safe_relative_name("https://example.org/a/b?q=1", "urn:uuid:1")
     assert name.startswith("example.org/a/b-") and ".." not in name
+
+
+def test_a_record_of_50_mb_is_an_error_row_without_being_read(tmp_path):
+    body = b"<html><body><p>" + b"x" * (50 * 1024 * 1024) + b"</p></body></html>"
+    archive = write_warc(tmp_path / "big.warc.gz", [response_record("https://example.org/huge", body),
+                                                    response_record("https://example.org/one", page("One"))])
+    del body
+    records = list(extract_many([archive], workers=0))
+    assert [r["error_kind"] for r in records] == ["InputTooLargeError", None]
+    assert "over the limit" in records[0]["error_message"] and records[1]["title"] == "One"
