@@ -218,3 +218,59 @@ def test_a_record_of_50_mb_is_an_error_row_without_being_read(tmp_path):
     records = list(extract_many([archive], workers=0))
     assert [r["error_kind"] for r in records] == ["InputTooLargeError", None]
     assert "over the limit" in records[0]["error_message"] and records[1]["title"] == "One"
+
+
+def test_hostile_inputs_are_error_rows_and_the_run_goes_on(tmp_path):
+    import os
+
+    root = tmp_path / "in"
+    root.mkdir()
+    (root / "a.html").write_bytes(page("Alpha"))
+    os.mkfifo(root / "b.html")  # a named pipe would block a reader forever
+    (root / ".parts").mkdir()
+    (root / ".parts" / "manifest.html").write_bytes(page("Hidden name"))
+    listing = [str(root), "bad\x00name.html", "http://[::1/"]
+    out = tmp_path / "out"
+    from unclutter.batch.fetching import BatchFetcher
+
+    summary = run_batch(listing, str(out) + "/", workers=1, quiet=True, page_format="json", fetcher=BatchFetcher())
+    index = [json.loads(line) for line in (out / "index.jsonl").read_text().splitlines()]
+    kinds = [r["error_kind"] for r in index]
+    assert summary.pages == 5 and kinds.count(None) == 2 and "InputReadError" in kinds and "PolicyError" in kinds
+    assert not (out / ".parts").exists()
+    files = [r["file"] for r in index if r["file"]]
+    assert all(not f.startswith(".") for f in files) and all((out / f).exists() for f in files)
+
+
+def test_overwrite_replaces_only_what_the_run_writes(folder, tmp_path):
+    out = tmp_path / "site"
+    out.mkdir()
+    (out / "notes.txt").write_text("keep me")
+    (out / "index.jsonl").write_text("{}\n")
+    run_batch([str(folder)], str(out) + "/", workers=1, quiet=True, overwrite=True)
+    assert (out / "notes.txt").read_text() == "keep me" and (out / "a.md").exists()
+
+
+def test_duplicate_inputs_and_non_utf8_names_keep_every_page(tmp_path):
+    import os
+
+    root = tmp_path / "dup"
+    root.mkdir()
+    odd = os.fsdecode(b"bad\xff\xfename.html")
+    (root / odd).write_bytes(page("Odd"))
+    p = str(root / odd)
+    out = tmp_path / "o"
+    run_batch([p, p, p], str(out) + "/", workers=1, quiet=True)
+    index = [json.loads(line) for line in (out / "index.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len({r["file"] for r in index}) == 3 and all((out / r["file"]).exists() for r in index)
+    assert "\\xff" in index[0]["id"]
+    pytest.importorskip("pyarrow")
+    run_batch([p], str(tmp_path / "o.parquet"), workers=1, quiet=True)
+
+
+def test_workers_are_recycled_without_losing_or_reordering_pages():
+    from unclutter.batch.workers import map_records
+
+    pages = [(i, PageInput(id=f"p{i}", source="mem", data=page(f"Page {i}"))) for i in range(5)]
+    got = list(map_records(pages, workers=1, recycle_after=2))
+    assert [i for i, _ in got] == list(range(5)) and [r["title"] for _, r in got] == [f"Page {i}" for i in range(5)]

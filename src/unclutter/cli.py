@@ -288,8 +288,8 @@ def _batch_options(f):
     options = [
         click.option("-i", "--input-file", multiple=True, metavar="LIST", help="Batch: read paths and URLs, one "
                      "per line, from LIST (- for standard input). Repeatable."),
-        click.option("--workers", type=click.IntRange(min=1), help="Batch: worker processes (default: the "
-                     "machine's cores)."),
+        click.option("--workers", type=click.IntRange(min=1, max=256), help="Batch: worker processes, at most "
+                     "256 (default: the machine's cores)."),
         click.option("--include", multiple=True, metavar="GLOB", help="Batch: file names read inside folders "
                      "(default *.html, *.htm, *.xhtml, *.html.gz; WARC archives always). Repeatable."),
         click.option("--exclude", multiple=True, metavar="GLOB", help="Batch: skip files inside folders whose "

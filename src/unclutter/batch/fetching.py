@@ -94,7 +94,10 @@ class BatchFetcher:
     def fetch_one(self, url: str) -> PageInput:
         from ..fetch import fetch
 
-        host = (urlsplit(url).hostname or "").lower()
+        try:
+            host = (urlsplit(url).hostname or "").lower()
+        except ValueError as exc:  # e.g. an unclosed IPv6 bracket
+            return PageInput(id=url, source=url, url=url, error=("PolicyError", f"invalid URL {url[:200]!r}: {exc}"))
         attempt = 0
         while True:
             self.gate.enter(host)
@@ -115,12 +118,15 @@ class BatchFetcher:
 
     def __call__(self, urls: list[str]) -> Iterator[PageInput]:
         """Fetch ``urls`` with up to ``concurrency`` at once; yield pages in the given order."""
-        with ThreadPoolExecutor(max_workers=self.concurrency) as pool:
+        pool = ThreadPoolExecutor(max_workers=self.concurrency)
+        try:
             window: deque[Future] = deque()
-            it = iter(urls)
-            for url in it:
+            for url in urls:
                 window.append(pool.submit(self.fetch_one, url))
                 if len(window) >= self.concurrency * 2:
                     yield window.popleft().result()
             while window:
                 yield window.popleft().result()
+        finally:
+            # on Ctrl-C or a closed generator, queued fetches are dropped, not waited for
+            pool.shutdown(wait=False, cancel_futures=True)

@@ -15,6 +15,7 @@ would have written (the ``seconds`` column, a wall-clock time, aside).
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -31,6 +32,8 @@ from .record import RECORD_FIELDS, RECORD_SCHEMA
 DEFAULT_SHARD_SIZE = 500
 #: Records per Parquet row group of the joined file.
 PARQUET_ROW_GROUP = 10_000
+#: Longest component of an output name, in UTF-8 bytes (room left for a suffix and ".json").
+MAX_NAME_BYTES = 160
 #: Output formats by the output name: ``.jsonl`` and ``.parquet`` files, else a folder.
 FORMATS = ("jsonl", "parquet", "folder")
 #: Columns of a folder output's ``index.jsonl`` (each page's Markdown is its own file).
@@ -110,7 +113,11 @@ def safe_relative_name(name: str, record_id: str) -> str:
     for part in re.split(r"[\\/]+", name):
         if part in ("", ".", ".."):
             continue
-        part = re.sub(r"[^\w.\-]+", "_", part)[:120]
+        part = re.sub(r"[^\w.\-]+", "_", part)
+        if part.startswith("."):
+            part = "_" + part  # no hidden names: the work folder is .parts
+        while len(part.encode("utf-8")) > MAX_NAME_BYTES:  # file systems allow 255 bytes a name
+            part = part[: max(1, len(part) * 3 // 4)]
         parts.append(part)
     if not parts:
         parts = ["page"]
@@ -160,7 +167,7 @@ class ShardedOutput:
                 if old != manifest and (old is not None or self._count_done()):
                     raise UsageError(f"{self.parts} holds a partial run of a different command (other inputs, "
                                      "options or shard size); remove it, or pass --overwrite to start again")
-            elif self._complete():
+            elif self._complete() and not overwrite:
                 raise UsageError(f"{out} already exists; pass --overwrite to replace it")
             self.parts.mkdir(parents=True, exist_ok=True)
             _fsync_write(self.parts / "manifest.json", json.dumps(manifest, sort_keys=True).encode())
@@ -190,13 +197,10 @@ class ShardedOutput:
         return self.out.exists()
 
     def _remove_all(self) -> None:
+        # Only the work folder goes now: an old output is replaced when the new one is
+        # complete (by a rename), and nothing else in a folder output is ever deleted.
         if self.parts.is_dir():
             shutil.rmtree(self.parts)
-        if self.kind == "folder":
-            if (self.out / "index.jsonl").exists():
-                shutil.rmtree(self.out)
-        elif self.out.exists():
-            self.out.unlink()
 
     def _shard_path(self, k: int) -> Path:
         suffix = "parquet" if self.kind == "parquet" else "jsonl"
@@ -250,29 +254,41 @@ class ShardedOutput:
         row["file"] = None
         if record.get("status") == "ok":
             suffix = ".json" if self.page_format == "json" else ".md"
-            rel = safe_relative_name(record.get("_name") or record["id"], record["id"]) + suffix
-            if rel in self.used_names:
-                digest = hashlib.sha256(record["id"].encode("utf-8", "surrogatepass")).hexdigest()[:10]
-                rel = rel[: -len(suffix)] + f"-{digest}" + suffix
-            self.used_names.add(rel)
-            path = self.out / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
+            stem = safe_relative_name(record.get("_name") or record["id"], record["id"])
+            digest = hashlib.sha256(record["id"].encode("utf-8", "surrogatepass")).hexdigest()[:10]
+            rel, n = stem + suffix, 1
+            while rel in self.used_names:  # one name for two inputs: the later ones get suffixes
+                rel = f"{stem}-{digest}" + (f"-{n}" if n > 1 else "") + suffix
+                n += 1
             if self.page_format == "json":
                 body = json.dumps({f: record.get(f) for f in RECORD_FIELDS}, ensure_ascii=False, indent=2) + "\n"
             else:
                 body = record.get("markdown") or ""
-            _fsync_write(path, body.encode("utf-8", "surrogatepass"))
+            data = body.encode("utf-8", "surrogatepass")
+            try:
+                path = self.out / rel
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _fsync_write(path, data)
+            except OSError as exc:
+                if exc.errno not in (errno.EEXIST, errno.ENOTDIR, errno.EISDIR, errno.ENAMETOOLONG):
+                    raise
+                # the name clashes with a folder (or is too long): the page keeps a plain name
+                rel = f"_pages/{digest}" + (f"-{n}" if n > 1 else "") + suffix
+                (self.out / "_pages").mkdir(exist_ok=True)
+                _fsync_write(self.out / rel, data)
+            self.used_names.add(rel)
             row["file"] = rel
         return row
 
     def finish(self) -> None:
         """Join the shards into the output and remove the work folder."""
         shards = [self._shard_path(k) for k in range(self._count_done())]
+        tmp = None
         try:
             if self.kind == "parquet":
                 import pyarrow.parquet as pq
 
-                tmp = self.out.with_name("." + self.out.name + ".tmp")
+                tmp = str(self.out.with_name("." + self.out.name + ".tmp"))
                 writer = pq.ParquetWriter(tmp, arrow_schema())
                 try:
                     for shard in shards:
@@ -293,6 +309,13 @@ class ShardedOutput:
                     handle.flush()
                     os.fsync(handle.fileno())
                 os.replace(tmp, target)
+            tmp = None
             shutil.rmtree(self.parts)
         except OSError as exc:
             raise OutputError(f"cannot write the output {self.out}: {exc.strerror or exc}") from None
+        finally:
+            if tmp is not None:  # a join that failed leaves no partial file behind
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass

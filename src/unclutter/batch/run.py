@@ -157,7 +157,10 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     worker_cpu = [0.0]
     stats: dict[str, int] = {}
     try:
-        for index, record in map_records(numbered(), options, workers=worker_count(workers), timeout=timeout,
+        n_workers = worker_count(workers)
+        if total is not None:
+            n_workers = max(1, min(n_workers, total))  # no idle workers to start
+        for index, record in map_records(numbered(), options, workers=n_workers, timeout=timeout,
                                          memory_limit=memory_limit, cpu_seconds=worker_cpu, stats=stats,
                                          record_fn=record_fn):
             summary.pages += 1

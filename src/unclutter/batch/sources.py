@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import stat
 import sys
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -47,6 +48,16 @@ class Item:
     kind: str
     name: str
     rel: str | None = None
+
+
+def printable_name(name: str) -> str:
+    """A file name as valid UTF-8 text: bytes that are not UTF-8 (kept by Python as lone
+    surrogates) written as ``\\xNN``, so records and output names stay valid UTF-8."""
+    try:
+        name.encode("utf-8")
+        return name
+    except UnicodeEncodeError:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
 def is_url(text: str) -> bool:
@@ -165,17 +176,22 @@ def read_pages(items: Iterable[Item], counts: SourceCounts | None = None, *,
 
 
 def _file_page(name: str, max_bytes: int, rel: str | None = None) -> PageInput:
+    shown = printable_name(name)
+    rel = printable_name(rel) if rel is not None else None
     try:
-        size = os.path.getsize(name)
-        if size > max_bytes:
-            return PageInput(id=name, source=name, name=rel, error=(
-                "InputTooLargeError", f"{name}: {size} bytes, over the limit of {max_bytes}"))
+        st = os.stat(name)
+        if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
+            return PageInput(id=shown, source=shown, name=rel, error=(
+                "InputReadError", f"{shown}: not a regular file"))
+        if st.st_size > max_bytes:
+            return PageInput(id=shown, source=shown, name=rel, error=(
+                "InputTooLargeError", f"{shown}: {st.st_size} bytes, over the limit of {max_bytes}"))
         with open(name, "rb") as handle:
             data = handle.read(max_bytes + 1)
-    except OSError as exc:
-        return PageInput(id=name, source=name, name=rel,
-                         error=("InputReadError", f"{name}: {exc.strerror or exc}"))
-    return PageInput(id=name, source=name, data=data, name=rel)
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        return PageInput(id=shown, source=shown, name=rel,
+                         error=("InputReadError", f"{shown}: {getattr(exc, 'strerror', None) or exc}"))
+    return PageInput(id=shown, source=shown, data=data, name=rel)
 
 
 def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[PageInput]:
@@ -184,11 +200,16 @@ def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[Pag
     except ImportError:  # pragma: no cover - a dependency of the default install
         yield PageInput(id=name, source=name, error=("UsageError", "reading WARC needs FastWARC: pip install fastwarc"))
         return
+    shown = printable_name(name)
     try:
+        if not stat.S_ISREG(os.stat(name).st_mode):
+            raise OSError(f"{shown}: not a regular file")
         handle = open(name, "rb")
-    except OSError as exc:
-        yield PageInput(id=name, source=name, error=("InputReadError", f"{name}: {exc.strerror or exc}"))
+    except (OSError, ValueError) as exc:
+        yield PageInput(id=shown, source=shown,
+                        error=("InputReadError", f"{shown}: {getattr(exc, 'strerror', None) or exc}"))
         return
+    name = shown
     with handle:
         try:
             for record in ArchiveIterator(handle, parse_http=False):
@@ -220,7 +241,11 @@ def _warc_page(name: str, record, max_bytes: int, types) -> PageInput | None:
     url = record.headers.get("WARC-Target-URI")
     if not record.is_http:
         return None  # a response record that is not HTTP (e.g. DNS)
-    record.parse_http()
+    try:
+        record.parse_http()
+    except Exception as exc:  # noqa: BLE001 - an unreadable HTTP header block: this record only
+        return PageInput(id=record_id, source=source, url=url, error=(
+            "InputReadError", f"{source}: unreadable HTTP headers ({type(exc).__name__})"))
     media = (record.http_content_type or "").split(";")[0].strip().lower()
     if media not in HTML_MEDIA_TYPES:
         return None

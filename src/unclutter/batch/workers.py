@@ -28,6 +28,9 @@ from .record import PageInput, error_record, extract_record
 DEFAULT_PAGE_TIMEOUT_S = 60.0
 #: Seconds a new worker may take to start and answer.
 WORKER_START_TIMEOUT_S = 120.0
+#: Pages a worker extracts before a fresh one replaces it: the bounded caches of a long-lived
+#: worker (parsed styles, models' buffers) grow its memory by a few MB per 1,000 pages.
+RECYCLE_AFTER_PAGES = 5000
 #: Fork server's preloaded modules: the pipeline and what every page needs.
 PRELOAD = ["unclutter.batch.record", "unclutter.pipeline"]
 
@@ -88,6 +91,7 @@ class _Worker:
         self.conn = parent
         self.task: tuple[int, PageInput] | None = None
         self.ready = False
+        self.done = 0
         self.started = time.monotonic()
 
     def give(self, index: int, page: PageInput) -> None:
@@ -127,7 +131,8 @@ def _context() -> Any:
 def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None = None, *, workers: int = 1,
                 timeout: float = DEFAULT_PAGE_TIMEOUT_S, memory_limit: int | None = None,
                 ordered: bool = True, cpu_seconds: list[float] | None = None,
-                record_fn: Any = None, stats: dict[str, int] | None = None) -> Iterator[tuple[int, dict]]:
+                record_fn: Any = None, stats: dict[str, int] | None = None,
+                recycle_after: int | None = RECYCLE_AFTER_PAGES) -> Iterator[tuple[int, dict]]:
     """Extract ``pages`` in ``workers`` processes; yield ``(index, record)`` pairs.
 
     Args:
@@ -144,6 +149,8 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
         stats: filled with ``worker_peak_rss_kb`` (the largest peak resident set of any
             worker, KiB) and ``worker_rss_kb`` (the resident set of the last worker that
             answered).
+        recycle_after: pages after which a worker is replaced by a fresh one (``None``:
+            never), which keeps a long run's memory flat.
         record_fn: ``fn(page, options) -> record`` instead of
             :func:`~unclutter.batch.record.extract_record` (a picklable module-level
             function; the benchmark runs other extractors in the same harness with it).
@@ -207,11 +214,15 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                     try:
                         got_index, record, cpu, (peak_kb, rss_kb) = w.conn.recv()
                         self_cpu[0] += cpu
+                        w.done += 1
                         if stats is not None:
                             stats["worker_peak_rss_kb"] = max(stats.get("worker_peak_rss_kb", 0), peak_kb)
                             stats["worker_rss_kb"] = rss_kb
                         w.task = None
                         finished.append((got_index, record))
+                        if recycle_after and w.done >= recycle_after:
+                            w.stop()
+                            pool[i] = _Worker(ctx, options, memory_limit, record_fn)
                         continue
                     except (EOFError, OSError):
                         record = error_record(page, "WorkerCrashError",
