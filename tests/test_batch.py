@@ -178,11 +178,9 @@ def test_resume_skips_complete_shards_and_gives_the_same_output(tmp_path):
     parts.mkdir()
     lines = full.read_text(encoding="utf-8").splitlines(keepends=True)
     from unclutter.batch.output import ShardedOutput
-    from unclutter.batch.run import _identity
+    from unclutter.batch.run import run_identity
 
-    identity = _identity([str(root)], (), (), Options())
-    identity["errors_only"] = False
-    ShardedOutput(str(out), identity, shard_size=2)  # writes the manifest
+    ShardedOutput(str(out), run_identity([str(root)], (), (), Options()), shard_size=2).close()  # the manifest
     (parts / "shard-000000.jsonl").write_text("".join(lines[0:2]), encoding="utf-8")
     (parts / "shard-000001.jsonl").write_text("".join(lines[2:4]), encoding="utf-8")
     (parts / ".shard-000002.jsonl.x.tmp").write_text(lines[4][:20], encoding="utf-8")
@@ -274,3 +272,18 @@ def test_workers_are_recycled_without_losing_or_reordering_pages():
     pages = [(i, PageInput(id=f"p{i}", source="mem", data=page(f"Page {i}"))) for i in range(5)]
     got = list(map_records(pages, workers=1, recycle_after=2))
     assert [i for i, _ in got] == list(range(5)) and [r["title"] for _, r in got] == [f"Page {i}" for i in range(5)]
+
+
+def test_a_second_run_on_the_same_output_is_refused_while_the_first_writes(folder, tmp_path):
+    from unclutter.batch.output import ShardedOutput
+    from unclutter.batch.run import run_identity
+    from unclutter.errors import UsageError
+
+    out = tmp_path / "o.jsonl"
+    first = ShardedOutput(str(out), run_identity([str(folder)], (), (), Options()))
+    try:
+        with pytest.raises(UsageError, match="another run"):
+            run_batch([str(folder)], str(out), workers=1, quiet=True)
+    finally:
+        first.close()
+    assert run_batch([str(folder)], str(out), workers=1, quiet=True).pages == 4

@@ -91,6 +91,11 @@ class BatchFetcher:
         self.retries = max(0, retries)
         self.backoff = max(0.0, backoff)
 
+    def identity(self) -> str:
+        """What a resumed run must share with the first: the policy and the politeness."""
+        return repr((self.policy, self.concurrency, self.gate.per_host, self.gate.delay, self.retries,
+                     self.backoff))
+
     def fetch_one(self, url: str) -> PageInput:
         from ..fetch import fetch
 

@@ -16,6 +16,7 @@ would have written (the ``seconds`` column, a wall-clock time, aside).
 from __future__ import annotations
 
 import errno
+import fcntl
 import hashlib
 import json
 import os
@@ -170,6 +171,13 @@ class ShardedOutput:
             elif self._complete() and not overwrite:
                 raise UsageError(f"{out} already exists; pass --overwrite to replace it")
             self.parts.mkdir(parents=True, exist_ok=True)
+            # one run at a time per output: a second one is refused instead of racing the first
+            self._lock = open(self.parts / "lock", "a+b")  # noqa: SIM115 - held until finish()
+            try:
+                fcntl.flock(self._lock.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                self._lock.close()
+                raise UsageError(f"another run is writing {out} now") from None
             _fsync_write(self.parts / "manifest.json", json.dumps(manifest, sort_keys=True).encode())
         except OSError as exc:
             raise OutputError(f"cannot write the output {out}: {exc.strerror or exc}") from None
@@ -205,6 +213,12 @@ class ShardedOutput:
     def _shard_path(self, k: int) -> Path:
         suffix = "parquet" if self.kind == "parquet" else "jsonl"
         return self.parts / f"shard-{k:06d}.{suffix}"
+
+    def close(self) -> None:
+        """Release the output's lock without finishing (an interrupted run)."""
+        lock = getattr(self, "_lock", None)
+        if lock is not None and not lock.closed:
+            lock.close()
 
     def _count_done(self) -> int:
         """Complete shards from the first on (a shard written after a gap is not trusted)."""
@@ -310,6 +324,7 @@ class ShardedOutput:
                     os.fsync(handle.fileno())
                 os.replace(tmp, target)
             tmp = None
+            self._lock.close()
             shutil.rmtree(self.parts)
         except OSError as exc:
             raise OutputError(f"cannot write the output {self.out}: {exc.strerror or exc}") from None

@@ -79,11 +79,17 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime
 
 
-def _identity(sources: Sequence[str], include: Sequence[str], exclude: Sequence[str], options: Options) -> dict:
+def run_identity(sources: Sequence[str], include: Sequence[str], exclude: Sequence[str], options: Options, *,
+                 errors_only: bool = False, timeout: float = DEFAULT_PAGE_TIMEOUT_S,
+                 memory_limit: int | None = None, fetcher=None) -> dict:
+    """What makes two batch runs "the same command" (a resumed run must match the first):
+    inputs, globs, extraction options, and the settings that change records."""
     opts = {k: (sorted(v) if isinstance(v, (set, frozenset)) else v)
             for k, v in dataclasses.asdict(options).items()}
     return {"sources": list(sources), "include": list(include), "exclude": list(exclude),
-            "options": {k: repr(v) for k, v in sorted(opts.items())}}
+            "options": {k: repr(v) for k, v in sorted(opts.items())}, "errors_only": errors_only,
+            "page_timeout": timeout, "memory_limit": memory_limit,
+            "fetch": fetcher.identity() if hasattr(fetcher, "identity") else None}
 
 
 def _progress(total_known: int | None, quiet: bool):
@@ -130,8 +136,8 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     options = options or Options()
     started = time.perf_counter()
     cpu0 = _cpu_seconds()
-    identity = _identity(sources, include, exclude, options)
-    identity["errors_only"] = errors_only
+    identity = run_identity(sources, include, exclude, options, errors_only=errors_only, timeout=timeout,
+                            memory_limit=memory_limit, fetcher=fetcher)
     output = ShardedOutput(out, identity, page_format=page_format, shard_size=shard_size, overwrite=overwrite)
     skip = output.done_inputs
     counts = SourceCounts()
@@ -181,6 +187,7 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
             output.write_shard(shard_no, shard)
         output.finish()
     finally:
+        output.close()
         if bar is not None:
             bar.close()
     summary.skipped_records = counts["skipped_records"]
