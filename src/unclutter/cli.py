@@ -385,12 +385,11 @@ class _BatchFailed(UnclutterError):
 @click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin.")
 @click.option("--extractor", default="auto", show_default=True,
               help="Main-content extractor: auto (gbdt on pages that declare a product, an FAQ or a "
-                   "forum thread, on shop pages (add-to-cart markup, no article declared) and on "
-                   "pages not known as articles where the heuristic keeps under half of the "
-                   "text, or articles where it keeps under 5%; the heuristic, then a learned clean-up of its selection, on the "
-                   "others), heuristic "
-                   "(Readability-style), cetd (text density), gbdt (boosted trees), gnn "
-                   "(graph network). --explain shows the route.")
+                   "forum thread, on a site's front and section pages by their URL, on shop pages "
+                   "(add-to-cart markup, no article declared) and where the heuristic keeps too "
+                   "little of the text; the heuristic, then a learned clean-up of its selection, on "
+                   "the others), heuristic (Readability-style), cetd (text density), gbdt (boosted "
+                   "trees), gnn (graph network). --explain shows the route.")
 @click.option("--no-links", is_flag=True, help="Keep link text only, drop link targets.")
 @click.option("--no-images", is_flag=True, help="Drop images.")
 @click.option("--no-captions", is_flag=True, help="Drop figure captions (as main-content benchmarks' ground "
