@@ -43,8 +43,10 @@ def _evaluate_module() -> Any:
     return _EVALUATE
 
 
-def score_job(job: dict, cases: list[dict]) -> dict:
-    """Turn a job's raw per-page results into the figures of the report."""
+def score_job(job: dict, cases: list[dict], parts: dict[str, str] | None = None) -> dict:
+    """Turn a job's raw per-page results into the figures of the report. ``parts``: each
+    case's side of the fixed read/scored split (:func:`split.split_parts`); with it, the
+    scores of each part are under ``"split"``."""
     ev = _evaluate_module()
     aggregate_snippets, evaluate = ev.aggregate_snippets, ev.evaluate
     page_counts, snippet_scores = ev.page_counts, ev.snippet_scores
@@ -83,8 +85,19 @@ def score_job(job: dict, cases: list[dict]) -> dict:
     total_cpu = sum(p["cpu"] for p in pages)
     statuses = [p["status"] for p in pages]
     scores = evaluate(text_pairs)
+    split = {}
+    if parts:
+        for part in ("read", "scored"):
+            pairs = [(case["text"], page["text"] or "") for case, page in zip(cases, pages)
+                     if case.get("text") is not None and parts.get(case["id"]) == part]
+            snips = [snippet_scores(page["text"] or "", case.get("with"), case.get("without"))
+                     for case, page in zip(cases, pages)
+                     if (case.get("with") or case.get("without")) and parts.get(case["id"]) == part]
+            split[part] = {"pages": len(pairs), "scores": evaluate(pairs).as_dict(),
+                           "snippets": aggregate_snippets(snips).as_dict()}
     result = {
         "scores": scores.as_dict(),
+        "split": split,
         "snippets": aggregate_snippets(snippets).as_dict(),
         "pages": n,
         "seconds": total_sec,
@@ -194,6 +207,12 @@ def git_commit() -> str | None:
     return (head + ("+dirty" if dirty else "")) if head else None
 
 
+def _split_f1(result: dict, part: str) -> str:
+    """F1 on one part of the read/scored split (``–`` when the run has none)."""
+    got = (result.get("split") or {}).get(part)
+    return _fmt(got["scores"]["f1"]) if got and got.get("pages") else "–"
+
+
 def render_markdown(report: dict) -> str:
     m = report["machine"]
     lines = [
@@ -221,18 +240,19 @@ def render_markdown(report: dict) -> str:
         lines += ["", f"## {name}", "",
                   f"{ds['cases']} pages; {n_text} with a text ground truth, "
                   f"{n_snip} with snippets.", "",
-                  "| extractor | P | R | F1 (±) | with-hit | w/o-clean | pages/s | pages/s CPU "
-                  "| peak RSS MB | +RSS MB | empty | crash/timeout |",
-                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+                  "| extractor | P | R | F1 (±) | F1 read | F1 scored | with-hit | w/o-clean | pages/s "
+                  "| pages/s CPU | peak RSS MB | +RSS MB | empty | crash/timeout |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         for ext, r in ds["extractors"].items():
             if r.get("unavailable"):
                 lines.append(f"| {ext} | unavailable: {r['unavailable'][:80]} |"
-                             + " |" * 10)
+                             + " |" * 12)
                 continue
             s, sn = r["scores"], r["snippets"]
             f1 = _fmt(s["f1"]) + (f" ± {s['f1_std']:.3f}" if s.get("f1_std") is not None else "")
             lines.append(
                 f"| {ext} | {_fmt(s['precision'])} | {_fmt(s['recall'])} | {f1} "
+                f"| {_split_f1(r, 'read')} | {_split_f1(r, 'scored')} "
                 f"| {_pct(sn['with_hit'])} | {_pct(sn['without_clean'])} "
                 f"| {_fmt(r['pages_per_s'], 1)} | {_fmt(r['pages_per_cpu_s'], 1)} "
                 f"| {_fmt(r['peak_rss_mb'], 0)} | {_fmt(r['rss_over_pages_mb'], 0)} "
@@ -288,16 +308,19 @@ def render_summary(report: dict) -> str:
     extractors = list(dict.fromkeys(e for ds in report["datasets"].values() for e in ds["extractors"]))
     lines = [f"Benchmark of {report['date']} on {m['cpu_model']} ({m['logical_cores']} cores), one core per "
              f"extractor; unclutter commit {report.get('commit') or '?'}. F1: AEB shingle metric; pages/s: "
-             "extraction calls only. `python bench/report.py` prints the full tables (precision, recall, "
-             "snippets, memory, F1 by page type).", "",
-             "| extractor | " + " | ".join(f"{n} F1" for n in names) + " | "
+             "extraction calls only. Read / scored: the fixed split of `bench/split.py` (sites by a hash; "
+             "the scored part's failures are never read). `python bench/report.py` prints the full tables "
+             "(precision, recall, snippets, memory, F1 by page type).", "",
+             "| extractor | " + " | ".join(f"{n} F1 (read / scored)" for n in names) + " | "
              + " | ".join(f"{n} pages/s" for n in names) + " |",
              "|---|" + "---:|" * (2 * len(names))]
     for ext in extractors:
         f1s, speeds = [], []
         for n in names:
             r = report["datasets"][n]["extractors"].get(ext) or {}
-            f1s.append(_fmt((r.get("scores") or {}).get("f1")) if not r.get("unavailable") else "–")
+            f1s.append(_fmt((r.get("scores") or {}).get("f1"))
+                       + (f" ({_split_f1(r, 'read')} / {_split_f1(r, 'scored')})" if r.get("split") else "")
+                       if not r.get("unavailable") else "–")
             speeds.append(_fmt(r.get("pages_per_s"), 1) if not r.get("unavailable") else "–")
         lines.append(f"| {ext} | " + " | ".join(f1s) + " | " + " | ".join(speeds) + " |")
     return "\n".join(lines) + "\n"

@@ -78,6 +78,7 @@ from typing import Any
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from split import split_parts
 from report import (  # noqa: E402
     git_commit, machine_info, package_versions, page_type_breakdown, render_markdown, score_job,
 )
@@ -497,7 +498,9 @@ def main(argv: list[str] | None = None) -> int:
             "cases": len(cases),
             "cases_with_text": sum(1 for c in cases if c.get("text") is not None),
             "cases_with_snippets": sum(1 for c in cases if c.get("with") or c.get("without")),
-            "extractors": {e: score_job(j, cases) for e, j in jobs.items()},
+            # the fixed read/scored split (bench/split.py); a limited run splits what it read
+            "split_rule": "bench/split.py: sites by SHA-256 parity",
+            "extractors": {e: score_job(j, cases, split_parts(dataset, cases)) for e, j in jobs.items()},
         }
         ours = ds["extractors"].get("unclutter")
         if ours and ours.get("pages_per_s"):
