@@ -54,6 +54,8 @@ def test_page_meets_its_spec(case):
         if fragment.startswith("[") and "](/" in fragment:
             fragment = fragment.replace("](/", "](https://example.org/")
         assert fragment in article.markdown, f"markdown lacks {fragment!r}"
+    for fragment in spec.get("markdown_without", []):
+        assert fragment not in article.markdown, f"markdown holds {fragment!r}"
 
 
 @pytest.mark.parametrize("case", CASES)

@@ -48,7 +48,9 @@ def extract_case(case: str):
     import unclutter
 
     data = (PAGES / case / "source.html").read_bytes()
-    return unclutter.extract(data, url=CASE_URL, http_charset=http_charset(read_spec(case)))
+    spec = read_spec(case)
+    return unclutter.extract(data, url=spec.get("url", CASE_URL), http_charset=http_charset(spec),
+                             **spec.get("options", {}))
 
 
 def record_json(article) -> str:

@@ -13,7 +13,8 @@ the heuristic's: ``root`` is a new ``<div>`` holding the kept content in documen
    around each unit, :mod:`.context`), ``gnn`` (:mod:`.gnn`), both evaluated in numpy;
 3. **DensitySum recovery** (:mod:`.densitysum`) of dropped blocks inside a content region,
    then the **section rules** (:mod:`.sections`: comment threads under a declared story,
-   related-content boxes) and **orphan headings** go: a kept heading after which no kept non-heading block
+   related-content boxes), **data tables** are kept or dropped whole (:mod:`.tables`), and
+   **orphan headings** go: a kept heading after which no kept non-heading block
    follows before the next heading of the same or a higher level (or the end) introduces
    nothing that was kept ("Customers also bought" above a dropped list);
 4. **rebuild**: every element whose subtree holds a kept unit stays, with the kept units'
@@ -42,6 +43,7 @@ from .cetd import cetd_keep
 from .densitysum import recover
 from .features import PageGraph, build_graph
 from .sections import HEADING_LEVEL, comment_units, related_section_units
+from .tables import atomic_tables
 
 __all__ = ["classify_main_content", "LEARNED_EXTRACTORS", "predict_units"]
 
@@ -181,6 +183,10 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
                 if drop.size:
                     keep[drop] = False
                     lines.append(f"{name}: dropped {drop.size} blocks of {kind} sections")
+        if ablation.tables:
+            whole, gone = atomic_tables(g, keep)
+            if whole or gone:
+                lines.append(f"{name}: {whole} data tables kept whole, {gone} dropped whole")
         orphans = orphan_headings(g, keep)
         if orphans:
             keep[orphans] = False

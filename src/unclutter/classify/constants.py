@@ -178,3 +178,8 @@ RELATED_LABEL_MAX_CHARS = 80
 #: element) is no such section. No link-density condition: related boxes with excerpts
 #: are mostly plain text (Jetpack's "Related" posts: about 20% link text).
 RELATED_SECTION_MAX_SHARE = 0.5
+
+#: A data table (:func:`unclutter.core.tables.table_kind`) whose kept units hold at least
+#: this share of its characters is kept whole, header and every row; one under it goes
+#: whole: a specification sheet cut cell by cell is no longer data (:mod:`.tables`).
+ATOMIC_TABLE_KEEP_SHARE = 0.3

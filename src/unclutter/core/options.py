@@ -38,6 +38,8 @@ class Ablation:
             when the model has one; off: the first stage alone, at its own threshold.
         sections: the section rules after classification (comment threads, related boxes:
             :mod:`unclutter.classify.sections`).
+        tables: data tables kept or dropped whole after classification
+            (:mod:`unclutter.classify.tables`).
         refine: ``auto`` refines the heuristic's selection (:mod:`unclutter.classify.refine`;
             as ``Options.refine``).
         second_opinion: ``auto`` asks the learned extractor for a second opinion beside the
@@ -50,6 +52,7 @@ class Ablation:
     recovery: bool = True
     context: bool = True
     sections: bool = True
+    tables: bool = True
     refine: bool = True
     second_opinion: bool = True
     model_files: tuple[tuple[str, str], ...] = ()

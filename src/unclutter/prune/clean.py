@@ -47,6 +47,7 @@ from ..core.invisible import (
     strip_invisible,  # re-exported: the prune stage's text rule
 )
 from ..core.models import Removal
+from ..core.tables import annotate_tables
 from ..parse.html import ParsedPage, parse_html
 from .attributes import _attribute_hiding_reason, _role_reason
 from .captions import _Captions, _repeated_caption
@@ -285,4 +286,5 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             parent.children = kept
     if controls:
         chars -= _settle_disclosure_controls(controls, kept_ids, removed if log else None, removed_by_prune)
+    annotate_tables(root)  # (each table's kind as the page has it, before a selection cuts it)
     return PruneResult(root=root, removed=removed, chars=chars)

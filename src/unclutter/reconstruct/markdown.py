@@ -154,7 +154,7 @@ from .rules import (
     URL_ALLOWANCE_CHARS,
     URL_ALLOWANCE_PER_TEXT_CHAR,
 )
-from .tables import is_data_table, layout_grid, linear_rows, pipe_table_lines, span
+from .tables import inline_rows, is_data_table, layout_grid, linear_rows, pipe_table_lines, span
 
 __all__ = ["to_markdown", "markdown_to_text"]
 
@@ -491,6 +491,7 @@ class _Renderer:
         self.frames: list[_Frame] = [_Frame()]
         self.lists: list[_List] = []
         self.tables: list[_Table] = []
+        self.inline_rows: set[int] = set()  # id() of layout-table rows written as one line
         self.depth = 0  # open Markdown containers (block quotes + lists)
         self.indent = 0  # characters those containers put before a line (MAX_CONTAINER_INDENT)
         self.marks = 0  # open <q>/<sub>/<sup> wrappers written (MAX_INLINE_MARK_DEPTH)
@@ -1469,11 +1470,21 @@ class _Renderer:
                 if node.children:
                     extend(reversed(node.children))
                 continue
-            if role == _TABLE and is_data_table(node):
-                if toks:
-                    self._flush()
-                tables.append(_Table())
-                push((_X_TABLE_END,))
+            if role == _TABLE:
+                if is_data_table(node):
+                    if toks:
+                        self._flush()
+                    tables.append(_Table())
+                    push((_X_TABLE_END,))
+                    if node.children:
+                        extend(reversed(node.children))
+                    continue
+                self.inline_rows |= inline_rows(node)
+            elif role == _CELL and not self.one_line and node.parent is not None \
+                    and id(node.parent) in self.inline_rows:
+                # a cell of a layout table's one-line row: its content joins the row's line
+                if self.toks:
+                    self.pending_space = True
                 if node.children:
                     extend(reversed(node.children))
                 continue

@@ -208,17 +208,7 @@ UNSAFE_URL_SCHEMES = ("javascript:", "vbscript:", "data:", "file:")
 
 # -- tables --------------------------------------------------------------------------------
 
-#: A table whose cells hold any of these is a layout table: it is written as ordinary blocks,
-#: not as a GFM pipe table (a pipe-table cell holds one line of inline content only, GFM spec
-#: section 4.10).
-LAYOUT_CELL_TAGS = frozenset(
-    "h1 h2 h3 h4 h5 h6 pre listing xmp blockquote article section main header footer nav "
-    "aside form hr figure".split()
-)
-
-#: A table with a cell holding more characters of text than this is a layout table (an
-#: article body placed in a cell); real data cells are short.
-LAYOUT_CELL_MAX_CHARS = 600
+# What makes a layout table: :mod:`unclutter.core.tables` (the classifiers read it too).
 
 #: Largest ``colspan`` honoured; the HTML standard clamps ``colspan`` to 1000.
 MAX_COLSPAN = 1000
@@ -245,5 +235,4 @@ MAX_TABLE_CELLS = 100_000
 #: which reads as a separator and, unlike ``|`` or ``;``, seldom occurs inside a cell.
 LINEAR_CELL_SEPARATOR = " · "
 
-#: ``role`` values that declare a table presentational (WAI-ARIA 1.2).
-PRESENTATION_ROLES = frozenset(("presentation", "none"))
+

@@ -5,7 +5,8 @@ row ``| --- |`` and body rows; every row is one line, cells hold inline content 
 literal ``|`` inside a cell is written ``\\|``. HTML tables that cannot be written that way
 without losing their content (an article laid out in cells, nested tables, headings or code
 in cells) or that are not tabular at all (one column, one row without headers) are *layout*
-tables: :mod:`unclutter.reconstruct.markdown` writes their cells as ordinary blocks. A data
+tables (:func:`unclutter.core.tables.table_kind`): :mod:`unclutter.reconstruct.markdown`
+writes their cells as ordinary blocks, a row of short inline cells as one line. A data
 table wider than :data:`~unclutter.reconstruct.rules.MAX_TABLE_COLUMNS` or larger than
 :data:`~unclutter.reconstruct.rules.MAX_TABLE_CELLS` is written as list items, a row each
 (:func:`linear_rows`), so a table's Markdown never outgrows the cells the page holds.
@@ -13,74 +14,20 @@ table wider than :data:`~unclutter.reconstruct.rules.MAX_TABLE_COLUMNS` or large
 
 from __future__ import annotations
 
-from ..core.dom import TEXT, Node
+from ..core.tables import inline_rows, is_data_table, table_kind
 from .escaping import escape_line_start
 from .rules import (
-    LAYOUT_CELL_MAX_CHARS,
-    LAYOUT_CELL_TAGS,
     LINEAR_CELL_SEPARATOR,
     MAX_COLSPAN,
     MAX_ROWSPAN,
     MAX_TABLE_CELLS,
     MAX_TABLE_COLUMNS,
-    PRESENTATION_ROLES,
 )
 
-__all__ = ["is_data_table", "span", "Cell", "layout_grid", "pipe_table_lines", "linear_rows"]
+__all__ = ["is_data_table", "table_kind", "inline_rows", "span", "Cell", "layout_grid", "pipe_table_lines", "linear_rows"]
 
 #: One cell as collected: (Markdown text already escaped for a cell, colspan, rowspan).
 Cell = tuple[str, int, int]
-
-
-def is_data_table(table: Node) -> bool:
-    """Whether ``table`` should become a GFM pipe table (``False``: write it as blocks).
-
-    Layout when: ``role`` is presentation/none; it contains another table or any tag of
-    :data:`~unclutter.reconstruct.rules.LAYOUT_CELL_TAGS`; a cell holds more than
-    :data:`~unclutter.reconstruct.rules.LAYOUT_CELL_MAX_CHARS` characters of text; it has
-    no row with two or more cells (a single column); or it has one row and no ``<th>``.
-    The walk is iterative and stops at the first layout sign.
-    """
-    if table.attrs.get("role", "").strip().lower() in PRESENTATION_ROLES:
-        return False
-    rows = 0
-    widest = 0
-    has_th = False
-    cell_chars: list[int] = []
-    # (node, index into cell_chars of the enclosing cell or -1)
-    stack: list[tuple[Node, int]] = [(c, -1) for c in reversed(table.children)]
-    while stack:
-        node, cell = stack.pop()
-        tag = node.tag
-        if tag == TEXT:
-            if cell >= 0:
-                total = cell_chars[cell] + len(node.text)
-                if total > LAYOUT_CELL_MAX_CHARS:
-                    return False
-                cell_chars[cell] = total
-            continue
-        if tag == "table" or tag in LAYOUT_CELL_TAGS:
-            return False
-        if tag == "tr":
-            rows += 1
-            width = 0
-            for c in node.children:
-                if c.tag == "td" or c.tag == "th":
-                    width += 1
-            if width > widest:
-                widest = width
-        elif tag == "td" or tag == "th":
-            if tag == "th":
-                has_th = True
-            cell_chars.append(0)
-            cell = len(cell_chars) - 1
-        if node.children:
-            stack.extend((c, cell) for c in reversed(node.children))
-    if widest < 2:
-        return False
-    if rows < 2 and not has_th:
-        return False
-    return True
 
 
 def span(value: str, limit: int) -> int:
