@@ -106,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     per_page = {}
     for i in cases:
         counts = page_counts(cases[i]["text"], texts[i])
-        p, r = counts.precision, counts.recall
+        p, r = counts.precision or 0.0, counts.recall or 0.0  # (None: nothing predicted or expected)
         per_page[i] = 2 * p * r / (p + r) if p + r else 0.0
     result = {"extractor": args.extractor, "pages": len(cases), "seconds": round(seconds, 1),
               "f1": {g: f1(ids) for g, ids in sorted(groups.items())},
