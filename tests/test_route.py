@@ -134,3 +134,43 @@ def test_options_with_an_ablation_pickle_and_hash():
 def test_bad_ablation_switches_are_usage_errors(bad):
     with pytest.raises(UsageError):
         unclutter.extract(PAGE, ablation=bad)
+
+
+def _page_bytes(case: str) -> bytes:
+    from conftest import PAGES
+
+    return (PAGES / case / "source.html").read_bytes()
+
+
+def test_a_section_like_url_is_weak_evidence_the_page_decides():
+    html = _page_bytes("25-reference-article-at-topic-url")
+    plain = unclutter.extract(html)
+    at_topic = unclutter.extract(html, url="https://example.org/wiki/Kettle", explain=True)
+    route_line = next(t for t in at_topic.trace if "auto:" in t)
+    assert "the URL names a front, section or topic page" in route_line
+    assert "reads as one article" in route_line and route_line.endswith("-> heuristic")
+    assert at_topic.text == plain.text  # the URL alone does not change what is kept
+
+
+def test_a_listing_at_a_section_url_still_goes_to_the_learned_extractor():
+    teasers = "".join(
+        f"<article><h2><a href='/news/story-{k}'>Story number {k} about kettles</a></h2>"
+        f"<p>A short teaser of story {k}, one sentence long.</p></article>" for k in range(8))
+    html = f"<html><body><nav><a href='/'>Home</a></nav><main>{teasers}</main></body></html>"
+    article = unclutter.extract(html, url="https://example.org/news", explain=True)
+    route_line = next(t for t in article.trace if "auto:" in t)
+    assert "does not read as one article" in route_line and route_line.endswith("-> gbdt")
+
+
+@pytest.mark.parametrize("body, verdict", [
+    ("".join(f"<p>{'Prose sentence of a long article paragraph. ' * 5}</p>" for _ in range(5)), True),
+    ("".join(f"<p>{'Prose sentence of a long article paragraph. ' * 5}</p>" for _ in range(4)), False),
+    # paragraphs of links are no prose
+    ("".join(f"<p><a href='/x'>{'Link text sentence in a paragraph. ' * 6}</a></p>" for _ in range(6)), False),
+    # teaser titles that link to their stories: a listing
+    ("".join(f"<h2><a href='/s{k}'>Story {k}</a></h2><p>{'Teaser sentence that runs long. ' * 6}</p>"
+             for k in range(6)), False),
+])
+def test_reads_as_one_article(body, verdict):
+    root = parse_html(f"<html><body><div>{body}</div></body></html>").root
+    assert route.reads_as_one_article(root)[0] is verdict

@@ -8,9 +8,11 @@ imported only when one runs); both return a :class:`~unclutter.score.select.Sele
 1. **declared type** (:func:`auto_extractor`): products, forum threads and FAQ pages
    (:data:`AUTO_LEARNED_PAGE_TYPES`) go to :data:`AUTO_LEARNED_EXTRACTOR`, every other
    page to the heuristic;
-2. **URL** (:func:`url_names_index`): a site's front, section or topic page goes to the
-   learned extractor too, unless it declares a story
-   (:data:`~unclutter.core.pagetypes.STORY_PAGE_TYPES`); then the heuristic runs, reading
+2. **URL** (:func:`url_names_index`): a site's front, section or topic page is weak
+   evidence of a listing: the heuristic runs, and its selection goes to the learned
+   extractor unless it reads as one article (:func:`reads_as_one_article`: paragraphs of
+   prose, headings that are not links); a page at such a URL declaring a story
+   (:data:`~unclutter.core.pagetypes.STORY_PAGE_TYPES`) stays with the heuristic, reading
    neither that type nor a byline as a sign of one article;
 3. **shop markup** (:func:`names_add_to_cart`): a heuristic page not declared a story
    (:func:`auto_may_shop`) that names an add-to-cart action goes to the learned extractor;
@@ -54,7 +56,8 @@ __all__ = [
     "AUTO_MIN_ARTICLE_SELECTION_SHARE", "AUTO_SECOND_OPINION_RATIO", "AUTO_SECOND_OPINION_MIN_GAIN_CHARS",
     "AUTO_SECOND_OPINION_STORY_RATIO", "AUTO_DESCRIPTION_FOUND_SHARE", "AUTO_DESCRIPTION_MIN_WORD_CHARS",
     "AUTO_DESCRIPTION_MIN_WORDS", "AUTO_MAX_LEARNED_ELEMENTS", "AUTO_SHOP_MARKUP_RE",
-    "AUTO_SITEWIDE_BYLINE_SOURCE", "auto_extractor", "url_names_index", "names_add_to_cart",
+    "AUTO_SITEWIDE_BYLINE_SOURCE", "AUTO_ARTICLE_MIN_PARAGRAPHS", "AUTO_ARTICLE_PARAGRAPH_CHARS",
+    "AUTO_LISTING_LINKED_HEADINGS_SHARE", "reads_as_one_article", "auto_extractor", "url_names_index", "names_add_to_cart",
     "auto_may_shop", "auto_may_fall_back", "auto_reads_byline", "select", "second_opinion",
     "description_opinion", "refine", "repruner",
 ]
@@ -99,7 +102,18 @@ AUTO_SHOP_MARKUP_RE = re.compile(r"(?i:add[-_ ]?to[-_ ]?(?:cart|bag|basket))(?![
 #: declaring no story it names the company or web agency, not an article's author.
 AUTO_SITEWIDE_BYLINE_SOURCE = "meta["
 
+#: A page at a section-like URL (:func:`url_names_index`) stays with the heuristic when its
+#: selection holds at least this many paragraphs of prose (:func:`reads_as_one_article`): a
+#: reference or topic page (``/wiki/Mozilla``) is one article; a listing's teasers are short.
+AUTO_ARTICLE_MIN_PARAGRAPHS = 5
+#: ... each of at least this many characters outside links (a teaser is a sentence or two).
+AUTO_ARTICLE_PARAGRAPH_CHARS = 150
+#: ... and under this share of its headings links to other pages (a listing's teaser titles).
+AUTO_LISTING_LINKED_HEADINGS_SHARE = 0.5
+
 # --- predicates ----------------------------------------------------------------------------
+
+_SECTION_HEADINGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
 
 #: A ``<style>`` element of a page source (its end: the first ``</style>``, as HTML
 #: parsers end its raw text; an unclosed one runs to the end of the source).
@@ -201,6 +215,43 @@ def auto_may_fall_back(page_type: str | None, byline: str | None) -> bool:
     return auto_may_shop(page_type) and not byline
 
 
+def reads_as_one_article(root: Node) -> tuple[bool, int, int, int]:
+    """Whether a selection ``root`` reads as one article rather than a listing: at least
+    :data:`AUTO_ARTICLE_MIN_PARAGRAPHS` paragraphs (``<p>``) of at least
+    :data:`AUTO_ARTICLE_PARAGRAPH_CHARS` characters outside links, and under
+    :data:`AUTO_LISTING_LINKED_HEADINGS_SHARE` of its headings (``h2``-``h6``) links (a
+    listing's teasers are titled by links to their stories; an article's sections are not).
+    Returns ``(verdict, paragraphs, linked headings, headings)``. One pass over ``root``."""
+    paragraphs = linked = headings = 0
+    stack: list[tuple[Node, int, int]] = [(root, -1, 0)]  # (node, open p/heading slot, inside a link)
+    counts: list[list[int]] = []  # per p/heading: [chars, link chars, is heading]
+    while stack:
+        node, slot, in_link = stack.pop()
+        tag = node.tag
+        if tag == "#text":
+            if slot >= 0:
+                n = len(node.text.strip())
+                counts[slot][0] += n
+                if in_link:
+                    counts[slot][1] += n
+            continue
+        if tag == "p" or tag in _SECTION_HEADINGS:
+            counts.append([0, 0, tag != "p"])
+            slot = len(counts) - 1
+        link = in_link or (tag == "a" and "href" in node.attrs)
+        stack.extend((c, slot, link) for c in reversed(node.children))
+    for chars, link_chars, heading in counts:
+        if heading:
+            if chars:
+                headings += 1
+                linked += link_chars * 2 >= chars
+        elif chars - link_chars >= AUTO_ARTICLE_PARAGRAPH_CHARS:
+            paragraphs += 1
+    article = (paragraphs >= AUTO_ARTICLE_MIN_PARAGRAPHS
+               and linked < AUTO_LISTING_LINKED_HEADINGS_SHARE * max(headings, 1))
+    return article, paragraphs, linked, headings
+
+
 def _more_elements_than(root: Node, limit: int) -> bool:
     """Whether ``root``'s subtree holds more than ``limit`` elements (stops counting there)."""
     n = 0
@@ -249,6 +300,7 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
     byline = meta.byline
     story_type = page_type  # the declared type as a sign of one story
     learned_story = False
+    url_index = False
     if extractor == "auto":
         extractor = auto_extractor(page_type)
         route = f"auto: page type {page_type or 'not declared'} -> {extractor}"
@@ -261,9 +313,8 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
                 story_type = None
                 route += " (byline and story type not read)"
             else:
-                extractor = AUTO_LEARNED_EXTRACTOR
-                route += f" -> {extractor}"
-                learned_story = True  # (comment threads go, as on a story: a blog post at /recursion)
+                # weak evidence: the page decides, after the heuristic (reads_as_one_article)
+                url_index = True
         if extractor != "heuristic":
             if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 extractor = "heuristic"
@@ -285,6 +336,20 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
                 spare = body.clone()  # the heuristic works in place
     if extractor == "heuristic":
         sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
+        if url_index:
+            article, paragraphs, linked, headings = reads_as_one_article(sel.root)
+            if article:
+                route += (f"; the heuristic's selection reads as one article ({paragraphs} paragraphs of prose, "
+                          f"{linked} of {headings} headings links) -> heuristic")
+            else:
+                if spare is None and reprune is not None:
+                    spare = reprune()
+                if spare is not None and not _more_elements_than(spare, AUTO_MAX_LEARNED_ELEMENTS):
+                    route += (f"; the heuristic's selection does not read as one article ({paragraphs} paragraphs "
+                              f"of prose, {linked} of {headings} headings links) -> {AUTO_LEARNED_EXTRACTOR}")
+                    extractor, body = AUTO_LEARNED_EXTRACTOR, spare
+                    learned_story = True  # (comment threads go, as on a story: a blog post at /recursion)
+                    floor = 0.0
         # (pruned.chars counts whitespace too: at least the collapsed count, so a selection
         # above the floor of it is above the floor of the page)
         if floor and sel.chars < floor * pruned.chars:
