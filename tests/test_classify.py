@@ -447,11 +447,15 @@ def test_auto_reads_no_byline_or_story_type_on_a_front_page():
         "select: auto: page type article -> heuristic; the URL names a front, section or topic page"), trace
     assert "no article metadata and the heuristic kept" in trace[0] and trace[0].endswith("-> gbdt"), trace
     assert "Post number 7" in front.text and front.text.count("how the team shipped") >= 35
-    # declaring no story type, a front page goes to the learned extractor at once
+    # declaring no story type, a front page goes to the learned extractor once the heuristic's
+    # selection does not read as one article
     plain = page.replace("<meta property='og:type' content='article'>", "")
     front = unclutter.extract(plain, url="https://blog.example.org/index.html")
-    assert [line for line in front.trace if "auto:" in line] == [
-        "select: auto: page type not declared -> heuristic; the URL names a front, section or topic page -> gbdt"]
+    route_line = [line for line in front.trace if "auto:" in line]
+    assert len(route_line) == 1 and route_line[0].startswith(
+        "select: auto: page type not declared -> heuristic; the URL names a front, section or topic page; "
+        "the heuristic's selection does not read as one article"), route_line
+    assert route_line[0].endswith("-> gbdt")
     assert "Post number 7" in front.text and front.text.count("how the team shipped") >= 35
     # at a story's URL, a byline on the page keeps it on the heuristic; the site-wide <meta>
     # author alone, on a page declaring no story, does not
@@ -490,8 +494,9 @@ def test_a_post_at_a_one_word_url_loses_its_comment_thread_on_the_learned_route(
     assert "Thanks for writing" in unclutter.extract(page, url="https://example.com/posts/recursion",
                                                      extractor="gbdt").text
     article = unclutter.extract(page, url="https://example.com/posts/recursion")
-    assert [line for line in article.trace if "auto:" in line] == [
-        "select: auto: page type not declared -> heuristic; the URL names a front, section or topic page -> gbdt"]
+    route_line = [line for line in article.trace if "auto:" in line]
+    assert len(route_line) == 1 and "the URL names a front, section or topic page" in route_line[0]
+    assert route_line[0].endswith("-> gbdt"), route_line  # (paragraphs too short to read as one article)
     assert "base case" in article.text and "Thanks for writing" not in article.text
 
 

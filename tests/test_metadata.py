@@ -1094,3 +1094,57 @@ def test_publication_date_from_url_and_visible_text_when_the_markup_states_none(
     for _ in range(md.DATE_SEARCH_MAX_ELEMENTS + 1):
         big.append(Node("span"))
     assert md.search_date(big, "https://e.org/2020/01/01/") is None
+
+
+@pytest.mark.parametrize("raw, cleaned", [
+    ("Dakota Hebert July 3, 2025", "Dakota Hebert"),
+    ("Dec. 19, 2025 · Niko Matsakis", "Niko Matsakis"),
+    ("Nick van Mead2022-11-23T08:10+02:00", "Nick van Mead"),
+    ("Reyan PerumalPublished on July 18, 2025", "Reyan Perumal"),
+    ("ByAmy Roeder", "Amy Roeder"),
+    ("AuthorIsaiah Shelton", "Isaiah Shelton"),
+    ("Brian Becker7 min read", "Brian Becker"),
+    ("Dec 17, 2025Julian K. Arni", "Julian K. Arni"),
+    ("View all posts by Ray Ansari", "Ray Ansari"),
+    ("Текст: Иван Петров", "Иван Петров"),
+    ("Sep 16 Written By Jon Norris", "Jon Norris"),
+    # names and user names stay as they are
+    ("Byron Smith", "Byron Smith"),
+    ("golftango29", "golftango29"),
+    ("user2019", "user2019"),
+    ("Kaufman, Jeff T.", "Kaufman, Jeff T."),
+    ("Rui Ma, Heba Ledwon, Manoel Cortes Mendez & Suparn Patra", "Rui Ma, Heba Ledwon, Manoel Cortes Mendez & Suparn Patra"),
+    ("StarredSkies Posts: 116 Threads: 23", "StarredSkies"),
+    # dates, hashes, reading times and headlines name nobody
+    ("Feb 11, 2019 · 3 min read", None),
+    ("Jun 2 Written By", None),
+    ("fullysecret1dbb6551f4", None),
+    ("Jun 11, 2024 5 Landscape Photo Recipes in ON1 Effects", None),
+])
+def test_bylines_keep_the_name_only(raw, cleaned):
+    from unclutter.parse.metadata.byline import clean_byline
+
+    assert clean_byline(raw, 200) == cleaned
+
+
+@pytest.mark.parametrize("raw, iso", [
+    ("February 24, 2006 02:01am", "2006-02-24T02:01:00"),
+    ("Dec 19th 2025", "2025-12-19"),
+    ("2025-12-17UTC07:30:00+00:00", "2025-12-17T07:30:00+00:00"),
+    ("19 December 2025, 10:30", "2025-12-19T10:30:00"),
+    ("March 2024", None),  # no day: not a date a field may hold
+    ("05/06/2007", None),  # day and month ambiguous
+    ("yesterday", None),
+])
+def test_dates_are_iso_8601_or_nothing(raw, iso):
+    from unclutter.parse.metadata.dates import clean_date
+
+    assert clean_date(raw, 64) == iso
+
+
+def test_a_page_stating_a_written_date_gives_it_in_iso_8601():
+    import unclutter
+
+    page = ('<html><head><meta property="article:published_time" content="February 24, 2006 02:01am">'
+            "</head><body><article><p>" + "A sentence of the story. " * 40 + "</p></article></body></html>")
+    assert unclutter.extract(page).date_published == "2006-02-24T02:01:00"

@@ -45,6 +45,7 @@ from urllib.parse import urlsplit
 from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
 from .core.options import Options
+from .core.pagetypes import STORY_PAGE_TYPES
 from .core.tokens import TOKENIZER_NAME, count_tokens
 from .measure.counts import count_words, reading_minutes
 from .parse.decode import decode_html, gunzip_page
@@ -190,7 +191,8 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     settle_title(meta, pruned.root)  # (before the selection edits the pruned tree)
     if options.search_date and meta.date_published is None:
         # (the visible page: before the selection edits it)
-        found = search_date(pruned.root, url, meta.date_modified)
+        found = search_date(pruned.root, url, meta.date_modified,
+                            extensive=meta.page_type in STORY_PAGE_TYPES or meta.byline is not None)
         if found is not None:
             meta.date_published = found
             meta.sources["date_published"] = "htmldate (URL, visible text)"

@@ -7,16 +7,19 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import re2
+
 from ...core.dom import TEXT, Node
 from ..html import ParsedPage
 from .keys import FIELD_LIMITS, MAX_AUTHORS, MAX_BYLINE_SUBTREE_NODES, MAX_DOM_BYLINE_CHARS
 from .normalize import URL_LIKE_RE, cap_text, clean_text
 from .scan import Scan, hidden_self, is_hidden, scan_body, visible_text
 
-#: Leading words removed from bylines ("By Jane Doe" -> "Jane Doe"); English only, as
-#: other languages' equivalents ("von", "di", "par") are also surname particles.
+#: Leading words removed from bylines ("By Jane Doe" -> "Jane Doe", "Guide by Will Judd" ->
+#: "Will Judd": up to four words before "by"); English only, as other languages'
+#: equivalents ("von", "di", "par") are also surname particles.
 BYLINE_PREFIX_RE = re.compile(
-    r"^(?:(?:written|posted|words|story|reported|text)\s+)?by\b\s*:?\s*", re.IGNORECASE
+    r"^(?:[^\W\d_]+\s+){0,4}?by\b\s*:?\s*", re.IGNORECASE  # "By", "Written by", "View all posts by"
 )
 
 #: A publication-date trailer cut from bylines ("Jane Doe Published 7:07 PM EST Nov 19"),
@@ -44,20 +47,109 @@ BYLINE_DATE_WORD_RE = re.compile(
 )
 
 
+#: A label glued to the name that follows it ("ByAmy Roeder", "AuthorIsaiah Shelton": the
+#: label and the name in separate elements with no space between); case-sensitive.
+BYLINE_GLUED_LABEL_RE = re.compile(r"^(?:By|BY|Author|AUTHOR|Written by|Posted by)(?=\p{Lu})".replace(
+    r"\p{Lu}", "[A-Z\u00c0-\u00de\u0410-\u042f]"))
+#: A credit label of one word and a colon before the name, in any language ("Text: Name",
+#: "Текст: Имя", "Autor: Name"; two words may be a name: "StarredSkies Posts: 116").
+BYLINE_LABEL_RE = re.compile(r"^[^\W\d_]{2,20}[ \t]*:[ \t]*(?=\w)")
+#: A trailer glued to a name (no space: a separate element): "Reyan PerumalPublished on ...".
+#: (RE2: linear time on page text, as the other patterns run over it below.)
+BYLINE_GLUED_TRAILER_RE = re2.compile(r"(?s)([a-z])(?:Published|Updated|Posted|Last)\b.*$")
+#: A reading time ("3 min read", "7 minute read"), wherever it stands.
+BYLINE_READING_TIME_RE = re2.compile(r"(?i)\d+\s*min(?:ute)?s?\.?\s+read\b")
+#: Where a date's year and a name were glued by separate elements ("2025Julian K. Arni"): a
+#: space goes in (a user name's digits are left: "golftango29", "user2019").
+BYLINE_GLUED_YEAR_RE = re2.compile(r"\b(\d{4})([A-Z][a-z])")
+#: An ISO 8601 date or date-time anywhere in a byline ("Nick van Mead2022-11-23T08:10+02:00").
+BYLINE_ISO_DATE_RE = re2.compile(r"\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?")
+#: A hexadecimal run of a content hash or an account id ("fullysecret1dbb6551f4"): names
+#: and user names do not hold eight hex digits in a row mixing letters and digits
+#: (:func:`_hash_like`).
+BYLINE_HEX_RUN_RE = re2.compile(r"[0-9a-fA-F]{8,}")
+#: More words than this in one author's part (between commas, "and", "&") is a sentence or
+#: a headline ("5 Landscape Photo Recipes in ON1 Effects"), not a name with a title.
+BYLINE_MAX_WORDS_PER_AUTHOR = 5
+_AUTHOR_SPLIT_RE = re2.compile(r"(?i)\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\by\b|\bi\b|\x{00b7})\s*")
+
+
 def clean_byline(raw: Any, limit: int) -> str | None:
-    """A byline value cleaned (:func:`~.normalize.clean_text`, then ``BYLINE_PREFIX_RE`` and
-    ``BYLINE_TRAILER_RE`` cut) and capped at ``limit``; ``None`` for a URL, a value without
-    a letter, or only a date."""
+    """A byline value cleaned and capped at ``limit``; ``None`` when no name is left.
+
+    Cut: a leading label (``BYLINE_PREFIX_RE`` "By", ``BYLINE_GLUED_LABEL_RE`` "ByAmy",
+    ``BYLINE_LABEL_RE`` "Text:"), trailers (``BYLINE_TRAILER_RE`` "Published ...",
+    ``BYLINE_GLUED_TRAILER_RE``, ``BYLINE_READING_TIME_RE``), and dates inside (:func:`_without_dates`: the part
+    beside the date that holds a name is kept). ``None`` for a URL, a value without a
+    letter, only a date, a hash (:func:`_hash_like`), or a part of more than
+    ``BYLINE_MAX_WORDS_PER_AUTHOR`` words (a headline)."""
     text = clean_text(raw, 4 * limit)
     if not text or URL_LIKE_RE.match(text):
         return None
-    text = BYLINE_PREFIX_RE.sub("", text, count=1)
-    text = BYLINE_TRAILER_RE.sub("", text).strip(" |,;:-\u2013\u2014")
-    if not text or not any(ch.isalpha() for ch in text):
+    text = BYLINE_READING_TIME_RE.sub(" ", text)
+    text = BYLINE_GLUED_YEAR_RE.sub(r"\1 \2", text)
+    for part in _without_dates(text):
+        part = _strip_labels(part)
+        part = BYLINE_GLUED_TRAILER_RE.sub(r"\1", part)
+        part = BYLINE_TRAILER_RE.sub("", part).strip(" |,;:-\u2013\u2014\u00b7\u2022\u00bb")
+        part = _strip_labels(part)
+        if part and any(ch.isalpha() for ch in part) and not _date_only(part) and not (
+                BYLINE_TRAILER_RE.sub("", " " + part).strip() == "" and " " not in part):
+            text = part
+            break
+    else:
         return None
-    if _date_only(text):
+    if _date_only(text) or _hash_like(text):
+        return None
+    if any(len(part.split()) > BYLINE_MAX_WORDS_PER_AUTHOR for part in _AUTHOR_SPLIT_RE.split(text)):
         return None
     return cap_text(text, limit)
+
+
+def _hash_like(text: str) -> bool:
+    """Whether ``text`` holds a run of eight or more hex digits mixing letters and digits."""
+    for m in BYLINE_HEX_RUN_RE.finditer(text):
+        run = m.group()
+        if any(ch.isdigit() for ch in run) and any(ch.isalpha() for ch in run):
+            return True
+    return False
+
+
+def _strip_labels(text: str) -> str:
+    text = BYLINE_PREFIX_RE.sub("", text, count=1)
+    text = BYLINE_GLUED_LABEL_RE.sub("", text, count=1)
+    return BYLINE_LABEL_RE.sub("", text, count=1)
+
+
+def _without_dates(text: str) -> list[str]:
+    """The parts of a byline between the dates it carries: ISO dates anywhere, and runs of
+    date words (:data:`BYLINE_DATE_WORD_RE`) holding a number and a month or weekday name
+    ("Dec. 19, 2025 · Niko Matsakis" -> ["", "Niko Matsakis"]; "Dakota Hebert July 3,
+    2025" -> ["Dakota Hebert", ""]); :func:`clean_byline` keeps the first that names
+    someone."""
+    text = BYLINE_ISO_DATE_RE.sub(" | ", text)
+    words = [(m.start(), m.end()) for m in re.finditer(r"[^\s,/|\u00b7\u2022\u00bb\u00ab\u2013\u2014-]+", text)]
+    dated = [bool(BYLINE_DATE_WORD_RE.fullmatch(text[a:b])) for a, b in words]
+    cuts: list[tuple[int, int]] = []
+    k = 0
+    while k < len(words):
+        if not dated[k]:
+            k += 1
+            continue
+        j = k
+        while j < len(words) and dated[j]:
+            j += 1
+        run = [text[a:b] for a, b in words[k:j]]
+        if any(w[0].isdigit() for w in run) and any(w[0].isalpha() and len(w.rstrip(".")) >= 3 for w in run):
+            cuts.append((words[k][0], words[j - 1][1]))
+        k = j
+    parts = []
+    pos = 0
+    for a, b in cuts:
+        parts.append(text[pos:a])
+        pos = b
+    parts.append(text[pos:])
+    return parts
 
 
 def _date_only(text: str) -> bool:

@@ -100,7 +100,34 @@ def normalise_date(raw: str) -> str:
         if "%H" in fmt or "%I" in fmt:
             return _iso(value)
         return value.date().isoformat()
-    return raw
+    return _written_date(s) or raw
+
+
+def _written_date(s: str) -> str | None:
+    """A date written out (``Dec 19th 2025``, ``February 24, 2006 02:01am``,
+    ``2025-12-17UTC07:30:00+00:00``) read by dateutil's parser, when the text names a day,
+    a month and a four-digit year (parsed twice with different defaults: a component the
+    text lacks shows up as a difference) and no slash date left ambiguous above; else
+    ``None``. The time is kept when the text has one."""
+    if len(s) > 64 or not re.search(r"\d{4}", s) or "/" in s:
+        return None
+    text = _ORDINAL_RE.sub(r"\1", s.replace("UTC", " "))
+    try:
+        from dateutil import parser as _parser
+
+        one = _parser.parse(text, default=_dt.datetime(2001, 1, 1))
+        two = _parser.parse(text, default=_dt.datetime(2002, 2, 2, 3, 3, 3))
+    except (ValueError, OverflowError, TypeError):
+        return None
+    if (one.year, one.month, one.day) != (two.year, two.month, two.day):
+        return None  # a year, month or day taken from the default: not a whole date
+    if (one.hour, one.minute) != (two.hour, two.minute):
+        return one.date().isoformat()
+    return _iso(one)
+
+
+#: An English ordinal suffix after a day number ("19th", "1st").
+_ORDINAL_RE = re.compile(r"\b(\d{1,2})(?:st|nd|rd|th)\b", re.IGNORECASE)
 
 
 def _slash_date(m: re.Match, raw: str) -> str:
@@ -128,17 +155,19 @@ def _iso(value: _dt.datetime) -> str:
 
 
 def clean_date(value: Any, limit: int) -> str | None:
-    """A date field value: normalised (:func:`normalise_date`), or the cleaned raw text
-    when unparseable; ``None`` when empty, longer than ``limit``, or a parsed date
-    outside :data:`DATE_YEAR_RANGE` (CMS placeholders such as ``0001-01-01``)."""
+    """A date field value as ISO 8601 (:func:`normalise_date`); ``None`` when empty, not a
+    date that can be read (a field holds ISO 8601 or nothing, so a caller can sort and
+    compare it), longer than ``limit``, or outside :data:`DATE_YEAR_RANGE` (CMS
+    placeholders such as ``0001-01-01``)."""
     s = clean_text(value, 10 * limit)
     if s is None:
         return None
     iso = normalise_date(s)
-    if _ISO_YEAR_RE.match(iso):
-        year = int(iso[:4])
-        if not DATE_YEAR_RANGE[0] <= year <= _dt.date.today().year + DATE_YEAR_RANGE[1]:
-            return None
+    if not _ISO_RE.match(iso):
+        return None
+    year = int(iso[:4])
+    if not DATE_YEAR_RANGE[0] <= year <= _dt.date.today().year + DATE_YEAR_RANGE[1]:
+        return None
     return iso if len(iso) <= limit else None
 
 
@@ -215,7 +244,7 @@ def _lxml_tree(root: Node):
     return doc
 
 
-def search_date(root: Node, url: str | None, modified: str | None = None) -> str | None:
+def search_date(root: Node, url: str | None, modified: str | None = None, extensive: bool = False) -> str | None:
     """The publication date htmldate reads from the URL and the top of the tree under
     ``root`` (the pruned page: see :data:`DATE_SEARCH_TEXT_CHARS`), as ``YYYY-MM-DD``, or
     ``None``: nothing found, a tree over the size limit, or htmldate failing on it (never
@@ -223,14 +252,18 @@ def search_date(root: Node, url: str | None, modified: str | None = None) -> str
     defaults). htmldate gets a tree built here, never a string: given a string that looks
     like a URL it would download it (``htmldate.utils.load_html``), and nothing here may
     fetch. ``modified``: the modification date the markup states; a date after it (when it
-    begins with an ISO date) is not taken: a page is not published after it was modified."""
+    begins with an ISO date) is not taken: a page is not published after it was modified.
+    ``extensive``: htmldate's extensive search too (dates written in the text, not only
+    in date markup and the URL): for a page known as a story, where a date in the text is
+    most likely its own; elsewhere (a product, a reference page) it is a date the content
+    is about ("Founded February 28, 1998")."""
     try:
         from htmldate import find_date
 
         tree = _lxml_tree(root)
         if tree is None:
             return None
-        found = find_date(tree, url=url, original_date=True, extensive_search=False,
+        found = find_date(tree, url=url, original_date=True, extensive_search=extensive,
                           outputformat="%Y-%m-%d")
     except Exception:  # noqa: BLE001 - a third-party library on hostile input: no date, no failure
         return None
