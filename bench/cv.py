@@ -11,7 +11,8 @@ while the page-level GBDT and the refinement classifier of the fold that did not
 page's site stand in for the shipped ones (:func:`unclutter.classify.registry.override`).
 The text is scored with the AEB shingle metric (:mod:`unclutter.measure.evaluate`): F1
 over all pages, per ``meta.page_type``, and on each side of the fixed read/scored split
-(:mod:`split`). With ``--baseline`` (an earlier ``--out``), each figure's change is printed
+(:mod:`split`). Each page's F1, confidence signals and fold go to ``--out`` (read by
+``bench/confidence.py``). With ``--baseline`` (an earlier ``--out``), each figure's change is printed
 beside it, and the pages of the **read** part whose F1 moved most are listed (the scored
 part's pages are never listed).
 """
@@ -42,8 +43,8 @@ def _init(extractor: str) -> None:
     _STATE["extractor"] = extractor
 
 
-def _run(task: tuple[int, list[str]]) -> dict[str, str]:
-    """Texts of the pages ``ids`` of fold ``f`` with that fold's models."""
+def _run(task: tuple[int, list[str]]) -> dict[str, tuple[str, dict]]:
+    """(text, confidence signals) of the pages ``ids`` of fold ``f`` with that fold's models."""
     from contextlib import ExitStack
 
     import unclutter
@@ -60,9 +61,10 @@ def _run(task: tuple[int, list[str]]) -> dict[str, str]:
         for i in ids:
             c = _STATE["cases"][i]
             try:
-                out[i] = unclutter.extract(page_bytes(c), url=c.get("url"), extractor=_STATE["extractor"]).text
+                a = unclutter.extract(page_bytes(c), url=c.get("url"), extractor=_STATE["extractor"])
+                out[i] = (a.text, a.confidence_signals)
             except UnclutterError:
-                out[i] = ""
+                out[i] = ("", {})
     return out
 
 
@@ -90,9 +92,12 @@ def main(argv: list[str] | None = None) -> int:
         tasks += [(f, ids[k:k + 25]) for k in range(0, len(ids), 25)]
     started = time.perf_counter()
     texts: dict[str, str] = {}
+    signals: dict[str, dict] = {}
     with mp.get_context("forkserver").Pool(args.jobs, initializer=_init, initargs=(args.extractor,)) as pool:
         for got in pool.imap_unordered(_run, tasks):
-            texts.update(got)
+            for i, (text, sig) in got.items():
+                texts[i] = text
+                signals[i] = sig
     seconds = time.perf_counter() - started
 
     def f1(ids: list[str]) -> float:
@@ -111,7 +116,8 @@ def main(argv: list[str] | None = None) -> int:
     result = {"extractor": args.extractor, "pages": len(cases), "seconds": round(seconds, 1),
               "f1": {g: f1(ids) for g, ids in sorted(groups.items())},
               "pages_per_group": {g: len(ids) for g, ids in sorted(groups.items())},
-              "per_page": per_page}
+              "per_page": per_page, "signals": signals,
+              "folds": {i: fold_of[i] for i in cases}}
     base = json.loads(args.baseline.read_text()) if args.baseline else None
     print(f"wcxb-dev CV by site, extractor {args.extractor}: {len(cases)} pages in {seconds:.0f} s")
     print("| group | pages | F1 |" + (" change |" if base else ""))
@@ -126,7 +132,8 @@ def main(argv: list[str] | None = None) -> int:
                         if parts[i] == "read" and i in base["per_page"]), key=lambda t: t[0])
         moved = [m for m in moved if abs(m[0]) > 1e-9]
         print(f"\n{len(moved)} read-part pages changed; the largest moves:")
-        for delta, i in moved[:args.show] + moved[-args.show:][::-1]:
+        shown = moved[:args.show] + [m for m in moved[-args.show:][::-1] if m not in moved[:args.show]]
+        for delta, i in shown:
             print(f"  {i} {(cases[i].get('meta') or {}).get('page_type')} {delta:+.3f}")
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, sort_keys=True))

@@ -251,6 +251,7 @@ def _render_all(article, fmt: str, explain: bool) -> str:
     """The output: chunks as JSON Lines with ``--chunks``, else the chosen format, with the
     summary block first for Markdown/text; grounding warnings go to stderr."""
     s = click.get_current_context().meta.get(_SUMMARY_KEY) or {}
+    _warn_low_confidence(article)
     if s.get("chunks"):
         from . import chunk
 
@@ -270,6 +271,17 @@ def _render_all(article, fmt: str, explain: bool) -> str:
     from .render.summary import with_summary
 
     return with_summary(article, fmt, text)
+
+
+def _warn_low_confidence(article) -> None:
+    """One line on stderr when the extraction's confidence is under
+    :data:`~unclutter.measure.confidence.CONFIDENCE_WARNING_THRESHOLD` (the output is written
+    all the same: a warning, not an error)."""
+    from .measure.confidence import CONFIDENCE_WARNING_THRESHOLD
+
+    if article.confidence is not None and article.confidence < CONFIDENCE_WARNING_THRESHOLD:
+        why = "; ".join(article.confidence_reasons) or "the page does not look like one clear main content"
+        sys.stderr.write(f"unclutter: warning: low confidence {article.confidence:.2f} in the extraction: {why}\n")
 
 
 def _batch_options(f):

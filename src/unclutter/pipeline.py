@@ -47,6 +47,7 @@ from .core.models import Article, Metadata
 from .core.options import Options
 from .core.pagetypes import STORY_PAGE_TYPES
 from .core.tokens import TOKENIZER_NAME, count_tokens
+from .measure.confidence import confidence_signals, page_confidence
 from .measure.counts import count_words, reading_minutes
 from .parse.decode import decode_html, gunzip_page
 from .parse.html import ParsedPage, parse_html
@@ -238,6 +239,9 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         excerpt = _first_paragraph(text)
         if excerpt:
             trace.append("metadata: excerpt from the first paragraph of the main text")
+    signals = confidence_signals(len(text.strip()), pruned.chars or 0, html, content_source != "dom")
+    confidence, reasons = page_confidence(signals)
+    trace.append(f"confidence: {confidence:.2f}" + (f" ({'; '.join(reasons)})" if reasons else ""))
     markdown = (title_heading(title) if title else "") + body_md
     toc = build_toc(markdown)
     words, cjk = count_words(text)
@@ -265,6 +269,9 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         trace=trace,
         source_html=html,
         _counter=count_tokens,
+        confidence=confidence,
+        confidence_reasons=reasons,
+        confidence_signals=signals,
     )
     if options.summary:
         from .summarize import summarize_article

@@ -42,6 +42,7 @@ RECORD_SCHEMA: tuple[tuple[str, str], ...] = (
     ("page_type", "string"),       # "article", "product", "forum"...
     ("extractor", "string"),       # the extractor that chose the main content
     ("content_source", "string"),  # "dom" or "structured-data"
+    ("confidence", "float64"),     # 0-1, calibrated (unclutter.measure.confidence)
     ("markdown", "string"),
     ("text", "string"),
     ("word_count", "int64"),
@@ -151,6 +152,7 @@ def extract_record(page: PageInput, options: Options | None = None) -> dict[str,
         page_type=article.page_type,
         extractor=article.extractor,
         content_source=article.content_source,
+        confidence=article.confidence,
         markdown=article.markdown,
         text=article.text,
         word_count=article.word_count,

@@ -127,6 +127,14 @@ class Article:
     extractor: str = "auto"
     removed: list[Removal] = field(default_factory=list)
     trace: list[str] = field(default_factory=list)
+    #: how far to trust the extraction, in [0, 1]: the calibrated probability that the main
+    #: text's AEB F1 is at least 0.8 (:mod:`unclutter.measure.confidence`); ``None`` when
+    #: not computed (a main text that does not come from the pipeline)
+    confidence: float | None = None
+    #: why the confidence is low (under 0.5), one short sentence each ("little text kept (120 characters)")
+    confidence_reasons: list[str] = field(default_factory=list)
+    #: the measurements the confidence is computed from (kept and page characters, script share...)
+    confidence_signals: dict[str, float] = field(default_factory=dict)
     #: page summary (only when asked for: ``Options.summary``); see :mod:`unclutter.summarize`
     summary: str | None = None
     #: backend that wrote ``summary`` (``"extractive"``, ``"openai"``...)

@@ -136,6 +136,9 @@ class ArticleDoc(BaseModel):
     tokens_clean: int
     content_source: str
     extractor: str
+    confidence: float | None = Field(None, description="How far to trust the extraction, 0-1: the calibrated "
+                                     "probability that the main text's AEB F1 is at least 0.8.")
+    confidence_reasons: list[str] = Field(default_factory=list, description="Why the confidence is low, if it is.")
     summary: str | None = Field(None, description="Whole-article summary (when summaries are on).")
     chunks: list[dict] | None = Field(None, description="With `max_tokens`: the token-budgeted chunks.")
 

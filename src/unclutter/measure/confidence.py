@@ -1,0 +1,124 @@
+"""How far to trust one extraction: ``Article.confidence`` in [0, 1] and the reasons for a
+low value.
+
+The confidence is the calibrated probability that the extracted main text matches the
+page's true main content well: that its AEB F1 (shingle metric,
+:mod:`unclutter.measure.evaluate`) is at least :data:`GOOD_F1`. It is a logistic
+regression (Cox 1958) over the page's :func:`confidence_signals`, fitted on the wcxb-dev
+pages by ``python bench/confidence.py``: each page's F1 comes from the cross-validation by
+site (fold models through the real pipeline), the reliability of the fitted probabilities
+is checked on folds the fit did not see (reliability diagram, expected calibration error:
+``bench/README.md``), and the coefficients ship in ``confidence.json`` beside this module.
+
+The reasons are rules, each with its threshold below, written so that a reader knows what
+to check: little text kept, most of the page's text left out, a JavaScript shell, text
+from structured data instead of the visible page.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["confidence_signals", "page_confidence", "script_chars", "GOOD_F1", "CONFIDENCE_WARNING_THRESHOLD",
+           "LOW_KEPT_CHARS", "LOW_KEPT_SHARE", "SHELL_SCRIPT_SHARE", "SHELL_MAX_PAGE_CHARS", "SIGNALS"]
+
+#: An extraction is "good" at this AEB F1 or above: what the confidence is the probability of.
+GOOD_F1 = 0.8
+#: Below this confidence the CLI prints a warning (stderr) and ``--explain`` says why.
+CONFIDENCE_WARNING_THRESHOLD = 0.5
+#: Fewer characters of main text than this: "little text kept".
+LOW_KEPT_CHARS = 500
+#: Under this share of the page's visible text kept: "most of the page's text left out".
+LOW_KEPT_SHARE = 0.15
+#: At least this share of the page's bytes inside ``<script>`` elements ...
+SHELL_SCRIPT_SHARE = 0.5
+#: ... with fewer visible characters than this: a JavaScript shell (the article is built in
+#: the browser; unclutter reads the served HTML).
+SHELL_MAX_PAGE_CHARS = 2000
+
+#: The signals, in the order of the model's coefficients.
+SIGNALS = ("log_kept_chars", "kept_share", "log_page_chars", "script_share", "text_share", "structured",
+           "little_text", "low_share", "shell")
+
+_MODEL_FILE = Path(__file__).with_name("confidence.json")
+
+
+def script_chars(html: str) -> int:
+    """Characters inside ``<script>`` elements of ``html`` (tags included; an unclosed one
+    runs to the end). One forward pass with ``str.find`` over a lower-cased copy."""
+    low = html.lower()
+    total = 0
+    pos = 0
+    while True:
+        start = low.find("<script", pos)
+        if start < 0:
+            return total
+        end = low.find("</script", start + 7)
+        end = len(low) if end < 0 else end + 9
+        total += end - start
+        pos = end
+
+
+def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: bool) -> dict[str, float]:
+    """The measurements :func:`page_confidence` reads, as a dict (:data:`SIGNALS` order).
+
+    Args:
+        kept_chars: characters of the extracted main text.
+        page_chars: characters of the pruned page's visible text (``PruneResult.chars``).
+        html: the decoded source (its length and its ``<script>`` characters).
+        structured: the text came from structured data, not the visible page.
+    """
+    size = max(len(html), 1)
+    page = max(page_chars, 0)
+    kept = max(kept_chars, 0)
+    share = min(1.0, kept / page) if page else 0.0
+    scripts = script_chars(html) / size
+    return {
+        "log_kept_chars": math.log1p(kept),
+        "kept_share": share,
+        "log_page_chars": math.log1p(page),
+        "script_share": scripts,
+        "text_share": min(1.0, page / size),
+        "structured": 1.0 if structured else 0.0,
+        # the rules of the reasons, as signals too (the model weighs them)
+        "little_text": 1.0 if kept < LOW_KEPT_CHARS else 0.0,
+        "low_share": 1.0 if page and share < LOW_KEPT_SHARE else 0.0,
+        "shell": 1.0 if scripts >= SHELL_SCRIPT_SHARE and page < SHELL_MAX_PAGE_CHARS else 0.0,
+    }
+
+
+@lru_cache(maxsize=1)
+def _model() -> tuple[tuple[float, ...], float, tuple[float, ...], tuple[float, ...]]:
+    """(coefficients, intercept, feature means, feature scales) from ``confidence.json``."""
+    data = json.loads(_MODEL_FILE.read_text(encoding="utf-8"))
+    if tuple(data["signals"]) != SIGNALS:
+        raise ValueError(f"{_MODEL_FILE.name} was fitted on other signals: {data['signals']}")
+    return (tuple(data["coef"]), float(data["intercept"]), tuple(data["mean"]), tuple(data["scale"]))
+
+
+def page_confidence(signals: dict[str, float]) -> tuple[float, list[str]]:
+    """``(confidence in [0, 1], reasons)`` for a page's :func:`confidence_signals`: the
+    logistic model of the module docstring and, when the confidence is under
+    :data:`CONFIDENCE_WARNING_THRESHOLD`, the rules that apply (each a short sentence; a
+    short page read with high confidence has no reasons to give)."""
+    coef, intercept, mean, scale = _model()
+    z = intercept + sum(c * (signals[name] - m) / s for c, name, m, s in zip(coef, SIGNALS, mean, scale))
+    z = max(-60.0, min(60.0, z))
+    value = 1.0 / (1.0 + math.exp(-z))
+    reasons: list[str] = []
+    if value >= CONFIDENCE_WARNING_THRESHOLD:
+        return round(value, 4), reasons
+    kept = round(math.expm1(signals["log_kept_chars"]))
+    if signals["little_text"]:
+        reasons.append(f"little text kept ({kept} characters)")
+    if signals["low_share"]:
+        reasons.append(f"most of the page's visible text left out ({100 * signals['kept_share']:.0f}% kept)")
+    if signals["shell"]:
+        reasons.append(f"the page looks like a JavaScript shell ({100 * signals['script_share']:.0f}% of it is "
+                       "scripts, little visible text)")
+    if signals["structured"]:
+        reasons.append("the text comes from the page's structured data, not its visible content")
+    return round(value, 4), reasons
