@@ -84,3 +84,9 @@ def test_batch_records_carry_the_confidence():
     assert rec["confidence"] >= conf.CONFIDENCE_WARNING_THRESHOLD
     rec = extract_record(PageInput(id="b", source="b.html", data=SHELL.encode(), url=None))
     assert rec["confidence"] < conf.CONFIDENCE_WARNING_THRESHOLD
+
+
+def test_script_share_counts_characters_of_the_page_itself():
+    html = "<p>Hi there</p><script>" + "\u0130" * 100_000 + "</script>"
+    assert conf.script_chars(html) <= len(html)
+    assert unclutter.extract(html).confidence_signals["script_share"] <= 1.0

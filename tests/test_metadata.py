@@ -350,8 +350,9 @@ def test_dom_byline_names_a_person_not_a_date_or_a_profile():
     # read word by word: a long run of digits does not make the check backtrack
     from unclutter.parse.metadata.byline import clean_byline
 
-    assert clean_byline("1" * 60 + " Jane", 200) == "1" * 60 + " Jane"
-    assert clean_byline("12" * 30 + "x", 200) == "12" * 30 + "x"
+    assert clean_byline("1" * 60 + " Jane", 200) is None  # (and a 60-character word names nobody)
+    assert clean_byline("1" * 30 + " Jane", 200) == "1" * 30 + " Jane"
+    assert clean_byline("12" * 15 + "x", 200) == "12" * 15 + "x"
     assert clean_byline("Jane Marcus 12", 200) == "Jane Marcus 12"  # names that start like months
 
 
@@ -1148,3 +1149,28 @@ def test_a_page_stating_a_written_date_gives_it_in_iso_8601():
     page = ('<html><head><meta property="article:published_time" content="February 24, 2006 02:01am">'
             "</head><body><article><p>" + "A sentence of the story. " * 40 + "</p></article></body></html>")
     assert unclutter.extract(page).date_published == "2006-02-24T02:01:00"
+
+
+@pytest.mark.parametrize("raw", ["15 Nov 1994 08:12 +9959", "Tue, 15 Nov 1994 08:12:31 +2400", "2020-13-45",
+                                 "2020-02-30", "2020-01-01T25:61", "2020-01-01T10:00+99:00", "２０２０-13-01"])
+def test_impossible_dates_give_nothing(raw):
+    from unclutter.parse.metadata.dates import clean_date
+
+    assert clean_date(raw, 64) is None
+
+
+def test_lone_surrogates_and_blobs_never_reach_a_metadata_field():
+    import unclutter
+    from unclutter.parse.metadata.byline import clean_byline
+
+    assert clean_byline("\ud800John Doe", 200) == "John Doe"
+    assert clean_byline("By" * 500_000, 200) is None
+    assert clean_byline("deadbeef" * 125_000, 200) is None
+    body = "<article><p>" + "Some words of a story here. " * 30 + "</p></article>"
+    page = ('<script type="application/ld+json">{"@type":"NewsArticle","author":{"@type":"Person",'
+            '"name":"\\ud800John Doe"},"headline":"\\udc00x title",'
+            '"datePublished":"15 Nov 1994 08:12 +9959"}</script>' + body)
+    a = unclutter.extract(page)
+    assert a.byline == "John Doe" and a.title == "x title" and a.date_published is None
+    a.to_dict()
+    (a.markdown + a.text).encode("utf-8")  # (no lone surrogate left to refuse)

@@ -700,3 +700,25 @@ def test_select_keeps_an_article_built_of_elementor_widgets():
 
     assert NEGATIVE_RE.search("sidebar-widget") and NEGATIVE_RE.search("widget")
     assert not NEGATIVE_RE.search("elementor-widget-container")
+
+
+def test_complete_stories_after_the_pages_own_are_trimmed_and_sections_are_not():
+    from unclutter.parse.html import parse_html
+    from unclutter.score.stories import trim_appended_stories
+
+    def story(headline, tag="h1"):
+        paras = "".join(f"<p>{'A sentence of this story that goes on for a while. ' * 4}</p>" for _ in range(3))
+        return f"<article><{tag}>{headline}</{tag}>{paras}</article>"
+
+    root = parse_html(f"<div>{story('Kettle prices rise')}{story('Toaster sales fall')}</div>").root
+    assert trim_appended_stories(root, "Kettle prices rise | News") == 1
+    assert "Toaster" not in root.text_content() and "Kettle" in root.text_content()
+    # the page's own story second: the one before it stays (only what is appended goes)
+    root = parse_html(f"<div>{story('Toaster sales fall')}{story('Kettle prices rise')}</div>").root
+    assert trim_appended_stories(root, "Kettle prices rise") == 0
+    # no headline names the page: one article in <article> sections, nothing removed
+    root = parse_html(f"<div>{story('Costs by room', 'h2')}{story('Timeline', 'h2')}</div>").root
+    assert trim_appended_stories(root, "House renovation costs") == 0
+    root = parse_html(f"<div>{story('Costs by room')}{story('Timeline')}</div>").root
+    assert trim_appended_stories(root, "House renovation costs") == 0
+    assert trim_appended_stories(root, None) == 0

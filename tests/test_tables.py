@@ -123,3 +123,17 @@ def test_layout_rows_become_lines_and_layout_cells_blocks():
     assert "| --- |" not in md
     assert "1\\. [Story 1](https://e.org/1)" in md
     assert "\n\n1 points\n\n" in md
+
+
+def test_role_lists_and_hand_built_rows_in_cells():
+    assert table_kind(_table(f"<table role='NONE presentation'>{_rows(SPECS)}</table>")) == "layout"
+    assert table_kind(_table(f"<table role='grid presentation'>{_rows(SPECS)}</table>")) == "key-value"
+    from unclutter.core.dom import TEXT, Node
+
+    table = Node("table")
+    cur = table
+    for _ in range(5000):  # a row inside a cell, 5000 deep: no parser builds it; linear all the same
+        tr = cur.append(Node("tr"))
+        tr.append(Node("td")).append(Node(TEXT, None, "k"))
+        cur = tr.append(Node("td"))
+    assert table_kind(table) == "layout"

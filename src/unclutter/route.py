@@ -26,7 +26,9 @@ imported only when one runs); both return a :class:`~unclutter.score.select.Sele
    one, only when the heuristic's selection lacks the page's description and the learned
    one holds it (:func:`description_opinion`);
 6. **refine** (:func:`refine`): the selection kept from the heuristic (or a second
-   opinion) is cleaned by the classifier trained for that (:mod:`unclutter.classify.refine`).
+   opinion) is cleaned by the classifier trained for that (:mod:`unclutter.classify.refine`),
+   after the complete stories appended to the page's own are removed
+   (:mod:`unclutter.score.stories`; with ``--extractor heuristic`` too).
 
 A page of more than :data:`AUTO_MAX_LEARNED_ELEMENTS` elements stays with the heuristic at
 every step. Each decision is a line of ``Selection.attempts`` (the trace, ``--explain``).
@@ -50,6 +52,7 @@ from .core.pagetypes import STORY_PAGE_TYPES
 from .prune.clean import PruneResult, parse_for_pruning, prune
 from .score.features import collapsed_len, prose_chars
 from .score.select import Selection, select_main_content
+from .score.stories import trim_appended_stories
 
 __all__ = [
     "AUTO_LEARNED_PAGE_TYPES", "AUTO_LEARNED_EXTRACTOR", "AUTO_MIN_SELECTION_SHARE",
@@ -383,8 +386,13 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
 
         sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url,
                                     story=learned_story, ablation=options.ablation)
-    elif route is not None:
-        refine(sel, options, page_type, url)
+    else:
+        trimmed = trim_appended_stories(sel.root, meta.title, sel.removed if options.explain else None)
+        if trimmed:
+            sel.chars = collapsed_len(sel.root.text_content())
+            sel.attempts.append(f"stories: {trimmed} complete stories after the page's own removed ({sel.chars} chars stay)")
+        if route is not None:
+            refine(sel, options, page_type, url)
     if route:
         sel.attempts.insert(0, route)
     return sel

@@ -95,17 +95,18 @@ def _rows(table: Node) -> list[Node] | None:
     """The table's own rows in order (under the table and its row groups), or ``None``
     when it holds another table or a tag of :data:`LAYOUT_CELL_TAGS` anywhere."""
     rows: list[Node] = []
-    stack = list(reversed(table.children))
+    stack = [(c, False) for c in reversed(table.children)]
     while stack:
-        node = stack.pop()
+        node, in_cell = stack.pop()
         tag = node.tag
         if tag == TEXT:
             continue
-        if tag == "table" or tag in LAYOUT_CELL_TAGS:
-            return None
+        if tag == "table" or tag in LAYOUT_CELL_TAGS or (tag == "tr" and in_cell):
+            return None  # (a row inside a cell: no parser builds one; a tree built by hand)
         if tag == "tr":
             rows.append(node)
-        stack.extend(reversed(node.children))
+        in_cell = in_cell or tag in _CELLS
+        stack.extend((c, in_cell) for c in reversed(node.children))
     return rows
 
 
@@ -119,7 +120,8 @@ def table_kind(table: Node) -> str:
     breaks. Key/value: at least two rows of two cells, each row two cells (or one spanning
     group title), the first at most :data:`KEY_MAX_CHARS` characters on one line. Linear in
     the table's size."""
-    if table.attrs.get("role", "").strip().lower() in PRESENTATION_ROLES:
+    roles = table.attrs.get("role", "").lower().split()
+    if roles and roles[0] in PRESENTATION_ROLES:  # (WAI-ARIA: the first token is the role)
         return "layout"
     rows = _rows(table)
     if rows is None:

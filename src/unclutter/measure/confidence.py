@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -48,18 +49,23 @@ _MODEL_FILE = Path(__file__).with_name("confidence.json")
 
 def script_chars(html: str) -> int:
     """Characters inside ``<script>`` elements of ``html`` (tags included; an unclosed one
-    runs to the end). One forward pass with ``str.find`` over a lower-cased copy."""
-    low = html.lower()
+    runs to the end), at most ``len(html)``. One forward pass (case-insensitive searches for
+    the two literal tags; positions in ``html`` itself, which a lower-cased copy would
+    shift: ``"İ".lower()`` is two characters)."""
     total = 0
     pos = 0
     while True:
-        start = low.find("<script", pos)
-        if start < 0:
+        m = _SCRIPT_OPEN_RE.search(html, pos)
+        if m is None:
             return total
-        end = low.find("</script", start + 7)
-        end = len(low) if end < 0 else end + 9
-        total += end - start
+        close = _SCRIPT_CLOSE_RE.search(html, m.end())
+        end = len(html) if close is None else close.end()
+        total += end - m.start()
         pos = end
+
+
+_SCRIPT_OPEN_RE = re.compile("<script", re.IGNORECASE)
+_SCRIPT_CLOSE_RE = re.compile("</script[^<>]{0,64}>?", re.IGNORECASE)
 
 
 def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: bool) -> dict[str, float]:

@@ -71,6 +71,8 @@ BYLINE_HEX_RUN_RE = re2.compile(r"[0-9a-fA-F]{8,}")
 #: More words than this in one author's part (between commas, "and", "&") is a sentence or
 #: a headline ("5 Landscape Photo Recipes in ON1 Effects"), not a name with a title.
 BYLINE_MAX_WORDS_PER_AUTHOR = 5
+#: A word longer than this is no part of a name.
+BYLINE_MAX_WORD_CHARS = 40
 _AUTHOR_SPLIT_RE = re2.compile(r"(?i)\s*(?:,|;|&|\band\b|\bund\b|\bet\b|\by\b|\bi\b|\x{00b7})\s*")
 
 
@@ -103,6 +105,8 @@ def clean_byline(raw: Any, limit: int) -> str | None:
         return None
     if any(len(part.split()) > BYLINE_MAX_WORDS_PER_AUTHOR for part in _AUTHOR_SPLIT_RE.split(text)):
         return None
+    if any(len(word) > BYLINE_MAX_WORD_CHARS for word in text.split()):
+        return None  # (no name has a 40-character word: a run of markup or an encoded blob)
     return cap_text(text, limit)
 
 

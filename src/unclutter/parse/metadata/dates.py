@@ -123,7 +123,10 @@ def _written_date(s: str) -> str | None:
         return None  # a year, month or day taken from the default: not a whole date
     if (one.hour, one.minute) != (two.hour, two.minute):
         return one.date().isoformat()
-    return _iso(one)
+    try:
+        return _iso(one)
+    except (ValueError, OverflowError):  # an offset of 24 hours or more ("+9959")
+        return None
 
 
 #: An English ordinal suffix after a day number ("19th", "1st").
@@ -163,7 +166,11 @@ def clean_date(value: Any, limit: int) -> str | None:
     if s is None:
         return None
     iso = normalise_date(s)
-    if not _ISO_RE.match(iso):
+    if not _ISO_RE.match(iso) or not iso.isascii():
+        return None
+    try:  # (normalise_date hands back what it could not build: "2020-13-45", "T25:61")
+        _dt.datetime.fromisoformat(iso)
+    except ValueError:
         return None
     year = int(iso[:4])
     if not DATE_YEAR_RANGE[0] <= year <= _dt.date.today().year + DATE_YEAR_RANGE[1]:

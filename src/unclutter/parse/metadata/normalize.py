@@ -59,7 +59,7 @@ def clean_text(value: Any, limit: int, *, strip_tags: bool = False) -> str | Non
 
     Decodes character references that survived parsing (double-escaped ``&amp;#039;``
     in a meta tag is a common CMS bug; see :func:`unescape_entities`), removes
-    :data:`~unclutter.core.invisible.INVISIBLE_CODEPOINTS` and collapses all Unicode
+    :data:`~unclutter.core.invisible.INVISIBLE_CODEPOINTS` and lone surrogates and collapses all Unicode
     whitespace to single spaces. Work is bounded: at most ``8 * limit + 4096`` input characters are read.
     """
     if not isinstance(value, str) or not value:
@@ -69,10 +69,15 @@ def clean_text(value: Any, limit: int, *, strip_tags: bool = False) -> str | Non
         s = _strip_html(s, keep_breaks=False)
     elif "&" in s:
         s = unescape_entities(s)
-    s = " ".join(strip_invisible(s).split())
+    s = " ".join(strip_invisible(_LONE_SURROGATE_RE.sub("", s)).split())
     if not s:
         return None
     return cap_text(s, limit)
+
+
+#: A UTF-16 surrogate code point on its own (JSON's ``"\ud800"`` decodes to one): not a
+#: character, and no UTF-8 writer takes it.
+_LONE_SURROGATE_RE = re.compile("[\ud800-\udfff]")
 
 
 def cap_text(s: str, limit: int) -> str:
