@@ -1174,3 +1174,16 @@ def test_lone_surrogates_and_blobs_never_reach_a_metadata_field():
     assert a.byline == "John Doe" and a.title == "x title" and a.date_published is None
     a.to_dict()
     (a.markdown + a.text).encode("utf-8")  # (no lone surrogate left to refuse)
+
+
+def test_a_story_without_date_markup_gets_the_first_date_written_near_its_top():
+    import unclutter
+
+    story = "<p>" + "A sentence of the story, long enough to read as prose. " * 20 + "</p>"
+    page = ("<html><head><meta property='og:type' content='article'></head><body><article><h1>Kettles</h1>"
+            f"<p class='meta'>Ann Lee · 3rd March 2024</p>{story}</article></body></html>")
+    assert unclutter.extract(page, url="https://example.org/kettles").date_published == "2024-03-03"
+    # a page declaring no story: a date in its text is what the content is about, not taken
+    reference = page.replace("<meta property='og:type' content='article'>", "").replace(
+        "<p class='meta'>Ann Lee · ", "<p>The company was founded on ")
+    assert unclutter.extract(reference, url="https://example.org/kettles").date_published is None
