@@ -335,8 +335,10 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
                 route += "; its byline comes from a meta tag (the site's, on a page declaring no story)"
             known = not auto_may_fall_back(story_type, byline)
             floor = AUTO_MIN_ARTICLE_SELECTION_SHARE if known else AUTO_MIN_SELECTION_SHARE
-            if reprune is None and not _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
-                spare = body.clone()  # the heuristic works in place
+            if (reprune is None or url_index) and not _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
+                # the heuristic works in place; at a section-like URL the learned extractor
+                # usually runs after it, and a copy costs far less than parsing again
+                spare = body.clone()
     if extractor == "heuristic":
         sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
         if url_index:

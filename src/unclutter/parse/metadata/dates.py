@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as _dt
 import itertools
 import re
+import warnings
 from email.utils import parsedate_to_datetime
 from typing import Any
 
@@ -115,8 +116,10 @@ def _written_date(s: str) -> str | None:
     try:
         from dateutil import parser as _parser
 
-        one = _parser.parse(text, default=_dt.datetime(2001, 1, 1))
-        two = _parser.parse(text, default=_dt.datetime(2002, 2, 2, 3, 3, 3))
+        with warnings.catch_warnings():  # ("tzname IST identified but not understood": no stderr noise)
+            warnings.simplefilter("ignore")
+            one = _parser.parse(text, default=_dt.datetime(2001, 1, 1))
+            two = _parser.parse(text, default=_dt.datetime(2002, 2, 2, 3, 3, 3))
     except (ValueError, OverflowError, TypeError):
         return None
     if (one.year, one.month, one.day) != (two.year, two.month, two.day):
