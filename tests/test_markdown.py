@@ -771,13 +771,17 @@ def test_long_paragraph_is_linear():
         return p
 
     small, big = build(2_000), build(20_000)
-    t0 = time.perf_counter()
-    to_markdown(small)
-    t1 = time.perf_counter()
-    md = to_markdown(big)
-    t2 = time.perf_counter()
-    assert md.count("**") == 20_000
-    assert (t2 - t1) < 30 * (t1 - t0) + 0.05
+
+    def fastest(root: Node) -> float:  # (the best of three: a collector pause is no growth)
+        times = []
+        for _ in range(3):
+            t0 = time.perf_counter()
+            to_markdown(root)
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    assert to_markdown(big).count("**") == 20_000
+    assert fastest(big) < 30 * fastest(small) + 0.05
 
 
 # --- markdown_to_text -------------------------------------------------------------------
