@@ -722,3 +722,23 @@ def test_complete_stories_after_the_pages_own_are_trimmed_and_sections_are_not()
     root = parse_html(f"<div>{story('Costs by room')}{story('Timeline')}</div>").root
     assert trim_appended_stories(root, "House renovation costs") == 0
     assert trim_appended_stories(root, None) == 0
+
+
+def test_blocks_a_carousel_clones_are_kept_once_and_repeated_paragraphs_stay():
+    from conftest import PAGES
+
+    import unclutter
+    from unclutter.parse.html import parse_html
+    from unclutter.score.repeats import drop_repeated_blocks
+
+    page = (PAGES / "29-carousel-slides-cloned" / "source.html").read_bytes()
+    article = unclutter.extract(page, url="https://example.org/products/brightwater")
+    for heading in ("Built to last", "Quiet at night", "Kind to the planet"):
+        assert article.markdown.count(heading) == 1, heading
+    # a paragraph said twice stays: only sections (a heading and a paragraph) are repeats
+    para = "<p>" + "Lorem ipsum dolor sit amet, consectetur adipisicing elit. " * 5 + "</p>"
+    root = parse_html(f"<div>{para}<p>between</p>{para}</div>").root
+    assert drop_repeated_blocks(root) == 0
+    section = f"<div><h3>Quiet</h3>{para}</div>"
+    root = parse_html(f"<div>{section}<p>between</p>{section}{section}</div>").root
+    assert drop_repeated_blocks(root) == 2

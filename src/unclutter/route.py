@@ -52,6 +52,7 @@ from .core.pagetypes import STORY_PAGE_TYPES
 from .prune.clean import PruneResult, parse_for_pruning, prune
 from .score.features import collapsed_len, prose_chars
 from .score.select import Selection, select_main_content
+from .score.repeats import drop_repeated_blocks
 from .score.stories import trim_appended_stories
 
 __all__ = [
@@ -395,6 +396,10 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
             sel.attempts.append(f"stories: {trimmed} complete stories after the page's own removed ({sel.chars} chars stay)")
         if route is not None:
             refine(sel, options, page_type, url)
+    repeats = drop_repeated_blocks(sel.root, sel.removed if options.explain else None)
+    if repeats:
+        sel.chars = collapsed_len(sel.root.text_content())
+        sel.attempts.append(f"repeats: {repeats} repeated blocks removed ({sel.chars} chars stay)")
     if route:
         sel.attempts.insert(0, route)
     return sel
