@@ -50,7 +50,7 @@ from .core.models import Metadata
 from .core.options import Options
 from .core.pagetypes import STORY_PAGE_TYPES
 from .prune.clean import PruneResult, parse_for_pruning, prune
-from .score.features import collapsed_len, prose_chars
+from .score.features import collapsed_len, prose_chars, prose_paragraphs
 from .score.select import Selection, select_main_content
 from .score.repeats import drop_repeated_blocks
 from .score.stories import trim_appended_stories
@@ -222,35 +222,22 @@ def auto_may_fall_back(page_type: str | None, byline: str | None) -> bool:
 def reads_as_one_article(root: Node) -> tuple[bool, int, int, int]:
     """Whether a selection ``root`` reads as one article rather than a listing: at least
     :data:`AUTO_ARTICLE_MIN_PARAGRAPHS` paragraphs (``<p>``) of at least
-    :data:`AUTO_ARTICLE_PARAGRAPH_CHARS` characters outside links, and under
+    :data:`AUTO_ARTICLE_PARAGRAPH_CHARS` characters outside links
+    (:func:`~unclutter.score.features.prose_paragraphs`), and under
     :data:`AUTO_LISTING_LINKED_HEADINGS_SHARE` of its headings (``h2``-``h6``) links (a
     listing's teasers are titled by links to their stories; an article's sections are not).
-    Returns ``(verdict, paragraphs, linked headings, headings)``. One pass over ``root``."""
-    paragraphs = linked = headings = 0
-    stack: list[tuple[Node, int, int]] = [(root, -1, 0)]  # (node, open p/heading slot, inside a link)
-    counts: list[list[int]] = []  # per p/heading: [chars, link chars, is heading]
-    while stack:
-        node, slot, in_link = stack.pop()
-        tag = node.tag
-        if tag == "#text":
-            if slot >= 0:
-                n = len(node.text.strip())
-                counts[slot][0] += n
-                if in_link:
-                    counts[slot][1] += n
-            continue
-        if tag == "p" or tag in _SECTION_HEADINGS:
-            counts.append([0, 0, tag != "p"])
-            slot = len(counts) - 1
-        link = in_link or (tag == "a" and "href" in node.attrs)
-        stack.extend((c, slot, link) for c in reversed(node.children))
-    for chars, link_chars, heading in counts:
-        if heading:
-            if chars:
-                headings += 1
-                linked += link_chars * 2 >= chars
-        elif chars - link_chars >= AUTO_ARTICLE_PARAGRAPH_CHARS:
-            paragraphs += 1
+    Returns ``(verdict, paragraphs, linked headings, headings)``."""
+    paragraphs = prose_paragraphs(root, AUTO_ARTICLE_PARAGRAPH_CHARS)
+    linked = headings = 0
+    for node in root.iter_elements():
+        if node.tag in _SECTION_HEADINGS:
+            chars = len(node.text_content().strip())
+            if not chars:
+                continue
+            headings += 1
+            link_chars = sum(len(a.text_content().strip()) for a in node.iter_elements()
+                             if a.tag == "a" and "href" in a.attrs)
+            linked += link_chars * 2 >= chars
     article = (paragraphs >= AUTO_ARTICLE_MIN_PARAGRAPHS
                and linked < AUTO_LISTING_LINKED_HEADINGS_SHARE * max(headings, 1))
     return article, paragraphs, linked, headings

@@ -76,6 +76,28 @@ class TextStats:
         return self.chars.get(id(node), 0) / max(1, self.tags.get(id(node), 1))
 
 
+def prose_paragraphs(root: Node, min_chars: int) -> int:
+    """``<p>`` elements under ``root`` (``root`` included) holding at least ``min_chars``
+    characters of text outside links (``<a href>``; stripped text nodes summed); one pass."""
+    count = 0
+    stack: list[tuple[Node, int, bool]] = [(root, -1, False)]  # (node, open <p> slot, inside a link)
+    own: list[int] = []  # per <p>: characters outside links
+    while stack:
+        node, slot, in_link = stack.pop()
+        if node.tag == TEXT:
+            if slot >= 0 and not in_link:
+                own[slot] += len(node.text.strip())
+            continue
+        if node.tag == "p":
+            own.append(0)
+            slot = len(own) - 1
+        link = in_link or (node.tag == "a" and "href" in node.attrs)
+        stack.extend((c, slot, link) for c in reversed(node.children))
+    for chars in own:
+        count += chars >= min_chars
+    return count
+
+
 def compute_stats(root: Node) -> TextStats:
     """One bottom-up pass over ``root``'s subtree; see the module docstring."""
     st = TextStats()

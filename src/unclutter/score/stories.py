@@ -20,6 +20,7 @@ import re
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
+from .features import prose_paragraphs
 
 __all__ = ["trim_appended_stories", "STORY_MIN_PARAGRAPHS", "STORY_PARAGRAPH_CHARS", "STORY_TITLE_MIN_OVERLAP"]
 
@@ -34,33 +35,12 @@ _WORD_RE = re.compile(r"\w+")
 _PREVIEW = 80
 
 
-def _prose_paragraphs(node: Node) -> tuple[int, str | None]:
-    """(paragraphs of prose, text of the first ``h1``) under ``node``."""
-    paragraphs = 0
-    headline = None
-    stack: list[Node] = [node]
-    while stack:
-        n = stack.pop()
-        tag = n.tag
-        if tag == "p":
-            chars = link = 0
-            inner: list[tuple[Node, bool]] = [(c, False) for c in n.children]
-            while inner:
-                c, in_link = inner.pop()
-                if c.tag == TEXT:
-                    k = len(c.text.strip())
-                    chars += k
-                    link += k if in_link else 0
-                else:
-                    inner.extend((g, in_link or c.tag == "a") for g in c.children)
-            paragraphs += chars - link >= STORY_PARAGRAPH_CHARS
-            continue
-        if headline is None and tag == "h1":
-            headline = " ".join(n.text_content().split())
-            continue
-        if tag != TEXT:
-            stack.extend(reversed(n.children))
-    return paragraphs, headline
+def _headline(node: Node) -> str | None:
+    """Text of the first ``h1`` under ``node``, if any."""
+    for n in node.iter_elements():
+        if n.tag == "h1":
+            return " ".join(n.text_content().split())
+    return None
 
 
 def _stories(root: Node) -> list[tuple[Node, str]]:
@@ -70,8 +50,8 @@ def _stories(root: Node) -> list[tuple[Node, str]]:
     while stack:
         n = stack.pop()
         if n.tag == "article" and n is not root:
-            paragraphs, headline = _prose_paragraphs(n)
-            if headline and paragraphs >= STORY_MIN_PARAGRAPHS:
+            headline = _headline(n)
+            if headline and prose_paragraphs(n, STORY_PARAGRAPH_CHARS) >= STORY_MIN_PARAGRAPHS:
                 found.append((n, headline))
             continue  # (an article inside an article is part of it)
         stack.extend(c for c in reversed(n.children) if c.tag != TEXT)
