@@ -282,6 +282,13 @@ def _warn_low_confidence(article) -> None:
     if article.confidence is not None and article.confidence < CONFIDENCE_WARNING_THRESHOLD:
         why = "; ".join(article.confidence_reasons) or "the page does not look like one clear main content"
         sys.stderr.write(f"unclutter: warning: low confidence {article.confidence:.2f} in the extraction: {why}\n")
+    info = article.render
+    if info and "error" in info:  # auto mode fell back to the served HTML
+        sys.stderr.write(f"unclutter: warning: the page looks like a JavaScript shell but was not rendered: "
+                         f"{info['error']}\n")
+    elif info and info.get("blocked"):
+        sys.stderr.write(f"unclutter: warning: rendering: {len(info['blocked'])} requests refused by the fetch "
+                         f"policy (--explain lists them)\n")
 
 
 def _batch_options(f):
@@ -421,11 +428,23 @@ class _BatchFailed(UnclutterError):
                    "crawler inside a trusted network). Everything else stays refused.")
 @click.option("--allow-port", "allow_port", multiple=True, type=click.IntRange(1, 65535), metavar="PORT",
               help="Also allow this TCP port besides 80 and 443 (repeatable).")
+@click.option("--render", "render", type=click.Choice(("never", "auto", "always")), default=None,
+              help="Run the page's scripts in headless Chromium first (the render extra; every request "
+                   "passes the fetch policy): auto renders only JavaScript shells. Default: auto for "
+                   "URLs, never for files, stdin and WARC records.")
+@click.option("--wait-for", "wait_for", metavar="SELECTOR",
+              help="Rendering: take the page once an element matches this CSS selector "
+                   "(default: once the network is idle).")
+@click.option("--wait-seconds", "wait_seconds", type=click.FloatRange(min=0, max=600), metavar="SECONDS",
+              help="Rendering: wait this long after the page has loaded instead.")
+@click.option("--render-timeout", "render_deadline", type=click.FloatRange(min=0.5, max=600), metavar="SECONDS",
+              help="Rendering: deadline of the whole render (default 20).")
 @click.version_option(package_name="unclutter")
 def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | None, extractor: str,
         no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, no_date_search: bool, explain: bool, user_agent: str | None,
         respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
-        allow_private: tuple[str, ...], allow_port: tuple[int, ...]) -> None:
+        allow_private: tuple[str, ...], allow_port: tuple[int, ...], render: str | None, wait_for: str | None,
+        wait_seconds: float | None, render_deadline: float | None) -> None:
     """Print the main content of SOURCE as clean Markdown (or text, JSON, HTML).
 
     SOURCE is an HTML file (gzip-compressed too: page.html.gz), an http(s) URL, or -
@@ -452,7 +471,8 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
                          "standard input, or -i LIST")
     batch = _is_batch(sources, input_file, output)
     source = sources[0] if sources else ""
-    if batch or _is_url(source):
+    options.update(_render_settings(render, wait_for, wait_seconds, render_deadline))
+    if batch or _is_url(source) or render in ("auto", "always"):
         from .fetch import FetchPolicy
 
         base = FetchPolicy()
@@ -475,9 +495,13 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
         except ValueError as exc:
             raise UsageError(f"bad fetch option: {str(exc)[:300]}") from None
         if batch:
+            options["render_policy"] = policy
             return _run_batch(sources, output, fmt, options, policy)
+    if _is_url(source) and not batch:
         article = _explained(explain, pipeline.extract_url, source, policy=policy, **options)
     else:
+        if render in ("auto", "always"):
+            options["render_policy"] = policy
         data = _read_source(source)
         article = _explained(explain, pipeline.extract, data, url=base_url, **options)
     out = _render_all(article, fmt, explain)
@@ -493,6 +517,26 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
             raise
         except OSError as exc:
             raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
+def _render_settings(render: str | None, wait_for: str | None, wait_seconds: float | None,
+                     deadline: float | None) -> dict:
+    """The render options of the command line, as keyword options of ``extract``."""
+    settings: dict = {}
+    if render is not None:
+        settings["render"] = render
+    fields = {k: v for k, v in (("wait_for", wait_for), ("wait_seconds", wait_seconds), ("deadline", deadline))
+              if v is not None}
+    if fields:
+        if render == "never":
+            raise UsageError("--wait-for, --wait-seconds and --render-timeout need --render auto or always")
+        from .core.options import RenderOptions
+
+        try:
+            settings["render_options"] = RenderOptions(**fields)
+        except ValueError as exc:
+            raise UsageError(f"bad render option: {exc}") from None
+    return settings
 
 
 #: Top-level modules of the ``server`` extra, which ``unclutter serve`` needs.

@@ -40,6 +40,7 @@ from __future__ import annotations
 import codecs
 import gc
 import re
+from dataclasses import replace
 from urllib.parse import urlsplit
 
 from .core.errors import InputTooLargeError, NoContentError, UsageError
@@ -154,6 +155,8 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
     which holds the page's garbage (its trees have parent links, so reference counting
     alone does not free them), is collected at once: within this call, which made it.
     """
+    if options.render in ("auto", "always"):
+        return _extract_rendered(data, url, options)
     if not gc.isenabled():
         return _run_pipeline(data, url, options)
     gc.disable()
@@ -292,11 +295,14 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         **options: fields of :class:`~unclutter.core.options.Options`
             (``extractor``, ``include_links``, ``include_images``, ``include_captions``, ``refine``,
             ``structured_data_fallback``, ``http_charset``, ``max_input_bytes``, the
-            ``summary*`` / ``strict`` options of :mod:`unclutter.summarize`, and ``ablation``,
-            the switches of experiments: :class:`~unclutter.core.options.Ablation`).
+            ``summary*`` / ``strict`` options of :mod:`unclutter.summarize`, ``render``
+            (``"auto"`` / ``"always"``: render the page in headless Chromium first, served
+            at ``url``; every request it makes passes ``render_policy``: see
+            :mod:`unclutter.fetch.browser`), ``render_options``, ``render_policy``, and
+            ``ablation``, the switches of experiments: :class:`~unclutter.core.options.Ablation`).
 
     Returns:
-        :class:`~unclutter.core.models.Article`.
+        :class:`~unclutter.core.models.Article` (``render`` says how it was rendered).
 
     Raises:
         UsageError: an unknown option or value, or a ``url`` that is not an absolute http(s)
@@ -304,6 +310,9 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
         UnreadableInputError: empty, binary, oversized or too deeply nested input
             (subclasses say which).
         NoContentError: the page parsed but has no main content.
+        RenderUnavailableError, RenderError, FetchError, PolicyError: with
+            ``render="always"`` only, when rendering fails (``auto`` falls back to the
+            page as given and says so in ``Article.render``).
     """
     try:
         opts = Options(**options)
@@ -314,6 +323,64 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
     if url is not None and not (isinstance(url, str) and _ABSOLUTE_URL_RE.match(url) and _splits(url)):
         raise UsageError(f"url must be an absolute http(s) URL or None, got {url!r}"[:300])
     return run_pipeline(html, url, opts)
+
+
+def _extract_rendered(data: str | bytes, url: str | None, opts: Options) -> Article:
+    """Stage 0, rendering (``opts.render`` ``auto`` or ``always``), then every other stage
+    on the rendered DOM, or on ``data`` as given when it is not rendered."""
+    from .core.errors import FetchError, PolicyError
+    from .fetch import FetchedPage
+    from .fetch.browser import PLACEHOLDER_ORIGIN, render
+
+    text, _ = _decode(data, opts)  # checked (empty, binary, size) before any browser starts
+    mode = opts.render
+    plain = replace(opts, render="never")
+    info: dict = {"mode": mode, "rendered": False}
+    if mode == "auto":
+        from .route import js_shell
+
+        verdict = js_shell(text)
+        info["reason"] = verdict.reason
+        do_render = verdict.is_shell
+    else:
+        info["reason"] = "rendering asked for (always)"
+        do_render = True
+    if do_render:
+        document = FetchedPage(url=url or PLACEHOLDER_ORIGIN, final_url=url or PLACEHOLDER_ORIGIN, status=200,
+                               headers={}, content=text.encode("utf-8", "surrogatepass"), content_type="text/html",
+                               charset="utf-8")
+        try:
+            page = render(document.url, policy=opts.render_policy, options=opts.render_options, document=document)
+        except (FetchError, PolicyError) as exc:  # RenderError is a FetchError
+            if mode == "always":
+                raise
+            info["error"] = str(exc)  # auto: the page as given is still extracted
+        else:
+            data = page.html
+            info.update(page.summary(), rendered=True)
+    try:
+        article = run_pipeline(data, url, plain)
+    except NoContentError as exc:
+        exc.trace = _render_trace(info) + list(exc.trace or [])
+        raise
+    article.trace[:0] = _render_trace(info)
+    article.render = info
+    return article
+
+
+def _render_trace(info: dict) -> list[str]:
+    """The render's lines of ``Article.trace`` (``--explain``)."""
+    if not info["rendered"]:
+        line = f"render ({info['mode']}): not rendered: {info['reason']}"
+        return [line + (f"; rendering failed: {info['error']}" if "error" in info else "")]
+    lines = [f"render ({info['mode']}): {info['reason']}; {info['requests']} requests, {info['bytes']} bytes, "
+             f"{info['seconds']:.2f} s, {info['wait']}"
+             + (f"; caps reached: {', '.join(info['capped'])}" if info["capped"] else "")]
+    lines += [f"render: blocked {b['url']}: {b['reason']}" for b in info["blocked"]]
+    marks = {k: v for k, v in info["hidden"].items() if k in ("display", "visibility", "opacity", "offscreen") and v}
+    if marks:
+        lines.append("render: hidden by computed style: " + ", ".join(f"{k} {v}" for k, v in marks.items()))
+    return lines
 
 
 def _splits(url: str) -> bool:
@@ -331,16 +398,29 @@ def extract_url(url: str, policy=None, **options) -> Article:
 
     Args:
         url: an absolute http(s) URL.
-        policy: a :class:`unclutter.fetch.FetchPolicy` (safe defaults when ``None``).
+        policy: a :class:`unclutter.fetch.FetchPolicy` (safe defaults when ``None``); a
+            render's requests pass it too (it is the ``render_policy``).
         **options: as for :func:`extract` (``http_charset`` is taken from the response).
+            ``render`` defaults to ``"auto"`` here: the page is rendered in headless
+            Chromium when the served HTML is a JavaScript shell
+            (:func:`unclutter.route.js_shell`); when the ``render`` extra is missing the
+            served HTML is extracted and ``Article.render`` says why.
 
     Raises:
         PolicyError: the URL or an address it resolves to is refused by the policy.
         FetchError: the fetch failed (timeout, too large, not HTML, HTTP error...).
+        RenderUnavailableError, RenderError: ``render="always"`` and rendering failed.
         plus everything :func:`extract` raises.
     """
     from .fetch import fetch
 
+    if options.get("render") is None:
+        options["render"] = "auto"
+    options["render_policy"] = policy
+    try:
+        Options(**options)  # a bad option is refused before the page is fetched
+    except TypeError as exc:
+        raise UsageError(f"bad option: {exc}") from None
     page = fetch(url, policy)
     options.setdefault("http_charset", page.charset)
     return extract(page.content, url=page.final_url, **options)

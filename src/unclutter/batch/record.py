@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from dataclasses import replace as _replace
 from typing import Any
 
 from ..core.errors import UnclutterError
@@ -108,7 +109,8 @@ def extract_record(page: PageInput, options: Options | None = None) -> dict[str,
     Args:
         page: the input; ``page.error`` set means it failed upstream and becomes an error row.
         options: extraction options (``Options()`` when ``None``); ``http_charset`` is
-            taken from ``page`` when the page has one.
+            taken from ``page`` when the page has one; ``render=None`` means ``"auto"`` for
+            a page fetched from its URL (``source == url``), ``"never"`` otherwise.
 
     Returns:
         A dict with exactly the keys of :data:`RECORD_FIELDS`. Never raises for a bad
@@ -126,6 +128,8 @@ def extract_record(page: PageInput, options: Options | None = None) -> dict[str,
     opts = options or Options()
     if page.http_charset and page.http_charset != opts.http_charset:
         opts = _with_charset(opts, page.http_charset)
+    if opts.render is None and page.url and page.source == page.url and page.url.startswith(("http://", "https://")):
+        opts = _replace(opts, render="auto")  # a fetched URL, as for unclutter.extract_url
     start = time.perf_counter()
     try:
         article = run_pipeline(page.data, page.url, opts)
@@ -163,6 +167,4 @@ def extract_record(page: PageInput, options: Options | None = None) -> dict[str,
 
 
 def _with_charset(options: Options, charset: str) -> Options:
-    from dataclasses import replace
-
-    return replace(options, http_charset=charset)
+    return _replace(options, http_charset=charset)

@@ -19,7 +19,10 @@ should see: for a policy refusal, the rule alone, never the address a name resol
     │   ├── TooManyRedirectsError         4    502     more redirects than the policy allows
     │   ├── TooLargeError                 4    413     body (wire or decoded) over the byte ceiling
     │   ├── UnsupportedContentError       4    415     not HTML/XHTML (PDF, image, binary ...)
-    │   └── HTTPStatusError               4    502     origin answered 4xx/5xx
+    │   ├── HTTPStatusError               4    502     origin answered 4xx/5xx
+    │   └── RenderError                   4    502     the headless browser failed or crashed
+    │       └── RenderUnavailableError    4    501       rendering asked for, but Playwright or
+    │                                                    Chromium is not installed
     ├── UnreadableInputError              5    422   empty, binary, undecodable or hostile input
     │   ├── EmptyInputError               5    422
     │   ├── BinaryInputError              5    415     PDF, image, archive, other binary data
@@ -48,6 +51,8 @@ __all__ = [
     "TooLargeError",
     "UnsupportedContentError",
     "HTTPStatusError",
+    "RenderError",
+    "RenderUnavailableError",
     "UnreadableInputError",
     "EmptyInputError",
     "BinaryInputError",
@@ -148,6 +153,21 @@ class UnsupportedContentError(FetchError):
 
 class HTTPStatusError(FetchError):
     code = "http_status"
+
+
+class RenderError(FetchError):
+    """Rendering a page in the headless browser failed (the browser crashed, the page
+    could not be loaded). Deadlines and caps of a render raise ``FetchTimeoutError`` /
+    ``TooLargeError`` like a fetch."""
+
+    code = "render_failed"
+
+
+class RenderUnavailableError(RenderError):
+    """Rendering was asked for, but the ``render`` extra (Playwright) or a Chromium
+    executable is missing; the message names the install command."""
+
+    http_status, code = 501, "render_unavailable"
 
 
 class UnreadableInputError(UnclutterError):

@@ -135,6 +135,10 @@ class Article:
     confidence_reasons: list[str] = field(default_factory=list)
     #: the measurements the confidence is computed from (kept and page characters, script share...)
     confidence_signals: dict[str, float] = field(default_factory=dict)
+    #: how the page was rendered in a browser, when rendering was asked for (``render=``):
+    #: ``mode``, ``rendered``, ``reason``, and for a render its requests, bytes, blocked
+    #: requests, caps, wait and hidden-text marks (:meth:`unclutter.fetch.browser.RenderedPage.summary`)
+    render: dict[str, Any] | None = None
     #: page summary (only when asked for: ``Options.summary``); see :mod:`unclutter.summarize`
     summary: str | None = None
     #: backend that wrote ``summary`` (``"extractive"``, ``"openai"``...)

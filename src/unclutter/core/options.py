@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from .errors import UsageError
 from .limits import MAX_INPUT_BYTES
 
-__all__ = ["Options", "Ablation", "EXTRACTORS"]
+__all__ = ["Options", "Ablation", "RenderOptions", "EXTRACTORS", "RENDER_MODES"]
 
 #: Main-content extractors :func:`unclutter.extract` accepts: the Readability-style
 #: heuristic (:mod:`unclutter.score`), those of :mod:`unclutter.classify` (CETD text
@@ -22,6 +22,65 @@ __all__ = ["Options", "Ablation", "EXTRACTORS"]
 #: which picks the heuristic or a learned extractor per page and refines the heuristic's
 #: selection with a classifier trained for it (:mod:`unclutter.route`).
 EXTRACTORS = ("heuristic", "cetd", "gbdt", "gnn", "auto")
+
+
+#: ``never``: the served HTML only; ``auto``: render when the served HTML is a JavaScript
+#: shell (:func:`unclutter.route.js_shell`); ``always``: render every page
+#: (:mod:`unclutter.fetch.browser`).
+RENDER_MODES = ("never", "auto", "always")
+
+#: Seconds for one whole render: browser start (first page only), load, wait, snapshot.
+DEFAULT_RENDER_DEADLINE = 20.0
+
+#: Bytes one rendered page may download in all (document, scripts, styles, data), decoded.
+#: 25 MB: the largest single-page-app bundles measured on wcxb-dev's shells are under 10 MB.
+DEFAULT_RENDER_MAX_BYTES = 25_000_000
+
+#: Requests one rendered page may make; the next ones are aborted.
+DEFAULT_RENDER_MAX_REQUESTS = 300
+
+#: Playwright resource types never loaded by default: they cost bytes and time and carry
+#: no text (``RenderOptions.blocked_types``).
+DEFAULT_BLOCKED_TYPES = frozenset({"image", "media", "font", "manifest", "texttrack", "eventsource", "websocket"})
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """How a page is rendered. Every field pickles (batch workers, the service).
+
+    Attributes:
+        deadline: seconds for the whole render (also cut to the fetch policy's deadline
+            when rendering a URL).
+        max_bytes: bytes the page may download in all, decoded; requests past it are
+            aborted and reported (``RenderedPage.capped``).
+        max_requests: requests the page may make; later ones are aborted and reported.
+        wait_for: a CSS selector; the snapshot is taken once an element matches it (or
+            at the deadline). Default: when the network has been idle for 500 ms.
+        wait_seconds: a fixed wait after the page has loaded instead (bounded by the
+            deadline).
+        blocked_types: Playwright resource types never loaded (``DEFAULT_BLOCKED_TYPES``).
+
+    Raises:
+        ValueError: on construction, for a limit that is not positive or both waits.
+    """
+
+    deadline: float = DEFAULT_RENDER_DEADLINE
+    max_bytes: int = DEFAULT_RENDER_MAX_BYTES
+    max_requests: int = DEFAULT_RENDER_MAX_REQUESTS
+    wait_for: str | None = None
+    wait_seconds: float | None = None
+    blocked_types: frozenset[str] = DEFAULT_BLOCKED_TYPES
+
+    def __post_init__(self) -> None:
+        if not self.deadline > 0 or self.max_bytes < 1 or self.max_requests < 1:
+            raise ValueError("render deadline, max_bytes and max_requests must be positive")
+        if self.wait_seconds is not None and not self.wait_seconds >= 0:
+            raise ValueError("wait_seconds must be a number of seconds, 0 or more")
+        if self.wait_for is not None and self.wait_seconds is not None:
+            raise ValueError("give wait_for or wait_seconds, not both")
+        if self.wait_for is not None and (not self.wait_for.strip() or len(self.wait_for) > 1000):
+            raise ValueError("wait_for must be a CSS selector of at most 1,000 characters")
+        object.__setattr__(self, "blocked_types", frozenset(self.blocked_types))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -130,6 +189,14 @@ class Options:
             callers never read.
         ablation: switches for experiments (:class:`Ablation`; a mapping of its fields is
             accepted). The default, everything on, is what ships.
+        render: render the page in headless Chromium first: ``"never"``, ``"auto"`` (when
+            the page is a JavaScript shell), ``"always"``; ``None`` (default): ``auto`` for
+            :func:`unclutter.extract_url` and fetched URLs of a batch, ``never`` for a page
+            given as bytes or text. See :mod:`unclutter.fetch.browser`.
+        render_options: the render's deadline, caps and wait (:class:`RenderOptions`).
+        render_policy: the :class:`unclutter.fetch.FetchPolicy` every request of a render
+            passes (``None``: the safe public-web defaults); :func:`unclutter.extract_url`
+            sets it to its ``policy``.
     """
 
     extractor: str = "auto"
@@ -153,8 +220,20 @@ class Options:
     max_rewrites: int = 2
     explain: bool = False
     ablation: Ablation = Ablation()
+    render: str | None = None
+    render_options: RenderOptions = RenderOptions()
+    render_policy: object = None
 
     def __post_init__(self) -> None:
+        if self.render is not None and self.render not in RENDER_MODES:
+            raise UsageError(f"render must be one of {', '.join(RENDER_MODES)}, not {self.render!r}"[:300])
+        if isinstance(self.render_options, Mapping):
+            try:
+                object.__setattr__(self, "render_options", RenderOptions(**self.render_options))
+            except (TypeError, ValueError) as exc:
+                raise UsageError(f"bad render option: {exc}") from None
+        elif not isinstance(self.render_options, RenderOptions):
+            raise UsageError(f"render_options must be a RenderOptions, not {type(self.render_options).__name__}")
         if self.summary_sentences < 1 or self.section_summary_sentences < 1:
             raise UsageError("summary lengths must be at least one sentence")
         if self.summary_words is not None and self.summary_words < 1:

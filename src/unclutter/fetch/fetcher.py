@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import threading
 import urllib.robotparser
 
 import httpx
@@ -25,7 +26,7 @@ from .page import FetchedPage
 from .policy import ACCEPTED_CONTENT_TYPES, ROBOTS_MAX_BYTES, SNIFF_BYTES, FetchPolicy
 from .transport import Deadline, SafeTransport
 
-__all__ = ["fetch", "REDIRECT_STATUSES"]
+__all__ = ["fetch", "FetchSession", "ByteBudget", "Subresource", "REDIRECT_STATUSES"]
 
 #: Statuses whose Location header is followed.
 REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
@@ -72,7 +73,7 @@ def fetch(url: str, policy: FetchPolicy | None = None) -> FetchedPage:
     """
     policy = policy if policy is not None else FetchPolicy()
     target = parse_url(url)
-    session = _Session(policy)
+    session = FetchSession(policy)
     shown = display_url(target)
     try:
         page = session.get(target)
@@ -89,12 +90,66 @@ def fetch(url: str, policy: FetchPolicy | None = None) -> FetchedPage:
     return dataclasses.replace(page, url=url)
 
 
-class _Session:
-    """State of one fetch: deadline, client, robots.txt rules seen, cache."""
+class ByteBudget:
+    """Bytes a rendered page may still download, shared by its concurrent requests
+    (thread-safe). Every decoded piece is taken from it as it arrives, so the total never
+    passes ``total``.
 
-    def __init__(self, policy: FetchPolicy) -> None:
+    Args:
+        total: the budget in bytes (``RenderOptions.max_bytes``).
+    """
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self, count: int) -> bool:
+        """Take *count* bytes; ``False`` (nothing taken) when fewer are left."""
+        with self._lock:
+            if self.used + count > self.total:
+                return False
+            self.used += count
+            return True
+
+
+@dataclasses.dataclass(frozen=True)
+class Subresource:
+    """One response fetched for a page being rendered (:meth:`FetchSession.subresource`).
+
+    Attributes:
+        url: the URL the body came from, after redirects.
+        status: HTTP status of the final response (any status: the page's script sees it).
+        headers: response headers (names lower-cased) without the transfer and content
+            codings, which are undone in ``body``.
+        body: the content-decoded body, in bytes.
+    """
+
+    url: str
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+#: Response headers that describe the bytes on the wire, not the decoded body handed on.
+_WIRE_HEADERS = frozenset({"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"})
+
+#: Request headers the session sets itself (or that only make sense on one connection).
+_OWN_REQUEST_HEADERS = frozenset({"host", "content-length", "accept-encoding", "connection", "keep-alive",
+                                  "transfer-encoding", "upgrade", "te", "proxy-authorization", "user-agent"})
+
+
+class FetchSession:
+    """State of one fetch: deadline, client, robots.txt rules seen, cache.
+
+    :func:`fetch` uses one per page; the renderer (:mod:`unclutter.fetch.browser`) one per
+    rendered page, for every request the page makes (:meth:`subresource`), all under the
+    same policy and one total deadline.
+    """
+
+    def __init__(self, policy: FetchPolicy, deadline: Deadline | None = None) -> None:
         self.policy = policy
-        self.deadline = Deadline(policy.deadline)
+        self.deadline = deadline if deadline is not None else Deadline(policy.deadline)
         self.transport = SafeTransport(policy, self.deadline)
         self.client = httpx.Client(
             transport=self.transport,
@@ -215,6 +270,59 @@ class _Session:
                             public=f"{exc.public_message} (in a redirect)") from None
         return target
 
+    def subresource(self, method: str, url: str, headers: dict[str, str], content: bytes | None,
+                    budget: ByteBudget) -> Subresource:
+        """One request a rendered page makes (script, stylesheet, XHR/fetch, frame), any
+        method, content type or status, redirects followed here, each hop checked.
+
+        Args:
+            method: the HTTP method.
+            url: the absolute http(s) URL.
+            headers: the browser's request headers; the session sets User-Agent, Host,
+                Accept-Encoding and the length itself.
+            content: the request body, or ``None``.
+            budget: the render's byte budget; each decoded piece of the body is taken from
+                it (and from ``policy.max_bytes`` for this body alone).
+
+        Raises:
+            PolicyError, FetchError: as :func:`fetch` (``TooLargeError`` once the budget or
+                ``policy.max_bytes`` is spent),
+                except that no content type is refused and a 4xx/5xx status is returned.
+        """
+        policy = self.policy
+        current = parse_url(url)
+        sent = {k: v for k, v in headers.items() if k.lower() not in _OWN_REQUEST_HEADERS}
+        redirects = 0
+        while True:
+            check_url(current, policy)
+            if policy.proxy is not None:
+                host = current.raw_host.decode("ascii")
+                resolve_host(host, url_port(current), policy, timeout=self.deadline.clamp(None, f"resolving {host}"))
+            if policy.respect_robots:
+                self._check_robots(current)
+            request = self.client.build_request(method, current, headers=sent, content=content)
+            response = self._send(request)
+            try:
+                self._check_headers(response, current)
+                status = response.status_code
+                if status in REDIRECT_STATUSES and "location" in response.headers:
+                    target = self._redirect_target(response, current)
+                    if redirects >= policy.max_redirects:
+                        raise TooManyRedirectsError(f"refused: more than {policy.max_redirects} redirects "
+                                                    f"from {display_url(parse_url(url))}")
+                    redirects += 1
+                    if status == 303 or (status in (301, 302) and method == "POST"):
+                        method, content = "GET", None  # (RFC 9110 section 15.4)
+                        sent = {k: v for k, v in sent.items() if k.lower() != "content-type"}
+                    current = target
+                    continue
+                body = self._read_body(response, current, policy.max_bytes, truncate=False, charset=None,
+                                       sniff=False, budget=budget)
+                kept = {k: v for k, v in response.headers.items() if k.lower() not in _WIRE_HEADERS}
+                return Subresource(url=str(current), status=status, headers=kept, body=body)
+            finally:
+                response.close()
+
     # -- bodies ------------------------------------------------------------------------
 
     def _page(self, response: httpx.Response, url: httpx.URL) -> FetchedPage:
@@ -252,13 +360,15 @@ class _Session:
         )
 
     def _read_body(
-        self, response: httpx.Response, url: httpx.URL, limit: int, *, truncate: bool, charset: str | None
+        self, response: httpx.Response, url: httpx.URL, limit: int, *, truncate: bool, charset: str | None,
+        sniff: bool = True, budget: ByteBudget | None = None,
     ) -> bytes:
         """Read the body, stopping as soon as *limit* is crossed as received or decoded.
 
         A page body (not *truncate*) is refused with TooLargeError, and its first
         ``SNIFF_BYTES`` decoded bytes are checked for binary data; robots.txt
-        (*truncate*) is cut at *limit*.
+        (*truncate*) is cut at *limit*; a subresource (not *sniff*) is not checked, and its
+        decoded pieces are also taken from *budget* (``TooLargeError`` once it is spent).
         """
         shown = display_url(url)
         announced = response.headers.get("content-length", "").strip()
@@ -267,7 +377,7 @@ class _Session:
         codings = parse_content_encoding(response.headers.get("content-encoding"))
         decoder = make_decoder(codings, self.policy.max_content_encodings, shown)
         body = bytearray()
-        sniffed = truncate  # robots.txt is not sniffed
+        sniffed = truncate or not sniff  # robots.txt and subresources are not sniffed
 
         def add(pieces) -> bool:  # False once a truncated body is full
             nonlocal sniffed
@@ -278,6 +388,9 @@ class _Session:
                         return False
                     encoded = f" ({', '.join(codings)})" if codings else ""
                     raise TooLargeError(f"too large: body of {shown} is over {limit} bytes once decoded{encoded}")
+                if budget is not None and not budget.take(len(piece)):
+                    raise TooLargeError(f"too large: the render's byte cap of {budget.total} bytes was reached "
+                                        f"while reading {shown}")
                 body.extend(piece)
                 if not sniffed and len(body) >= SNIFF_BYTES:
                     self._sniff(bytes(body[:SNIFF_BYTES]), charset, shown)

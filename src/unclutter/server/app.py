@@ -115,6 +115,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def serve(source_url: str | None, html: str | None, opts: ReadOptions, fmt: str) -> Response:
         deadline = time.monotonic() + config.request_deadline
         kwargs = _extract_kwargs(opts, config.summary_backends)
+        kwargs.update(_render_kwargs(opts, config, html is not None))
         if opts.max_tokens is not None:
             if not hasattr(unclutter, "chunk"):
                 raise ServiceError("unsupported_option", "max_tokens: this build of unclutter has no chunking")
@@ -287,6 +288,29 @@ def _extract_kwargs(opts: ReadOptions, summary_backends: frozenset[str]) -> dict
             raise ServiceError("unsupported_option", f"{name}: this build of unclutter does not offer it")
         out[name] = value
     return out
+
+
+def _render_kwargs(opts: ReadOptions, config: ServerConfig, given_html: bool) -> dict[str, Any]:
+    """The render options of a request: ``never`` unless it asks and the service allows."""
+    mode = opts.render or "never"
+    if mode == "never":
+        if opts.wait_for is not None:
+            raise ServiceError("bad_request", "wait_for needs render=auto or render=always")
+        return {"render": "never"}
+    if not config.allow_render:
+        raise ServiceError("unsupported_option", f"render={mode}: rendering is not enabled on this service "
+                                                 f"(started without --allow-render)")
+    from ..core.options import RenderOptions
+
+    try:
+        options = RenderOptions(wait_for=opts.wait_for,
+                                deadline=min(config.request_deadline, RenderOptions().deadline))
+    except ValueError as exc:
+        raise ServiceError("bad_request", str(exc)) from None
+    kwargs: dict[str, Any] = {"render": mode, "render_options": options}
+    if given_html:
+        kwargs["render_policy"] = config.fetch_policy
+    return kwargs
 
 
 async def _run_job(pool: JobPool, job: Job, deadline: float) -> str:

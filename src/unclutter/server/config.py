@@ -125,6 +125,11 @@ class ServerConfig:
         summary_backends: the summary backends a request may name (builds with
             summaries); another name gets 400 ``unsupported_option``. Requests that name
             none get the library's default backend.
+        allow_render: requests may ask for ``render=auto`` or ``always`` (the page run in
+            headless Chromium in the worker process, every request it makes under
+            ``fetch_policy``; :mod:`unclutter.fetch.browser`). Off by default: pages are
+            read as served, and a request asking for rendering gets 400
+            ``unsupported_option``.
         job_runner: ``"module:function"`` the worker processes call with each
             :class:`~unclutter.server.worker.Job`, returning the answer's body (text).
             Default :data:`DEFAULT_JOB_RUNNER`; tests name their own (a job that hangs,
@@ -145,6 +150,7 @@ class ServerConfig:
     rate_limit: str | None = None
     summary_backends: frozenset[str] = DEFAULT_SUMMARY_BACKENDS
     job_runner: str = DEFAULT_JOB_RUNNER
+    allow_render: bool = False
 
     def __post_init__(self) -> None:
         if not isinstance(self.fetch_policy, FetchPolicy):

@@ -80,6 +80,11 @@ class ReadOptions(BaseModel):
         None, ge=1, description="Length of each section's summary, in sentences.")
     strict: bool | None = Field(
         None, description="Drop summary sentences with numbers, dates or names the page does not contain.")
+    render: Literal["never", "auto", "always"] | None = Field(
+        None, description="Run the page's scripts in headless Chromium first (services started with "
+                          "--allow-render): auto renders only JavaScript shells. Default never.")
+    wait_for: str | None = Field(None, max_length=1000, description="Rendering: take the page once an element "
+                                                                     "matches this CSS selector.")
     max_tokens: int | str | None = Field(
         None, description="JSON only: add `chunks` packed into this many tokens (builds with chunking): a "
                           "number, thousands written `4k`, or a preset (`8k`, `16k`), as the CLI's `--chunks`.")

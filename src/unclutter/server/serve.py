@@ -71,11 +71,14 @@ __all__ = ["serve"]
                    "(repeatable; a service inside a trusted network). Everything else stays refused.")
 @click.option("--allow-port", "allow_port", multiple=True, type=click.IntRange(1, 65535), metavar="PORT",
               help="Also allow fetching from this TCP port besides 80 and 443 (repeatable).")
+@click.option("--allow-render", is_flag=True,
+              help="Let requests ask for render=auto or always: pages run their scripts in headless "
+                   "Chromium (the render extra), every request under the fetch policy.")
 def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None, max_jobs: int,
           max_queued: int, max_body_bytes: int, deadline: float, header_timeout: float,
           max_connections: int, forwarded_allow_ips: str | None, summary_backends: tuple[str, ...],
           log_level: str, no_access_log: bool, allow_private: tuple[str, ...],
-          allow_port: tuple[int, ...]) -> None:
+          allow_port: tuple[int, ...], allow_render: bool) -> None:
     """Serve the HTTP API and the reader page (see GET /openapi.json)."""
     import uvicorn
 
@@ -101,7 +104,8 @@ def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None,
         config = ServerConfig(fetch_policy=policy, max_jobs=max_jobs, max_queued=max_queued,
                               max_body_bytes=max_body_bytes, request_deadline=deadline,
                               api_key=api_key, rate_limit=rate_limit,
-                              summary_backends=frozenset(summary_backends or DEFAULT_SUMMARY_BACKENDS))
+                              summary_backends=frozenset(summary_backends or DEFAULT_SUMMARY_BACKENDS),
+                              allow_render=allow_render)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     trusted = _forwarded_allow_ips(forwarded_allow_ips)

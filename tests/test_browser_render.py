@@ -1,0 +1,243 @@
+"""Rendering in headless Chromium (Debian's chromium through Playwright) under the fetch policy.
+
+Every page is served by a local origin on 127.0.0.1, allowed explicitly by the test's fetch
+policy (exactly that address and that server's port). The pages' scripts try to reach
+other addresses; the tests check those requests are refused and reported, and that no
+other local server receives anything. Skipped only when Playwright or chromium is missing
+(``.ci/run`` installs chromium with apt-get).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("playwright.async_api", reason="the render extra is not installed: pip install -e '.[render]'")
+
+import unclutter  # noqa: E402
+from unclutter.core.errors import (  # noqa: E402
+    FetchTimeoutError,
+    NoContentError,
+    RenderError,
+    RenderUnavailableError,
+    TooLargeError,
+    UsageError,
+)
+from unclutter.core.options import RenderOptions  # noqa: E402
+from unclutter.fetch import browser  # noqa: E402
+
+try:
+    from . import fetch_servers as fs  # type: ignore[no-redef]
+except ImportError:
+    import fetch_servers as fs  # type: ignore[no-redef]
+
+if browser.chromium_executable() is None:
+    pytest.skip("chromium not found (apt-get install -y chromium)", allow_module_level=True)
+
+ARTICLE = ("<h1>Harbour lights</h1>"
+           + "".join(f"<p>Paragraph {i} of the story the script builds: the harbour lights came on one by one, "
+                     f"and the boats turned home before the storm reached the outer wall of the bay.</p>"
+                     for i in range(6)))
+SHELL = (b"<!doctype html><html><head><title>Harbour lights</title><link rel=stylesheet href=/site.css></head>"
+         b"<body><div id=root></div><script src=/app.js></script></body></html>")
+JS = "application/javascript"
+
+
+def _js(text: str) -> fs.Route:
+    return fs.page(text.encode(), JS)
+
+
+def _build(extra: str = "") -> str:
+    return f"document.getElementById('root').innerHTML = {json.dumps('<article>' + ARTICLE + '</article>')};\n{extra}"
+
+
+@pytest.fixture(scope="module")
+def renderer():
+    r = browser.Renderer()
+    yield r
+    r.close()
+
+
+def _routes(app: str, css: bytes = b"body{margin:0}", **more) -> dict:
+    routes = {"/": fs.page(SHELL), "/app.js": _js(app), "/site.css": fs.page(css, "text/css")}
+    routes.update(more)
+    return routes
+
+
+def test_article_built_by_a_script_is_extracted(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    with fs.LocalServer(_routes(_build())) as server:
+        policy = fs.local_policy(server)
+        with pytest.raises(NoContentError):
+            unclutter.extract_url(server.url("/"), policy=policy, render="never")
+        article = unclutter.extract_url(server.url("/"), policy=policy, render="always")
+    assert "the harbour lights came on one by one" in article.text
+    assert article.render["rendered"] is True and article.render["wait"] == "network idle"
+    assert article.render["requests"] >= 3  # document, script, stylesheet
+
+
+def test_article_loaded_by_xhr_through_a_redirect(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    app = ("fetch('/api/story').then(r => r.json()).then(d => {"
+           "document.getElementById('root').innerHTML = '<article>' + d.html + '</article>'; });")
+    routes = _routes(app, **{"/api/story": fs.redirect("/api/story.json"),
+                             "/api/story.json": fs.page(json.dumps({"html": ARTICLE}).encode(), "application/json")})
+    with fs.LocalServer(routes) as server:
+        article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always")
+        assert "/api/story.json" in server.paths()
+    assert "boats turned home before the storm" in article.text
+
+
+def test_private_and_metadata_addresses_are_refused_and_reported(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    with fs.LocalServer({"/secret": fs.page(b"LEAKED-SECRET", "text/plain")}) as other:
+        targets = ["http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[::1]/",
+                   "http://127.0.0.2/", other.url("/secret"), "file:///etc/passwd"]
+        app = _build("".join(
+            f"fetch({json.dumps(t)}).then(r => r.text()).then(t => document.body.insertAdjacentText('beforeend', t))"
+            f".catch(() => {{}});\n" for t in targets)
+            + "try { new WebSocket('ws://127.0.0.1:1/'); } catch (e) {}\n"
+              "const f = document.createElement('iframe'); f.src = 'http://169.254.169.254/'; "
+              "document.body.appendChild(f);\n")
+        with fs.LocalServer(_routes(app)) as server, fs.guard_connections() as attempts:
+            article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always",
+                                            explain=True)
+        assert other.requests == []  # another port of the same address: refused before any connection
+    assert {port for _host, port in attempts} <= {server.port}
+    blocked = {b["url"]: b["reason"] for b in article.render["blocked"]}
+    assert "cloud metadata" in blocked["http://169.254.169.254/latest/meta-data/"]
+    assert "private" in blocked["http://10.0.0.1/"]
+    assert "http://[::1]/" in blocked and "http://127.0.0.2/" in blocked
+    assert other.url("/secret") in blocked and "port" in blocked[other.url("/secret")]
+    assert "ws://127.0.0.1:1/" in blocked
+    assert "LEAKED-SECRET" not in article.markdown
+    assert any(line.startswith("render: blocked http://169.254.169.254/") for line in article.trace)
+
+
+def test_a_page_that_never_stops_loading_is_taken_at_the_deadline(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    app = _build("setInterval(() => fetch('/poll?' + Date.now()).catch(() => {}), 100);")
+    with fs.LocalServer(_routes(app, **{"/poll": fs.page(b"{}", "application/json")})) as server:
+        start = time.monotonic()
+        article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always",
+                                        render_options=RenderOptions(deadline=3))
+        elapsed = time.monotonic() - start
+    assert elapsed < 3 + browser.HANG_GRACE_SECONDS
+    assert article.render["wait"].startswith("network never idle")
+    assert "harbour lights came on" in article.text
+
+
+def test_a_document_that_never_finishes_is_a_timeout(renderer):
+    with fs.LocalServer({"/": fs.drip(0.2, "drip")}) as server:
+        start = time.monotonic()
+        with pytest.raises(FetchTimeoutError):
+            renderer.render(server.url("/"), policy=fs.local_policy(server), options=RenderOptions(deadline=2))
+    assert time.monotonic() - start < 2 + browser.HANG_GRACE_SECONDS
+
+
+def test_a_page_downloading_50_mb_hits_the_byte_cap(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    app = _build("fetch('/big').then(r => r.text()).then(t => document.title = 'got ' + t.length).catch(() => {});")
+    routes = _routes(app, **{"/big": fs.endless("application/octet-stream", "big", total=50 * 2**20)})
+    with fs.LocalServer(routes) as server:
+        cap = 5_000_000
+        article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always",
+                                        render_options=RenderOptions(max_bytes=cap))
+        sent = server.sent.get("big", 0)
+    assert article.render["capped"] == ["bytes"]
+    assert article.render["bytes"] <= cap
+    assert sent < 50 * 2**20  # the download was cut, not read to the end
+    assert "harbour lights came on" in article.text
+
+
+def test_the_document_alone_over_the_byte_cap_is_too_large(renderer):
+    with fs.LocalServer({"/": fs.page(b"<p>" + b"x" * 200_000)}) as server:
+        with pytest.raises(TooLargeError):
+            renderer.render(server.url("/"), policy=fs.local_policy(server), options=RenderOptions(max_bytes=100_000))
+
+
+def test_request_cap(renderer):
+    app = _build("for (let i = 0; i < 30; i++) fetch('/n?' + i).catch(() => {});")
+    with fs.LocalServer(_routes(app, **{"/n": fs.page(b"1", "text/plain")})) as server:
+        page = renderer.render(server.url("/"), policy=fs.local_policy(server), options=RenderOptions(max_requests=8))
+    assert page.requests == 8 and page.capped == ["requests"]
+
+
+def test_text_a_script_hides_after_load_is_not_extracted(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    app = _build(
+        "document.querySelector('article').insertAdjacentHTML('beforeend', "
+        "'<p id=a>Injected instruction one for the summarizer, hidden by inline style later.</p>"
+        "<p id=b>Injected instruction two for the summarizer, hidden by a stylesheet class later.</p>"
+        "<p id=c>Injected instruction three, moved off-screen later.</p>');\n"
+        "window.addEventListener('load', () => setTimeout(() => {"
+        " document.getElementById('a').style.display = 'none';"
+        " document.getElementById('b').className = 'gone';"
+        " document.getElementById('c').className = 'away'; }, 50));")
+    css = b".gone{visibility:hidden}.away{position:absolute;left:-5000px;top:0}"
+    with fs.LocalServer(_routes(app, css)) as server:
+        article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always")
+    assert "Injected instruction" not in article.markdown
+    assert "harbour lights came on" in article.text
+    assert article.render["hidden"]["visibility"] >= 1 and article.render["hidden"]["offscreen"] >= 1
+
+
+def test_images_fonts_and_media_are_not_loaded(renderer):
+    body = (b"<!doctype html><title>t</title><p>Some text to read here.</p><img src=/pic.png>"
+            b"<video src=/v.mp4></video>")
+    with fs.LocalServer({"/": fs.page(body), "/pic.png": fs.page(b"\x89PNG", "image/png")}) as server:
+        page = renderer.render(server.url("/"), policy=fs.local_policy(server))
+        assert "/pic.png" not in server.paths()
+    assert page.skipped.get("image") == 1
+
+
+def test_a_crashed_browser_fails_one_page_then_a_new_one_starts(renderer):
+    app = _build("setInterval(() => fetch('/poll?' + Date.now()).catch(() => {}), 100);")
+    with fs.LocalServer(_routes(app, **{"/poll": fs.page(b"{}", "application/json")})) as server:
+        policy = fs.local_policy(server)
+        renderer.render(server.url("/"), policy=policy, options=RenderOptions(deadline=2))  # browser running
+        pids = renderer.browser_pids()
+        assert pids
+        launches = renderer.launches
+        killer = threading.Timer(1.0, renderer._kill_processes)
+        killer.start()
+        with pytest.raises(RenderError):
+            renderer.render(server.url("/"), policy=policy, options=RenderOptions(deadline=6))
+        killer.join()
+        page = renderer.render(server.url("/"), policy=policy, options=RenderOptions(deadline=3))
+    assert renderer.launches == launches + 1
+    assert "harbour lights" in page.html
+
+
+def test_page_given_without_url_renders_its_inline_scripts_only(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    html = ("<!doctype html><title>Local</title><div id=root></div><script src=/x.js></script><script>"
+            + _build() + "</script>")
+    article = unclutter.extract(html, render="always")
+    assert "harbour lights came on" in article.text
+    assert any("without a URL" in b["reason"] for b in article.render["blocked"])
+
+
+def test_missing_browser_is_a_clear_error_and_auto_falls_back(monkeypatch):
+    missing = browser.Renderer(executable="/nonexistent/chromium")
+    with pytest.raises(RenderUnavailableError, match=r"pip install 'unclutter\[render\]'"):
+        missing.render("http://127.0.0.1:9/", policy=fs.FetchPolicy(allow_addresses=frozenset({"127.0.0.1"}),
+                                                                    allowed_ports=frozenset({9})))
+    monkeypatch.setattr(browser, "default_renderer", lambda: missing)
+    html = "<!doctype html><title>t</title><article>" + ARTICLE + "</article>"
+    with pytest.raises(RenderUnavailableError):
+        unclutter.extract(html, render="always")
+    article = unclutter.extract(html.replace("<article>", "<div id=root></div><article>"), render="auto")
+    assert "harbour lights came on" in article.text  # auto: a static page is read as served
+    missing.close()
+
+
+def test_render_options_are_checked():
+    for bad in ({"deadline": 0}, {"max_bytes": 0}, {"wait_for": " "}, {"wait_for": "a", "wait_seconds": 1}):
+        with pytest.raises(ValueError):
+            RenderOptions(**bad)
+    with pytest.raises(UsageError):
+        unclutter.extract("<p>x</p>", render="sometimes")
