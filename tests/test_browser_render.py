@@ -241,3 +241,55 @@ def test_render_options_are_checked():
             RenderOptions(**bad)
     with pytest.raises(UsageError):
         unclutter.extract("<p>x</p>", render="sometimes")
+
+
+def _cli(*args: str) -> "subprocess.CompletedProcess[str]":
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "unclutter", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_renders_a_shell_in_auto_mode_and_explains_the_decision():
+    static = ("<!doctype html><title>Static</title><article>" + ARTICLE + "</article>").encode()
+    with fs.LocalServer(_routes(_build(), **{"/static": fs.page(static)})) as server:
+        allow = ["--allow-address", "127.0.0.1", "--allow-port", str(server.port)]
+        shell = _cli(server.url("/"), "-f", "json", "--explain", *allow)
+        plain = _cli(server.url("/static"), "--explain", *allow)
+        never = _cli(server.url("/"), "--render", "never", *allow)
+        assert "/app.js" in server.paths()
+    assert shell.returncode == 0, shell.stderr
+    d = json.loads(shell.stdout)
+    assert d["render"]["mode"] == "auto" and d["render"]["rendered"] is True
+    assert "JavaScript shell" in d["render"]["reason"] and "harbour lights came on" in d["text"]
+    assert plain.returncode == 0, plain.stderr
+    assert "render (auto): not rendered" in plain.stderr  # --explain shows the decision
+    assert never.returncode == 6 and "Traceback" not in never.stderr  # the shell alone has no content
+
+
+def test_cli_wait_options_need_rendering():
+    proc = _cli("page.html", "--wait-for", "#root")
+    assert proc.returncode == 2 and "--render" in proc.stderr
+
+
+def test_service_renders_only_when_the_operator_allows_it():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from unclutter.server import ServerConfig, create_app
+
+    with fs.LocalServer(_routes(_build())) as server:
+        policy = fs.local_policy(server)
+        with TestClient(create_app(ServerConfig(fetch_policy=policy, max_jobs=1))) as client:
+            refused = client.get("/read", params={"url": server.url("/"), "render": "always", "format": "json"})
+            served = client.get("/read", params={"url": server.url("/"), "format": "json"})
+        config = ServerConfig(fetch_policy=policy, max_jobs=1, allow_render=True)
+        with TestClient(create_app(config)) as client:
+            rendered = client.get("/read", params={"url": server.url("/"), "render": "auto", "format": "json",
+                                                   "wait_for": "article p"})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "unsupported_option"
+    assert served.status_code == 422  # never by default: the shell has no content
+    assert rendered.status_code == 200, rendered.text
+    body = rendered.json()
+    assert body["render"]["rendered"] is True and body["render"]["wait"] == "selector found"
+    assert "harbour lights came on" in body["text"]

@@ -471,7 +471,8 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
                          "standard input, or -i LIST")
     batch = _is_batch(sources, input_file, output)
     source = sources[0] if sources else ""
-    options.update(_render_settings(render, wait_for, wait_seconds, render_deadline))
+    default_render = "auto" if batch or _is_url(source) else "never"
+    options.update(_render_settings(render, wait_for, wait_seconds, render_deadline, default_render))
     if batch or _is_url(source) or render in ("auto", "always"):
         from .fetch import FetchPolicy
 
@@ -520,7 +521,7 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
 
 
 def _render_settings(render: str | None, wait_for: str | None, wait_seconds: float | None,
-                     deadline: float | None) -> dict:
+                     deadline: float | None, default: str) -> dict:
     """The render options of the command line, as keyword options of ``extract``."""
     settings: dict = {}
     if render is not None:
@@ -528,7 +529,7 @@ def _render_settings(render: str | None, wait_for: str | None, wait_seconds: flo
     fields = {k: v for k, v in (("wait_for", wait_for), ("wait_seconds", wait_seconds), ("deadline", deadline))
               if v is not None}
     if fields:
-        if render == "never":
+        if (render or default) == "never":
             raise UsageError("--wait-for, --wait-seconds and --render-timeout need --render auto or always")
         from .core.options import RenderOptions
 

@@ -84,12 +84,23 @@ def run_identity(sources: Sequence[str], include: Sequence[str], exclude: Sequen
                  memory_limit: int | None = None, fetcher=None) -> dict:
     """What makes two batch runs "the same command" (a resumed run must match the first):
     inputs, globs, extraction options, and the settings that change records."""
-    opts = {k: (sorted(v) if isinstance(v, (set, frozenset)) else v)
-            for k, v in dataclasses.asdict(options).items()}
+    opts = {k: _canonical(v) for k, v in dataclasses.asdict(options).items()}
     return {"sources": list(sources), "include": list(include), "exclude": list(exclude),
             "options": {k: repr(v) for k, v in sorted(opts.items())}, "errors_only": errors_only,
             "page_timeout": timeout, "memory_limit": memory_limit,
             "fetch": fetcher.identity() if hasattr(fetcher, "identity") else None}
+
+
+def _canonical(value):
+    """``value`` with every set sorted (at any depth): a repr that is the same in every
+    process (string hashing, hence set order, is randomized per process)."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(_canonical(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in sorted(value.items())}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_canonical(v) for v in value)
+    return value
 
 
 def _progress(total_known: int | None, quiet: bool):

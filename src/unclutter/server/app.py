@@ -296,7 +296,7 @@ def _render_kwargs(opts: ReadOptions, config: ServerConfig, given_html: bool) ->
     if mode == "never":
         if opts.wait_for is not None:
             raise ServiceError("bad_request", "wait_for needs render=auto or render=always")
-        return {"render": "never"}
+        return {} if given_html else {"render": "never"}  # (extract_url's own default is auto)
     if not config.allow_render:
         raise ServiceError("unsupported_option", f"render={mode}: rendering is not enabled on this service "
                                                  f"(started without --allow-render)")
