@@ -293,3 +293,42 @@ def test_service_renders_only_when_the_operator_allows_it():
     body = rendered.json()
     assert body["render"]["rendered"] is True and body["render"]["wait"] == "selector found"
     assert "harbour lights came on" in body["text"]
+
+
+def test_names_are_resolved_through_the_policy_and_a_rebinding_answer_is_refused(renderer, monkeypatch):
+    import socket
+
+    dns = fs.FakeDNS({"news.example": ["127.0.0.1"], "rebind.example": [["127.0.0.1"], ["10.0.0.7"]]})
+    monkeypatch.setattr(socket, "getaddrinfo", dns)
+    with fs.LocalServer({"/": fs.page(b"ok", "text/plain"), "/story.json": fs.page(
+            json.dumps({"html": ARTICLE}).encode(), "application/json")}) as api:
+        port = api.port
+        app = (f"fetch('http://news.example:{port}/story.json').then(r => r.json()).then(d => "
+               "document.getElementById('root').innerHTML = '<article>' + d.html + '</article>');\n"
+               f"fetch('http://rebind.example:{port}/').catch(() => {{}});\n"
+               f"setTimeout(() => fetch('http://rebind.example:{port}/?second').catch(() => {{}}), 50);")
+        with fs.LocalServer(_routes(app)) as server:
+            policy = fs.local_policy(server, api)
+            page = renderer.render(server.url("/"), policy=policy)
+    assert "harbour lights came on" in page.html  # a name resolved by the fetcher, to an allowed address
+    reasons = [reason for url, reason in page.blocked if "rebind.example" in url]
+    assert len(reasons) == 1 and "10.0.0.7" in reasons[0]  # the second answer is private: refused
+    assert dns.lookups.count("rebind.example") == 2
+
+
+def test_batch_renders_fetched_urls(tmp_path):
+    with fs.LocalServer(_routes(_build())) as server:
+        listing = tmp_path / "urls.txt"
+        listing.write_text(server.url("/") + "\n", encoding="utf-8")
+        out = tmp_path / "out.jsonl"
+        proc = _cli("-i", str(listing), "-o", str(out), "--quiet", "--workers", "1", "--allow-address",
+                    "127.0.0.1", "--allow-port", str(server.port))
+    assert proc.returncode == 0, proc.stderr
+    record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+    assert record["status"] == "ok" and "harbour lights came on" in record["text"]
+
+
+def test_a_bad_wait_selector_is_a_usage_error(renderer):
+    with fs.LocalServer({"/": fs.page(b"<title>t</title><p>Some words of text.</p>")}) as server:
+        with pytest.raises(UsageError, match="not a valid selector"):
+            renderer.render(server.url("/"), policy=fs.local_policy(server), options=RenderOptions(wait_for="div[["))

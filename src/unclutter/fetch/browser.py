@@ -64,6 +64,7 @@ from ..core.errors import (
     RenderError,
     RenderUnavailableError,
     TooLargeError,
+    UsageError,
 )
 from .fetcher import ByteBudget, FetchSession
 from .guard import display_url, parse_url
@@ -463,7 +464,7 @@ class Renderer:
                 raise RenderError(f"the browser failed to open a page: {_first_line(exc)}") from None
             try:
                 return await self._load(context, url, policy, options, document, deadline, started)
-            except (PolicyError, FetchError):
+            except (PolicyError, FetchError, UsageError):
                 raise
             except Exception as exc:  # noqa: BLE001 - Playwright errors: crashed page, closed target
                 if not browser.is_connected():
@@ -620,7 +621,8 @@ class Renderer:
         except Exception as exc:  # noqa: BLE001
             if not _is_timeout(exc):
                 if options.wait_for is not None and "selector" in str(exc).lower():
-                    raise RenderError(f"--wait-for: {_first_line(exc)}") from None
+                    detail = _first_line(exc).split(": ", 1)[-1]
+                    raise UsageError(f"wait_for is not a valid selector: {detail}") from None
                 raise
             what = f"selector {options.wait_for!r} not found" if options.wait_for else "network never idle"
             return f"{what} before the deadline; DOM taken as it was"
