@@ -56,6 +56,17 @@ def test_depth_guard_simulates_the_tree_builder():
         parse_html("<b>" * 20_000)
 
 
+def test_stray_end_tags_do_not_hide_nesting():
+    # the parser ignores an end tag that closes nothing, so this nests 40,000 deep (and
+    # lexbor's time grows with the cube of it); the guard must see that before parsing
+    hostile = "<div></span>" * 40_000
+    assert estimate_depth(hostile) == 40_000
+    with pytest.raises(InputTooDeepError):
+        parse_html(hostile)
+    # an end tag that closes an open element still counts
+    assert estimate_depth("<div><section></div></section>" * 3) == 2
+
+
 def test_attribute_count_guard():
     from unclutter.core.errors import InputTooComplexError
     from unclutter.parse.guards import crowded_tag_attribute_count

@@ -36,6 +36,9 @@ The thresholds below were calibrated as a set on wcxb-dev (5-fold cross-validati
 fold models through this code), AEB and readability-tests checked beside it; the current
 figures are in ``classify/models/MODEL_CARD.md``.
 ``Options.ablation`` switches the second opinion and the refinement off for experiments.
+
+The last section holds the other routing decision, made before a page is extracted:
+whether ``--render auto`` renders it in a browser (:func:`js_shell`).
 """
 
 from __future__ import annotations
@@ -43,12 +46,19 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from urllib.parse import unquote, urlsplit
 
+from selectolax.lexbor import LexborHTMLParser, LexborNode
+
 from .core.dom import Node
+from .core.errors import UnclutterError
+from .core.limits import MAX_INPUT_BYTES
 from .core.models import Metadata
 from .core.options import Options
 from .core.pagetypes import STORY_PAGE_TYPES
+from .parse.decode import decode_html
+from .parse.guards import check_input_limits
 from .prune.clean import PruneResult, parse_for_pruning, prune
 from .score.features import collapsed_len, prose_chars, prose_paragraphs
 from .score.select import Selection, select_main_content
@@ -64,6 +74,9 @@ __all__ = [
     "AUTO_LISTING_LINKED_HEADINGS_SHARE", "reads_as_one_article", "auto_extractor", "url_names_index", "names_add_to_cart",
     "auto_may_shop", "auto_may_fall_back", "auto_reads_byline", "select", "second_opinion",
     "description_opinion", "refine", "repruner",
+    "SHELL_MAX_WORDS", "SHELL_MAX_TEXT_CHARS", "SHELL_MOUNT_MAX_WORDS", "SHELL_MIN_SCRIPT_CHARS",
+    "SHELL_MOUNT_SELECTOR", "SHELL_FRAMEWORK_MARKERS",
+    "SHELL_NOSCRIPT_NOTICE_RE", "ShellVerdict", "js_shell",
 ]
 
 # --- thresholds ----------------------------------------------------------------------------
@@ -487,3 +500,197 @@ def refine(sel: Selection, options: Options, page_type: str | None, url: str | N
         sel.chars = collapsed_len(root.text_content())
         sel.removed.extend(removed)
     sel.attempts.extend(lines)
+
+
+# --- rendering: is the served HTML a JavaScript shell? ---------------------------------------
+#
+# ``--render auto`` renders a page in a browser only when :func:`js_shell` says so. The rule:
+# a page is a shell when the text unclutter can read from the served HTML (the body's words,
+# plus those of its ``<noscript>`` elements, which the pipeline's scripting-disabled view
+# reads) is short, *and* the page shows a sign that scripts build its content: an empty mount
+# point, a framework's marker, a ``<noscript>`` asking for JavaScript, much script, or no
+# text at all beside a script. Short text alone is a short page (a 404, a stub), not a
+# shell; a framework's marker beside served text is a server-rendered page, not a shell.
+# The thresholds were set on wcxb-dev's read part with ``bench/render_auto.py`` (AEB and
+# readability-tests must stay at zero pages rendered); its figures are in ``bench/README.md``.
+
+#: At or over this many words of readable text (whitespace-separated tokens of the body's
+#: text plus the ``<noscript>`` text), a page is not a shell: its content is in the served
+#: HTML. Between the shells measured (0 to 9 words: a splash, "Loading...", a "please
+#: enable JavaScript" notice) and the shortest page with a framework's marker whose text is
+#: all served (72 words, a Next.js page), both on wcxb-dev's read part.
+SHELL_MAX_WORDS = 40
+#: ... and at or over this many non-whitespace characters of it: text in a script without
+#: spaces between words (Chinese, Japanese, Thai) has few "words" but many characters;
+#: English runs about 5 characters a word, so there the word bound decides.
+SHELL_MAX_TEXT_CHARS = 250
+#: A mount point is "empty" with at most this many words of text: a placeholder such as
+#: "Loading..." or "Please wait" may stand in it until the app starts.
+SHELL_MOUNT_MAX_WORDS = 3
+#: "Much script" is at least this many characters inside ``<script>`` elements (code and
+#: JSON data together) on a page of little text: an app's code or its page data, where an
+#: analytics or consent snippet is one to five thousand.
+SHELL_MIN_SCRIPT_CHARS = 20_000
+
+#: Ids (and one element name) of the elements single-page-app frameworks render into:
+#: create-react-app and Vite (``root``, ``app``), Next.js (``__next``), Nuxt (``__nuxt``),
+#: Gatsby (``___gatsby``), SvelteKit's former template (``svelte``), Angular (``<app-root>``).
+SHELL_MOUNT_SELECTOR = ", ".join(
+    [f"#{i}" for i in ("root", "app", "__next", "__nuxt", "___gatsby", "svelte", "react-root",
+                       "app-root", "ember-app", "main-app", "vue-app", "spa-root")] + ["app-root"])
+#: Markers of a JavaScript framework in the source (literal, case-sensitive substrings), by
+#: name: with little readable text they say the content is built in the browser; with much
+#: text (a server-rendered Next.js or Nuxt page) they say nothing, and are not looked for.
+SHELL_FRAMEWORK_MARKERS: dict[str, tuple[str, ...]] = {
+    "react": ("data-reactroot", "data-reactid"),
+    "next.js": ("__NEXT_DATA__", "/_next/static/"),
+    "nuxt": ("__NUXT__", "__NUXT_DATA__", "/_nuxt/"),
+    "vue": ("data-server-rendered", "data-v-app"),
+    "angular": ("ng-version=", "<app-root"),
+    "gatsby": ("___gatsby",),
+    "sveltekit": ("data-sveltekit", "__sveltekit"),
+    "ember": ("ember-application", "/config/environment"),
+    # Discourse serves its posts in <noscript> (read: no shell); a page without them is
+    # its Ember app's splash screen and an empty ``#data-preloaded``
+    "discourse": ('name="discourse', 'id="data-preloaded"'),
+}
+#: A ``<noscript>`` text saying that the page needs JavaScript ("Please enable JavaScript",
+#: "You need to enable JavaScript to run this app", "JavaScript is required").
+SHELL_NOSCRIPT_NOTICE_RE = re.compile(
+    r"(?i)\b(?:enable|turn on|activate|allow|requires?|need|needs)\b[^.!?]{0,40}\bjavascript\b"
+    r"|\bjavascript\b[^.!?]{0,40}\b(?:required|needed|enabled?|disabled|turned off|must be)\b")
+#: ``type`` values of ``<script>`` elements that hold data, not code (their characters still
+#: count as script beside the text: a page's article in ``__NEXT_DATA__`` is not shown).
+_DATA_SCRIPT_TYPES = ("json", "template", "text/x-")
+_UNSEEN_ELEMENTS = ["script", "style", "template", "noscript"]
+
+
+@dataclass(frozen=True)
+class ShellVerdict:
+    """:func:`js_shell`'s answer: ``is_shell`` (render the page), a one-line ``reason``
+    for ``--explain``, and the ``signals`` measured (see :func:`js_shell` for their units)."""
+
+    is_shell: bool
+    reason: str
+    signals: dict[str, float] = field(default_factory=dict)
+
+
+def js_shell(html: str | bytes) -> ShellVerdict:
+    """Whether the served page ``html`` (decoded text, or bytes decoded as the pipeline
+    decodes them) is a JavaScript shell: a page whose content scripts build in the browser,
+    so that ``--render auto`` must render it. See the section comment above for the rule.
+
+    ``signals`` (units in the names; "chars" are characters of the decoded source, words
+    whitespace-separated tokens):
+
+    * ``source_chars``: the decoded page;
+    * ``text_words``, ``text_chars`` (non-whitespace): the body's text, without
+      ``<script>``, ``<style>``, ``<template>`` and ``<noscript>``;
+    * ``noscript_words``: the text of the ``<noscript>`` elements (their markup parsed);
+    * ``readable_words``, ``readable_chars``: the two together, what the thresholds read;
+    * ``script_chars``: inline code in ``<script>`` elements; ``data_script_chars``: JSON
+      and other data in them (``type`` naming JSON or a template); ``external_scripts``:
+      ``<script src>`` elements (a count: their size is unknown without fetching them);
+    * ``script_text_ratio``: script characters (code and data) per readable character
+      (per body text character when the ``<noscript>`` text is not measured);
+    * ``empty_mount_point``, ``noscript_notice``: 0 or 1; ``framework_markers``: how many
+      of :data:`SHELL_FRAMEWORK_MARKERS`' frameworks were found.
+
+    ``noscript_words``, ``readable_*``, ``empty_mount_point``, ``noscript_notice`` and
+    ``framework_markers`` are measured only when the body's own text is under
+    :data:`SHELL_MAX_WORDS` and :data:`SHELL_MAX_TEXT_CHARS` (otherwise they cannot change
+    the answer). Linear in the page: the input limits of
+    :func:`unclutter.parse.guards.check_input_limits`, then one lexbor parse (and one of
+    the ``<noscript>`` text when it is measured). Never raises: an input that cannot be
+    judged (empty, binary, over :data:`~unclutter.core.limits.MAX_INPUT_BYTES` bytes, or
+    characters for a decoded text, or over the parser's limits) is no shell, and the
+    reason says why.
+    """
+    try:
+        return _js_shell(html)
+    except Exception as exc:  # noqa: BLE001 - a routing guess must never stop a fetch
+        return ShellVerdict(False, f"not a JavaScript shell: not judged ({type(exc).__name__}: {exc})", {})
+
+
+def _js_shell(html: str | bytes) -> ShellVerdict:
+    if len(html) > MAX_INPUT_BYTES:
+        return ShellVerdict(False, f"not a JavaScript shell: not judged (over {MAX_INPUT_BYTES:,} bytes)",
+                            {"source_chars": float(len(html))})
+    if isinstance(html, (bytes, bytearray)):
+        try:
+            source, _ = decode_html(bytes(html))
+        except UnclutterError as exc:
+            return ShellVerdict(False, f"not a JavaScript shell: not judged ({exc})", {})
+    else:
+        source = html
+    signals: dict[str, float] = {"source_chars": float(len(source))}
+    if not source.strip():
+        return ShellVerdict(False, "not a JavaScript shell: not judged (the document is empty)", signals)
+    try:
+        # lexbor's tree builder is superlinear in nesting depth: refuse what the pipeline refuses
+        check_input_limits(source)
+    except UnclutterError as exc:
+        return ShellVerdict(False, f"not a JavaScript shell: not judged ({exc})", signals)
+
+    tree = LexborHTMLParser(source)
+    code = data = external = 0
+    for script in tree.css("script"):
+        attrs = script.attributes
+        if attrs.get("src") is not None:
+            external += 1
+        size = len(script.text(deep=True) or "")
+        kind = (attrs.get("type") or "").lower()
+        if any(t in kind for t in _DATA_SCRIPT_TYPES):
+            data += size
+        else:
+            code += size
+    # lexbor parses with scripting on: a <noscript>'s content is raw text, its markup unparsed
+    noscript_markup = " ".join(n.text(deep=True) or "" for n in tree.css("noscript"))
+    tree.strip_tags(_UNSEEN_ELEMENTS)
+    body = tree.body
+    words = (body.text(deep=True, separator=" ") if body is not None else "").split()
+    text_chars = sum(map(len, words))
+    signals.update(text_words=float(len(words)), text_chars=float(text_chars), script_chars=float(code),
+                   data_script_chars=float(data), external_scripts=float(external))
+    if len(words) >= SHELL_MAX_WORDS or text_chars >= SHELL_MAX_TEXT_CHARS:
+        signals["script_text_ratio"] = (code + data) / max(text_chars, 1)
+        return ShellVerdict(False, f"not a JavaScript shell: {_words_phrase(len(words), text_chars)}", signals)
+
+    noscript = (LexborHTMLParser(noscript_markup).text(separator=" ") if noscript_markup.strip() else "").split()
+    readable_words = len(words) + len(noscript)
+    readable_chars = text_chars + sum(map(len, noscript))
+    ratio = (code + data) / max(readable_chars, 1)
+    mounts = [n for n in tree.css(SHELL_MOUNT_SELECTOR)
+              if len((n.text(deep=True, separator=" ") or "").split()) <= SHELL_MOUNT_MAX_WORDS]
+    notice = SHELL_NOSCRIPT_NOTICE_RE.search(" ".join(noscript)) is not None
+    frameworks = [name for name, needles in SHELL_FRAMEWORK_MARKERS.items() if any(s in source for s in needles)]
+    signals.update(noscript_words=float(len(noscript)), readable_words=float(readable_words),
+                   readable_chars=float(readable_chars), script_text_ratio=ratio,
+                   empty_mount_point=float(bool(mounts)), noscript_notice=float(notice),
+                   framework_markers=float(len(frameworks)))
+    text = _words_phrase(readable_words, readable_chars)
+    if readable_words >= SHELL_MAX_WORDS or readable_chars >= SHELL_MAX_TEXT_CHARS:
+        return ShellVerdict(False, f"not a JavaScript shell: {text} (with <noscript>)", signals)
+    signs = []
+    if mounts:
+        signs.append(f"empty mount point {_mount_name(mounts[0])}")
+    if frameworks:
+        signs.append(f"{', '.join(frameworks)} markup")
+    if notice:
+        signs.append("<noscript> asks for JavaScript")
+    if code + data >= SHELL_MIN_SCRIPT_CHARS:
+        signs.append(f"{code + data:,} characters of script")
+    elif readable_words == 0 and (code or data or external):
+        signs.append("a blank page with scripts")
+    if not signs:
+        return ShellVerdict(False, f"not a JavaScript shell: {text}, but no sign that scripts build it", signals)
+    return ShellVerdict(True, f"JavaScript shell: {', '.join(signs)}, {text}", signals)
+
+
+def _words_phrase(words: int, chars: int) -> str:
+    return f"{words:,} word{'' if words == 1 else 's'} ({chars:,} character{'' if chars == 1 else 's'}) of text"
+
+
+def _mount_name(node: LexborNode) -> str:
+    ident = node.attributes.get("id")
+    return f"#{ident}" if ident else f"<{node.tag}>"

@@ -18,7 +18,10 @@ _NON_NESTING = frozenset(
 #: Void elements (HTML Living Standard §13.1.2): the parser never gives them children.
 VOID_ELEMENTS = frozenset("area base br col embed hr img input link meta source track wbr".split())
 
-_TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*?(/?)>")
+# Greedy up to the tag's ">" (a lazy ``[^>]*?`` tries the rest of the pattern at every
+# character: several times slower on megabyte pages); a self-closing ``/>`` is read from
+# the match's last two characters.
+_TAG_RE = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9:-]*)[^>]*>")
 
 
 def _tags_end(html: str) -> int:
@@ -33,21 +36,26 @@ def estimate_depth(html: str) -> int:
     """Quick upper estimate of element nesting depth from a linear scan of the tags.
 
     Counts start tags minus end tags, ignoring void elements and elements with optional
-    end tags (see ``_NON_NESTING``). A ``/>`` does not close a non-void HTML element (the
-    parser ignores it there), so it counts as a start tag too. Raw-text content
-    (script/style) may add noise: this only decides whether :func:`simulated_depth` is
-    needed.
+    end tags (see ``_NON_NESTING``). An end tag counts only while an element of its name
+    is open: the parser ignores a stray one (``<div></span>`` repeated nests ever deeper),
+    and closing an open one pops at least that element. A ``/>`` does not close a non-void
+    HTML element (the parser ignores it there), so it counts as a start tag too. Raw-text
+    content (script/style) may add noise: this only decides whether
+    :func:`simulated_depth` is needed.
     """
     depth = 0
     deepest = 0
+    open_names: dict[str, int] = {}
     for m in _TAG_RE.finditer(html, 0, _tags_end(html)):
         name = m.group(2).lower()
         if name in _NON_NESTING:
             continue
         if m.group(1):
-            if depth > 0:
+            if open_names.get(name):
+                open_names[name] -= 1
                 depth -= 1
         else:
+            open_names[name] = open_names.get(name, 0) + 1
             depth += 1
             if depth > deepest:
                 deepest = depth
@@ -168,7 +176,7 @@ def simulated_depth(html: str, limit: int | None = None) -> int:
         if name in VOID_ELEMENTS or name in ("html", "head", "body"):
             continue
         foreign = stack.last(("svg", "math")) >= 0
-        if m.group(3) and (foreign or name in ("svg", "math")):
+        if m.group(0).endswith("/>") and (foreign or name in ("svg", "math")):
             continue  # self-closing in foreign content
         if name in RAW_TEXT_ELEMENTS:  # a leaf: its content is text up to its end tag
             deepest = max(deepest, len(stack) + 1)
