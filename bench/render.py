@@ -55,17 +55,19 @@ def _pages(dataset: str, count: int) -> list[tuple[str, bytes]]:
 
 def _shell(html: bytes) -> bytes:
     """The page as a JavaScript shell: its body is written by a script after load."""
-    text = html.decode("utf-8", "replace")
-    lower = text.lower()
-    start, end = lower.find("<body"), lower.rfind("</body>")
-    if start < 0:
+    from selectolax.lexbor import LexborHTMLParser
+
+    tree = LexborHTMLParser(html.decode("utf-8", "replace"))
+    if tree.body is None:
         return html
-    open_end = text.find(">", start) + 1
-    body = text[open_end:end if end > open_end else len(text)]
-    head = text[:start]
+    whole = tree.body.html or ""
+    body = whole[whole.find(">") + 1:whole.rfind("</body>")]
+    head = tree.head.html if tree.head is not None else "<head></head>"
+    # "</" and "<!--" escaped: the body's own </script> must not end this script
+    literal = json.dumps(body).replace("</", "<\\/").replace("<!--", "<\\!--")
     script = ("<script>window.addEventListener('DOMContentLoaded', () => {document.getElementById('root')"
-              f".innerHTML = {json.dumps(body)};}});</script>")
-    return f"{head}<body><div id=\"root\"></div>{script}</body></html>".encode("utf-8", "replace")
+              f".innerHTML = {literal};}});</script>")
+    return f"<!doctype html><html>{head}<body><div id=\"root\"></div>{script}</body></html>".encode("utf-8", "replace")
 
 
 def _proc_memory(pids: list[int]) -> tuple[float, float]:
