@@ -110,6 +110,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         api_errors.append(401)
     if limiter is not None:
         api_errors.append(429)
+    if config.allow_render:
+        api_errors.append(501)  # rendering asked for, the render extra or chromium missing
     api_responses = {**ARTICLE_RESPONSE, **openapi_error_responses(*sorted(api_errors))}
 
     async def serve(source_url: str | None, html: str | None, opts: ReadOptions, fmt: str) -> Response:

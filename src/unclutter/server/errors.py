@@ -49,7 +49,9 @@ STATUS_DESCRIPTIONS: dict[int, str] = {
     422: "The page has no main content, or cannot be read (empty, undecodable, too deep).",
     429: "Rate limit exceeded; retry after the Retry-After seconds.",
     500: "Unexpected internal error (no details are sent).",
-    502: "The origin failed: connection error, HTTP error status, too many redirects.",
+    501: "Rendering was asked for, but this service has no headless browser installed.",
+    502: "The origin failed: connection error, HTTP error status, too many redirects; or the "
+         "headless browser failed.",
     503: "Overloaded: all workers busy and the queue full; retry after Retry-After seconds.",
     504: "The fetch deadline or the request deadline passed.",
 }
