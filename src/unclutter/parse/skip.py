@@ -249,13 +249,15 @@ def _holds_main_landmark(node: Node) -> bool:
 
 
 def _is_loading_page(node: Node, fill: float) -> bool:
-    """Whether ``node`` (hidden by its own attributes) is or holds the page's main content
-    landmark (``<main>``, ``role=main``, or an ``<h1>``) and the page shows no other: no
+    """Whether ``node`` (hidden by its own attributes) is, holds or fills
+    (:func:`_fills_landmark_around`) the page's main content landmark (``<main>``,
+    ``role=main``, or an ``<h1>``) and the page shows no other: no
     ``<main>``, ``role=main``, ``<article>`` or ``<h1>`` outside it, except a landmark
     around it whose text it fills to the share ``fill``: a loading state, an age gate, a
     dialog's inert background hide the page's own main content; hidden text next to a
     visible article, title or ``<main>`` is planted, however long."""
-    if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)):
+    if not any(_is_main_landmark(n) or n.tag == "h1" for n in node.iter_elements(include_self=True)) and (
+            not _fills_landmark_around(node, fill)):
         return False
     around: dict[int, Node] = {}
     top = node
@@ -277,6 +279,23 @@ def _is_loading_page(node: Node, fill: float) -> bool:
                 return False
         stack.extend(n.children)
     return True
+
+
+def _fills_landmark_around(node: Node, fill: float) -> bool:
+    """Whether a ``<main>``, ``role=main`` or ``<article>`` around ``node`` holds little
+    else: ``node``'s text is at least the share ``fill`` of it. Such a hidden block is the
+    landmark's content (a listing or a product page hidden inside ``<main>`` until an
+    access-check script shows it), whether or not it holds a heading of its own."""
+    chars = None
+    up = node.parent
+    while up is not None:
+        if up.tag == "article" or _is_main_landmark(up):
+            if chars is None:
+                chars = _text_counts(node)[0]
+            if chars and chars >= fill * _text_counts(up)[0]:
+                return True
+        up = up.parent
+    return False
 
 
 def _may_wrap(lnode, wrapper: tuple[float, float, int] | None) -> bool:

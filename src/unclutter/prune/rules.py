@@ -106,7 +106,9 @@ REFERENCE_MEDIA: dict[str, object] = {
 #:   (``hidden``, ``aria-hidden="true"``, inline ``display:none`` or ``visibility:hidden``;
 #:   no other hiding declaration, class or role) is a loading state under stricter
 #:   conditions: it holds ``LOADING_WRAPPER_SHARE`` of the page's text and the page's main
-#:   landmark, and no ``<main>``, ``role=main``, ``<article>`` or ``<h1>`` is visible
+#:   landmark (or fills, to ``LOADING_LANDMARK_FILL``, the ``<main>``, ``role=main`` or
+#:   ``<article>`` around it: a listing hidden inside ``<main>`` until an access-check
+#:   script shows it, without a heading of its own), and no ``<main>``, ``role=main``, ``<article>`` or ``<h1>`` is visible
 #:   outside it (a ``<main>`` or ``<article>`` around it counts unless it holds
 #:   ``LOADING_LANDMARK_FILL`` of its text): an inline FOUC guard around the whole page, an age
 #:   gate or app-loading wrapper around the product, a ``<main aria-hidden="true">``
