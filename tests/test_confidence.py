@@ -90,3 +90,39 @@ def test_script_share_counts_characters_of_the_page_itself():
     html = "<p>Hi there</p><script>" + "\u0130" * 100_000 + "</script>"
     assert conf.script_chars(html) <= len(html)
     assert unclutter.extract(html).confidence_signals["script_share"] <= 1.0
+
+
+def test_two_regions_of_equal_score_are_a_reason():
+    from unclutter.score.select import select_main_content
+    from unclutter.prune.clean import parse_for_pruning, prune
+
+    story = "".join(f"<p>{'A paragraph of the first story, with commas, clauses, and words. ' * 3}</p>" for _ in range(5))
+    other = story.replace("first", "second")
+    page = f"<html><body><div class='a'>{story}</div><aside class='b'>{other}</aside></body></html>"
+    sel = select_main_content(prune(parse_for_pruning(page)).root)
+    assert sel.rival_share > 0.9  # the two regions score alike
+    one = f"<html><body><div class='a'>{story}</div><div class='b'><p>Short note.</p></div></body></html>"
+    assert select_main_content(prune(parse_for_pruning(one)).root).rival_share < 0.5
+    signals = conf.confidence_signals(300, 6000, "<html>" + "x" * 40_000, False, rival_share=0.95)
+    assert signals["rivals"] == 1.0
+    value, reasons = conf.page_confidence(signals)
+    assert value < conf.CONFIDENCE_WARNING_THRESHOLD
+    assert any("another region of the page scored nearly as high" in r for r in reasons)
+
+
+def test_a_model_file_without_a_newer_signal_still_loads(tmp_path, monkeypatch):
+    import json
+
+    data = json.loads(conf._MODEL_FILE.read_text(encoding="utf-8"))
+    keep = [i for i, name in enumerate(data["signals"]) if name not in ("rival_share", "rivals")]
+    for key in ("signals", "coef", "mean", "scale"):
+        data[key] = [data[key][i] for i in keep]
+    older = tmp_path / "confidence.json"
+    older.write_text(json.dumps(data), encoding="utf-8")
+    monkeypatch.setattr(conf, "_MODEL_FILE", older)
+    conf._model.cache_clear()
+    try:
+        coef = conf._model()[0]
+        assert len(coef) == len(conf.SIGNALS) and coef[conf.SIGNALS.index("rivals")] == 0.0
+    finally:
+        conf._model.cache_clear()

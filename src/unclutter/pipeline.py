@@ -242,7 +242,8 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         excerpt = _first_paragraph(text)
         if excerpt:
             trace.append("metadata: excerpt from the first paragraph of the main text")
-    signals = confidence_signals(len(text.strip()), pruned.chars or 0, html, content_source != "dom")
+    signals = confidence_signals(len(text.strip()), pruned.chars or 0, html, content_source != "dom",
+                                 selection.rival_share)
     confidence, reasons = page_confidence(signals)
     trace.append(f"confidence: {confidence:.2f}" + (f" ({'; '.join(reasons)})" if reasons else ""))
     markdown = (title_heading(title) if title else "") + body_md

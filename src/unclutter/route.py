@@ -299,6 +299,7 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
     page_type = meta.page_type
     route = None
     spare = None
+    rival = 0.0
     floor = 0.0
     known = False
     byline = meta.byline
@@ -342,6 +343,7 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
                 spare = body.clone()
     if extractor == "heuristic":
         sel = select_main_content(body, in_place=True, log=options.explain, body_chars=pruned.chars)
+        rival = sel.rival_share  # (kept for the confidence whichever extractor decides)
         if url_index:
             article, paragraphs, linked, headings = reads_as_one_article(sel.root)
             if article:
@@ -383,12 +385,14 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
                                              page_type, url)
             if second is not None:
                 second.attempts.insert(0, route + "; " + second.attempts.pop(0))
+                second.rival_share = rival
                 return second
     if extractor != "heuristic":
         from .classify import classify_main_content
 
         sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url,
                                     story=learned_story, ablation=options.ablation)
+        sel.rival_share = rival
     else:
         trimmed = trim_appended_stories(sel.root, meta.title, sel.removed if options.explain else None)
         if trimmed:

@@ -12,7 +12,8 @@ is checked on folds the fit did not see (reliability diagram, expected calibrati
 
 The reasons are rules, each with its threshold below, written so that a reader knows what
 to check: little text kept, most of the page's text left out, a JavaScript shell, text
-from structured data instead of the visible page.
+from structured data instead of the visible page, several candidate regions of nearly equal
+score.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["confidence_signals", "page_confidence", "script_chars", "GOOD_F1", "CONFIDENCE_WARNING_THRESHOLD",
-           "LOW_KEPT_CHARS", "LOW_KEPT_SHARE", "SHELL_SCRIPT_SHARE", "SHELL_MAX_PAGE_CHARS", "SIGNALS"]
+           "LOW_KEPT_CHARS", "LOW_KEPT_SHARE", "RIVAL_SHARE", "SHELL_SCRIPT_SHARE", "SHELL_MAX_PAGE_CHARS", "SIGNALS"]
 
 #: An extraction is "good" at this AEB F1 or above: what the confidence is the probability of.
 GOOD_F1 = 0.8
@@ -40,9 +41,13 @@ SHELL_SCRIPT_SHARE = 0.5
 #: the browser; unclutter reads the served HTML).
 SHELL_MAX_PAGE_CHARS = 2000
 
+#: At least this share of the chosen candidate's score for the best candidate elsewhere on
+#: the page: "another region scored nearly as high" (``Selection.rival_share``).
+RIVAL_SHARE = 0.9
+
 #: The signals, in the order of the model's coefficients.
 SIGNALS = ("log_kept_chars", "kept_share", "log_page_chars", "script_share", "text_share", "structured",
-           "little_text", "low_share", "shell")
+           "little_text", "low_share", "shell", "rival_share", "rivals")
 
 _MODEL_FILE = Path(__file__).with_name("confidence.json")
 
@@ -68,7 +73,8 @@ _SCRIPT_OPEN_RE = re.compile("<script", re.IGNORECASE)
 _SCRIPT_CLOSE_RE = re.compile("</script[^<>]{0,64}>?", re.IGNORECASE)
 
 
-def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: bool) -> dict[str, float]:
+def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: bool,
+                       rival_share: float = 0.0) -> dict[str, float]:
     """The measurements :func:`page_confidence` reads, as a dict (:data:`SIGNALS` order).
 
     Args:
@@ -76,6 +82,8 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
         page_chars: characters of the pruned page's visible text (``PruneResult.chars``).
         html: the decoded source (its length and its ``<script>`` characters).
         structured: the text came from structured data, not the visible page.
+        rival_share: the heuristic's best score outside the chosen region as a share of
+            the best score (``Selection.rival_share``), in [0, 1].
     """
     size = max(len(html), 1)
     page = max(page_chars, 0)
@@ -93,6 +101,8 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
         "little_text": 1.0 if kept < LOW_KEPT_CHARS else 0.0,
         "low_share": 1.0 if page and share < LOW_KEPT_SHARE else 0.0,
         "shell": 1.0 if scripts >= SHELL_SCRIPT_SHARE and page < SHELL_MAX_PAGE_CHARS else 0.0,
+        "rival_share": rival_share,
+        "rivals": 1.0 if rival_share >= RIVAL_SHARE else 0.0,
     }
 
 
@@ -100,9 +110,13 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
 def _model() -> tuple[tuple[float, ...], float, tuple[float, ...], tuple[float, ...]]:
     """(coefficients, intercept, feature means, feature scales) from ``confidence.json``."""
     data = json.loads(_MODEL_FILE.read_text(encoding="utf-8"))
-    if tuple(data["signals"]) != SIGNALS:
-        raise ValueError(f"{_MODEL_FILE.name} was fitted on other signals: {data['signals']}")
-    return (tuple(data["coef"]), float(data["intercept"]), tuple(data["mean"]), tuple(data["scale"]))
+    unknown = set(data["signals"]) - set(SIGNALS)
+    if unknown:
+        raise ValueError(f"{_MODEL_FILE.name} was fitted on signals this build does not measure: {sorted(unknown)}")
+    # a signal the file does not name weighs nothing (a model fitted before it was added)
+    fitted = {name: (c, m, sc) for name, c, m, sc in zip(data["signals"], data["coef"], data["mean"], data["scale"])}
+    rows = [fitted.get(name, (0.0, 0.0, 1.0)) for name in SIGNALS]
+    return (tuple(r[0] for r in rows), float(data["intercept"]), tuple(r[1] for r in rows), tuple(r[2] for r in rows))
 
 
 def page_confidence(signals: dict[str, float]) -> tuple[float, list[str]]:
@@ -127,4 +141,7 @@ def page_confidence(signals: dict[str, float]) -> tuple[float, list[str]]:
                        "scripts, little visible text)")
     if signals["structured"]:
         reasons.append("the text comes from the page's structured data, not its visible content")
+    if signals["rivals"]:
+        reasons.append(f"another region of the page scored nearly as high as the one kept "
+                       f"({100 * signals['rival_share']:.0f}% of its score)")
     return round(value, 4), reasons

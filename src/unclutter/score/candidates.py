@@ -54,10 +54,34 @@ from .weights import (
     TOP_CANDIDATES,
 )
 
-__all__ = ["pick_top", "repeated_posts", "merge_siblings"]
+__all__ = ["pick_top", "repeated_posts", "merge_siblings", "rival_share"]
 
 _SENTENCE_END_RE = re.compile(r"[.!?:\u3002](?:\s|$)")
 _BRIDGE_TAGS = HEADING_TAGS | frozenset({"figure", "ul", "ol", "dl", "table", "blockquote", "pre", "img", "picture", "hr"})
+
+
+#: Candidates looked at for a rival of the chosen one (the best-scoring first).
+RIVAL_CANDIDATES = 10
+
+
+def rival_share(top: Node, scores: Scores) -> float:
+    """Score of the best candidate outside the chosen ``top`` (neither inside it nor one of
+    its ancestors) as a share of the best score, in [0, 1]: near 1, the page has another
+    region that scored as well as the one taken (two articles, a story beside a long
+    comment thread), a reason to trust the choice less. 0 when nothing else scored."""
+    if not scores.score:
+        return 0.0
+    best = heapq.nlargest(RIVAL_CANDIDATES, scores.score.items(), key=itemgetter(1))
+    top_score = best[0][1]
+    if top_score <= 0:
+        return 0.0
+    around = {id(a) for a in top.ancestors()}
+    for key, score in best:
+        node = scores.nodes[key]
+        if node is top or key in around or any(a is top for a in node.ancestors()):
+            continue  # the chosen region, inside it or around it
+        return min(1.0, max(0.0, score / top_score))
+    return 0.0
 
 
 def pick_top(body: Node, scores: Scores, stats: TextStats) -> Node:

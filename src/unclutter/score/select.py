@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 
 from ..core.dom import Node, UndoLog
 from ..core.models import Removal
-from .candidates import merge_siblings, pick_top, repeated_posts
+from .candidates import merge_siblings, pick_top, repeated_posts, rival_share
 from .cleaning import clean_selection
 from .features import collapsed_len, compute_stats
 from .heuristic import prepare, score_paragraphs
@@ -78,6 +78,9 @@ class Selection:
         chars: characters of whitespace-collapsed text in ``root``.
         attempts: one line per ladder attempt: flags, chosen candidate, characters.
         removed: what scoring and cleaning removed, for ``--explain``.
+        rival_share: score of the heuristic's best candidate outside the chosen region as
+            a share of the best score (:func:`~unclutter.score.candidates.rival_share`);
+            0 when the heuristic did not run or nothing else scored.
     """
 
     root: Node
@@ -85,6 +88,7 @@ class Selection:
     chars: int
     attempts: list[str] = field(default_factory=list)
     removed: list[Removal] = field(default_factory=list)
+    rival_share: float = 0.0
 
 
 def _describe(node: Node) -> str:
@@ -100,6 +104,7 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal] | None,
     stats = compute_stats(body)
     scores = score_paragraphs(paragraphs, stats, attempt.weight_classes)
     top = pick_top(body, scores, stats)
+    rival = rival_share(top, scores)
     posts = repeated_posts(top, body, stats)
     if posts is not None:
         top, kept = posts[0], posts
@@ -120,7 +125,7 @@ def _run_attempt(body: Node, attempt: Attempt, removed: list[Removal] | None,
             container.append(c)
     clean_selection(container, scores, stats, attempt, removed, top, undo, protected)
     chars = collapsed_len(container.text_content())
-    return Selection(root=container, top=top, chars=chars)
+    return Selection(root=container, top=top, chars=chars, rival_share=rival)
 
 
 def select_main_content(body: Node, *, in_place: bool = False, log: bool = True,
@@ -157,7 +162,8 @@ def select_main_content(body: Node, *, in_place: bool = False, log: bool = True,
             break
         if undo is not None:
             # keep this result whole, then give ``body`` back its original shape
-            sel = Selection(root=sel.root.clone(), top=sel.top, chars=sel.chars, removed=removed or [])
+            sel = Selection(root=sel.root.clone(), top=sel.top, chars=sel.chars, removed=removed or [],
+                            rival_share=sel.rival_share)
             undo.undo()
             undo = None
         if best is None or sel.chars > best.chars:
