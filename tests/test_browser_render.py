@@ -21,6 +21,7 @@ import unclutter  # noqa: E402
 from unclutter.core.errors import (  # noqa: E402
     FetchTimeoutError,
     NoContentError,
+    PolicyError,
     RenderError,
     RenderUnavailableError,
     TooLargeError,
@@ -332,3 +333,114 @@ def test_a_bad_wait_selector_is_a_usage_error(renderer):
     with fs.LocalServer({"/": fs.page(b"<title>t</title><p>Some words of text.</p>")}) as server:
         with pytest.raises(UsageError, match="not a valid selector"):
             renderer.render(server.url("/"), policy=fs.local_policy(server), options=RenderOptions(wait_for="div[["))
+
+
+# --- hostile pages ------------------------------------------------------------------------
+
+
+def test_a_flood_of_requests_ends_at_the_caps_quietly_and_the_next_render_works(renderer):
+    app = _build("setInterval(() => { for (let i = 0; i < 50; i++) fetch('/n?' + Math.random()).catch(() => 0); }, 1);")
+    with fs.LocalServer(_routes(app, **{"/n": fs.page(b"1", "text/plain")})) as server:
+        policy = fs.local_policy(server)
+        start = time.monotonic()
+        try:
+            page = renderer.render(server.url("/"), policy=policy, options=RenderOptions(deadline=4))
+        except FetchTimeoutError:  # a flood may keep the snapshot from being taken in time
+            page = None
+        assert time.monotonic() - start < 4 + 2
+        if page is not None:
+            assert page.capped == ["requests"] and "harbour lights came on" in page.html
+            assert "scripts were stopped" in page.wait
+    with fs.LocalServer(_routes(_build())) as calm_server:
+        calm = renderer.render(calm_server.url("/"), policy=fs.local_policy(calm_server),
+                               options=RenderOptions(deadline=4, wait_for="article p"))
+    assert calm.wait == "selector found"
+
+
+def test_the_cli_prints_no_traceback_on_a_flood(tmp_path):
+    app = _build("setInterval(() => { for (let i = 0; i < 50; i++) fetch('/n?' + Math.random()).catch(() => 0); }, 1);")
+    with fs.LocalServer(_routes(app, **{"/n": fs.page(b"1", "text/plain")})) as server:
+        start = time.monotonic()
+        proc = _cli(server.url("/"), "--render", "always", "--render-timeout", "4", "--allow-address", "127.0.0.1",
+                    "--allow-port", str(server.port))
+        elapsed = time.monotonic() - start
+    # the page, or (when the flood keeps the snapshot from being taken in time) one line
+    assert proc.returncode in (0, 4), proc.stderr
+    assert "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) <= 2, proc.stderr[:2000]
+    assert proc.returncode == 4 or "harbour lights came on" in proc.stdout
+    assert elapsed < 4 + browser.HANG_GRACE_SECONDS + 10  # (interpreter and browser start)
+
+
+def test_a_refused_navigation_keeps_the_page_shown(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    with fs.LocalServer({"/x": fs.page(b"<p>other</p>")}) as other:
+        for move in (f"setTimeout(() => location = {json.dumps(other.url('/x'))}, 100);",
+                     f"document.head.insertAdjacentHTML('beforeend', "
+                     f"'<meta http-equiv=refresh content=\"0;url={other.url('/x')}\">');"):
+            with fs.LocalServer(_routes(_build(move))) as server:
+                article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always")
+            assert "harbour lights came on" in article.text, move
+            assert any(b["url"].startswith(other.url("/x")) for b in article.render["blocked"]), move
+        assert other.requests == []
+
+
+def test_a_script_navigation_moves_the_base_of_relative_links(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    second = ("<!doctype html><title>Moved</title><article>" + ARTICLE
+              + "<p>See <a href='notes.html'>the notes</a> for the rest of the tide tables.</p></article>").encode()
+    routes = {"/dir1/start": fs.page(b"<!doctype html><title>x</title><script>location = '/dir2/other';</script>"),
+              "/dir2/other": fs.page(second)}
+    with fs.LocalServer(routes) as server:
+        article = unclutter.extract_url(server.url("/dir1/start"), policy=fs.local_policy(server), render="always")
+    assert f"]({server.url('/dir2/notes.html')})" in article.markdown
+
+
+def test_a_page_cannot_undo_or_fool_the_hidden_text_marks(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    secret = "<p class=gone>Secret instruction planted for the summarizer, hidden by the stylesheet.</p>"
+    tricks = (
+        "new MutationObserver(ms => { for (const m of ms) { const e = m.target; if (e.hasAttribute && "
+        "e.hasAttribute('data-unclutter-hidden')) { e.removeAttribute('data-unclutter-hidden'); "
+        "e.removeAttribute('style'); } } }).observe(document.documentElement, {attributes: true, subtree: true});",
+        "const real = window.getComputedStyle; window.getComputedStyle = (e, p) => "
+        "new Proxy(real(e, p), {get: (t, k) => k === 'display' ? 'block' : t[k]});",
+        "Object.defineProperty(Element.prototype, 'children', {get() { return []; }});",
+        "window.getComputedStyle = () => { throw new Error('no'); };",
+    )
+    for trick in tricks:
+        app = _build(f"document.querySelector('article').insertAdjacentHTML('beforeend', {json.dumps(secret)});\n"
+                     + trick)
+        with fs.LocalServer(_routes(app, b".gone{display:none}")) as server:
+            article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always")
+        assert "Secret instruction" not in article.markdown, trick
+        assert "harbour lights came on" in article.text, trick
+
+
+def test_a_slow_parser_blocking_script_does_not_lose_the_page(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    body = ("<!doctype html><title>Slow</title><article>" + ARTICLE + "</article><script src=/drip.js></script>").encode()
+    with fs.LocalServer({"/": fs.page(body), "/drip.js": fs.drip(0.1, "drip")}) as server:
+        article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always",
+                                        render_options=RenderOptions(deadline=3))
+    assert "harbour lights came on" in article.text
+    assert article.render["wait"].startswith("deadline reached while the page was loading")
+
+
+def test_a_page_over_the_memory_cap_kills_the_browser_not_the_machine(renderer):
+    app = ("const keep = []; let n = 0; const grow = () => { if (n++ < 48) { const a = new Uint8Array(64 << 20); "
+           "for (let i = 0; i < a.length; i += 4096) a[i] = 1; keep.push(a); setTimeout(grow, 20); } }; grow();")
+    with fs.LocalServer(_routes(app)) as server:
+        policy = fs.local_policy(server)
+        start = time.monotonic()
+        with pytest.raises(RenderError, match="memory"):
+            renderer.render(server.url("/"), policy=policy,
+                            options=RenderOptions(deadline=15, wait_seconds=10, max_memory=900 * 2**20))
+        assert time.monotonic() - start < 15
+        page = renderer.render(server.url("/"), policy=policy, options=RenderOptions(deadline=3))
+    assert page.html  # a new browser after the kill
+
+
+def test_only_http_pages_are_rendered(renderer):
+    for url in ("chrome://version/", "data:text/html,<p>x</p>", "file:///etc/passwd", "about:blank"):
+        with pytest.raises(PolicyError):
+            renderer.render(url)

@@ -359,6 +359,8 @@ def _extract_rendered(data: str | bytes, url: str | None, opts: Options) -> Arti
         else:
             data = page.html
             info.update(page.summary(), rendered=True)
+            if url is not None and page.final_url.startswith(("http://", "https://")):
+                url = page.final_url  # a script may have moved the page: its links resolve there
     try:
         article = run_pipeline(data, url, plain)
     except NoContentError as exc:

@@ -531,6 +531,8 @@ SHELL_MAX_TEXT_CHARS = 250
 #: A mount point is "empty" with at most this many words of text: a placeholder such as
 #: "Loading..." or "Please wait" may stand in it until the app starts.
 SHELL_MOUNT_MAX_WORDS = 3
+#: Mount points looked at, in document order (a page has one; a hostile one nests thousands).
+SHELL_MOUNTS_LOOKED_AT = 8
 #: "Much script" is at least this many characters inside ``<script>`` elements (code and
 #: JSON data together) on a page of little text: an app's code or its page data, where an
 #: analytics or consent snippet is one to five thousand.
@@ -664,7 +666,8 @@ def _js_shell(html: str | bytes) -> ShellVerdict:
     readable_words = len(words) + len(noscript)
     readable_chars = text_chars + sum(map(len, noscript))
     ratio = (code + data) / max(readable_chars, 1)
-    mounts = [n for n in tree.css(SHELL_MOUNT_SELECTOR)
+    # the first few only: each text() walks the mount's subtree (nested mounts: quadratic)
+    mounts = [n for n in tree.css(SHELL_MOUNT_SELECTOR)[:SHELL_MOUNTS_LOOKED_AT]
               if len((n.text(deep=True, separator=" ") or "").split()) <= SHELL_MOUNT_MAX_WORDS]
     notice = SHELL_NOSCRIPT_NOTICE_RE.search(" ".join(noscript)) is not None
     frameworks = [name for name, needles in SHELL_FRAMEWORK_MARKERS.items() if any(s in source for s in needles)]

@@ -39,6 +39,11 @@ DEFAULT_RENDER_MAX_BYTES = 25_000_000
 #: Requests one rendered page may make; the next ones are aborted.
 DEFAULT_RENDER_MAX_REQUESTS = 300
 
+#: Bytes of memory the browser may hold while rendering (the sum of its processes'
+#: proportional set sizes); past it the browser is killed and the page fails. Rendering
+#: one page takes 300-800 MB here (``bench/render.py``).
+DEFAULT_RENDER_MAX_MEMORY = 2 * 2**30
+
 #: Playwright resource types never loaded by default: they cost bytes and time and carry
 #: no text (``RenderOptions.blocked_types``).
 DEFAULT_BLOCKED_TYPES = frozenset({"image", "media", "font", "manifest", "texttrack", "eventsource", "websocket"})
@@ -59,6 +64,9 @@ class RenderOptions:
         wait_seconds: a fixed wait after the page has loaded instead (bounded by the
             deadline).
         blocked_types: Playwright resource types never loaded (``DEFAULT_BLOCKED_TYPES``).
+        max_memory: bytes the browser may hold (its processes' proportional set sizes,
+            read every 0.25 s on Linux); past it the browser is killed and the page fails
+            with ``RenderError``.
 
     Raises:
         ValueError: on construction, for a limit that is not positive or both waits.
@@ -70,10 +78,11 @@ class RenderOptions:
     wait_for: str | None = None
     wait_seconds: float | None = None
     blocked_types: frozenset[str] = DEFAULT_BLOCKED_TYPES
+    max_memory: int = DEFAULT_RENDER_MAX_MEMORY
 
     def __post_init__(self) -> None:
-        if not self.deadline > 0 or self.max_bytes < 1 or self.max_requests < 1:
-            raise ValueError("render deadline, max_bytes and max_requests must be positive")
+        if not self.deadline > 0 or self.max_bytes < 1 or self.max_requests < 1 or self.max_memory < 1:
+            raise ValueError("render deadline, max_bytes, max_requests and max_memory must be positive")
         if self.wait_seconds is not None and not self.wait_seconds >= 0:
             raise ValueError("wait_seconds must be a number of seconds, 0 or more")
         if self.wait_for is not None and self.wait_seconds is not None:
