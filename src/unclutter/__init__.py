@@ -7,13 +7,14 @@ Public surface::
     unclutter.chunk(article, max_tokens=8000) -> list[Chunk]   (token-budget chunks)
     unclutter.extract_many(sources, workers=None, ...) -> Iterator[dict]   (batch records)
     unclutter.Article, unclutter.TocEntry, unclutter.Options
+    unclutter.RenderOptions  (render="auto"/"always": deadline, caps, wait)
     unclutter.errors  (the exception tree; see unclutter.core.errors)
 """
 
 from . import errors
 from .core.errors import NoContentError, UnclutterError
 from .core.models import Article, TocEntry
-from .core.options import Options
+from .core.options import Options, RenderOptions
 from .pipeline import extract, extract_url
 from .structure.chunk import DEFAULT_MAX_TOKENS, Chunk
 from .structure.chunk import chunk as _chunk_markdown
@@ -27,6 +28,7 @@ __all__ = [
     "Article",
     "TocEntry",
     "Options",
+    "RenderOptions",
     "errors",
     "UnclutterError",
     "NoContentError",

@@ -63,6 +63,7 @@ from .prune.clean import PruneResult, parse_for_pruning, prune
 from .score.features import collapsed_len, prose_chars, prose_paragraphs
 from .score.select import Selection, select_main_content
 from .score.repeats import drop_repeated_blocks
+from .score.template_text import drop_placeholder_blocks, trim_site_footer
 from .score.stories import trim_appended_stories
 
 __all__ = [
@@ -400,13 +401,32 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
             sel.attempts.append(f"stories: {trimmed} complete stories after the page's own removed ({sel.chars} chars stay)")
         if route is not None:
             refine(sel, options, page_type, url)
-    repeats = drop_repeated_blocks(sel.root, sel.removed if options.explain else None)
+    log = sel.removed if options.explain else None
+    repeats = drop_repeated_blocks(sel.root, log)
     if repeats:
         sel.chars = collapsed_len(sel.root.text_content())
         sel.attempts.append(f"repeats: {repeats} repeated blocks removed ({sel.chars} chars stay)")
+    placeholders = drop_placeholder_blocks(sel.root, meta.title, log)
+    footer = trim_site_footer(sel.root, meta.site_name, _document_title(source), log)
+    if placeholders or footer:
+        sel.chars = collapsed_len(sel.root.text_content())
+        sel.attempts.append(f"template text: {placeholders} placeholder blocks, {footer} site-footer blocks removed "
+                            f"({sel.chars} chars stay)")
     if route:
         sel.attempts.insert(0, route)
     return sel
+
+
+#: A document's ``<title>`` in its first characters (bounded: the pattern cannot run past them).
+_TITLE_RE = re.compile(r"<title[^>]{0,200}>([^<]{1,300})</title", re.IGNORECASE)
+
+
+def _document_title(source: str | None) -> str | None:
+    """The ``<title>`` text of the source as written (the site's name still in it)."""
+    if not source:
+        return None
+    m = _TITLE_RE.search(source, 0, 200_000)
+    return " ".join(m.group(1).split()) if m else None
 
 
 def second_opinion(sel: Selection, page_chars: int, spare: Node | None, reprune: Callable[[], Node] | None,

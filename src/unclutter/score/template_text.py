@@ -1,0 +1,208 @@
+"""Text a site's template puts on its pages, found inside the selection after it is made:
+
+* **placeholder copy**: blocks of the typesetters' "Lorem ipsum" passage left in a theme's
+  promo cards or sample sections (a scrambled extract of Cicero, *De finibus bonorum et
+  malorum* 1.10.32-33). A block counts when most of its words are that passage's words and
+  several of its distinctive ones appear; a heading made only of them goes with it. Never
+  on a page whose title names the passage (a page about it), nor when placeholder copy is
+  most of the selection (a theme's demo page has nothing else to show).
+* **the site's footer matter** at the selection's end: a run of short blocks that starts
+  with a copyright line, a newsletter sign-up or an "About us" / "About <site>" heading,
+  after most of the selection's text. Short blocks only (a footer is labels and one-line
+  blurbs), and never more than a third of the selection.
+
+Both walk the selection once (linear in its size).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..core.dom import TEXT, Node
+from ..core.models import Removal
+
+__all__ = ["drop_placeholder_blocks", "trim_site_footer", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
+           "PLACEHOLDER_SHARE", "PLACEHOLDER_MIN_WORDS", "PLACEHOLDER_MIN_MARKERS", "PLACEHOLDER_MAX_SELECTION_SHARE",
+           "FOOTER_BLOCK_MAX_CHARS", "FOOTER_MIN_BEFORE_SHARE", "FOOTER_MAX_SHARE"]
+
+#: The words of the standard "Lorem ipsum" passage and of its common continuations
+#: (generators extend it with the same scrambled Latin).
+PLACEHOLDER_WORDS = frozenset("""
+lorem ipsum dolor sit amet consectetur consectetuer adipiscing adipisicing elit sed do eiusmod tempor
+incididunt ut labore et dolore magna aliqua aliquam enim ad minim veniam quis nostrud exercitation
+ullamco laboris nisi aliquip ex ea commodo consequat duis aute irure in reprehenderit voluptate velit
+esse cillum eu fugiat nulla pariatur excepteur sint occaecat cupidatat non proident sunt culpa qui
+officia deserunt mollit anim id est laborum integer nec odio praesent libero sed cursus ante dapibus
+diam nibh quisque sem at mauris vestibulum lacinia arcu eget nunc vivamus nisl tincidunt morbi
+fringilla mi vel curabitur sodales ligula dignissim nunc pellentesque suspendisse potenti etiam
+ultricies pulvinar risus donec fermentum lectus leo maecenas faucibus mollis interdum nullam quis
+vitae augue condimentum tristique senectus netus malesuada fames ac turpis egestas proin sagittis
+aenean euismod elementum erat volutpat porta lobortis mattis metus viverra orci porttitor rhoncus
+urna neque posuere sollicitudin feugiat nisi sapien justo varius natoque penatibus magnis dis
+parturient montes nascetur ridiculus mus cras purus phasellus blandit massa ornare imperdiet
+""".split())
+
+#: Words of the passage that ordinary Latin (a quotation, a motto) rarely uses: a block
+#: needs several of them.
+PLACEHOLDER_MARKERS = frozenset("""
+lorem ipsum amet consectetur consectetuer adipiscing adipisicing eiusmod incididunt aliqua ullamco
+laboris aliquip reprehenderit cillum pariatur excepteur occaecat cupidatat proident deserunt laborum
+""".split())
+
+#: Share of a block's words that must be the passage's words.
+PLACEHOLDER_SHARE = 0.6
+#: Fewest words of a placeholder paragraph (shorter blocks: headings, handled with it).
+PLACEHOLDER_MIN_WORDS = 8
+#: Fewest distinct marker words in a placeholder paragraph (two in a heading).
+PLACEHOLDER_MIN_MARKERS = 3
+#: Above this share of the selection's characters the placeholder copy is the page itself.
+PLACEHOLDER_MAX_SELECTION_SHARE = 0.5
+
+#: Longest block (characters) of a footer run: labels, one-line blurbs, a copyright line
+#: (an article's closing paragraphs are longer).
+FOOTER_BLOCK_MAX_CHARS = 160
+#: The footer run starts after at least this share of the selection's characters.
+FOOTER_MIN_BEFORE_SHARE = 0.6
+#: ... and holds at most this share of them.
+FOOTER_MAX_SHARE = 1 / 3
+
+_BLOCK_TAGS = frozenset({"p", "li", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "dd", "dt", "td", "th",
+                         "figcaption", "pre", "address", "caption", "summary", "legend"})
+_CONTAINER_TAGS = frozenset({"div", "section", "article", "aside", "main", "header", "footer", "form", "ul", "ol",
+                             "dl", "table", "tbody", "thead", "tfoot", "tr", "figure", "nav", "details", "fieldset",
+                             "span", "center", "font"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_WORD_RE = re.compile(r"[a-z]+")
+_COPYRIGHT_RE = re.compile(r"(?:©|\(c\)|\bcopyright\b)\s*(?:\d{4}|[^\W\d_])|\ball rights reserved\b", re.IGNORECASE)
+# a heading that is a call to sign up, not one that talks about newsletters
+_NEWSLETTER_RE = re.compile(r"^\W*(?:(?:join|subscribe to|sign up (?:for|to)|get|receive) (?:our|the) "
+                            r"(?:newsletter|mailing list|emails?)|newsletter(?: sign-?up)?|subscribe(?: now)?|"
+                            r"sign up|stay in touch|follow us|connect with us|keep in touch)\W*$", re.IGNORECASE)
+_ABOUT_US_RE = re.compile(r"^\W*(?:about us|who we are|about the (?:company|shop|store|site))\W*$", re.IGNORECASE)
+_PREVIEW = 80
+
+
+def _blocks(root: Node) -> list[tuple[Node, str]]:
+    """The selection's leaf blocks in document order, with their whitespace-collapsed
+    text: block elements, and containers that hold text but no other block."""
+    out: list[tuple[Node, str]] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.tag == TEXT:
+            continue
+        kids = [c for c in n.children if c.tag != TEXT]
+        nested = any(c.tag in _BLOCK_TAGS or c.tag in _CONTAINER_TAGS for c in kids)
+        if n is not root and (n.tag in _BLOCK_TAGS or not nested):
+            text = " ".join(n.text_content().split())
+            if text:
+                out.append((n, text))
+            continue
+        stack.extend(reversed(n.children))
+    return out
+
+
+def _remove(node: Node, reason: str, text: str, removed: list[Removal] | None) -> None:
+    if removed is not None:
+        removed.append(Removal("select", reason, node.tag, node.class_id, len(text), text[:_PREVIEW]))
+    parent = node.parent
+    node.remove()
+    # a container left empty goes too (a promo card with nothing but placeholder copy)
+    while parent is not None and parent.parent is not None and not parent.text_content().strip():
+        up = parent.parent
+        parent.remove()
+        parent = up
+
+
+def _placeholder(text: str, heading: bool) -> bool:
+    words = _WORD_RE.findall(text.lower())
+    if not words or (not heading and len(words) < PLACEHOLDER_MIN_WORDS):
+        return False
+    known = sum(1 for w in words if w in PLACEHOLDER_WORDS)
+    markers = len(PLACEHOLDER_MARKERS.intersection(words))
+    if heading:
+        return known == len(words) and markers >= 2
+    return known >= PLACEHOLDER_SHARE * len(words) and markers >= PLACEHOLDER_MIN_MARKERS
+
+
+def drop_placeholder_blocks(root: Node, title: str | None, removed: list[Removal] | None = None) -> int:
+    """Remove the placeholder blocks under ``root`` (module docstring), in place; returns
+    how many went. ``title``: the page's title (a page about the passage keeps it)."""
+    if title and "lorem ipsum" in title.lower():
+        return 0
+    blocks = _blocks(root)
+    found = []
+    for i, (n, t) in enumerate(blocks):
+        if _placeholder(t, n.tag in _HEADINGS):
+            found.append((n, t))
+        elif n.tag in _HEADINGS and i + 1 < len(blocks) and _placeholder(blocks[i + 1][1], False):
+            words = _WORD_RE.findall(t.lower())  # the heading of a placeholder card: its words too
+            if len(words) >= 2 and all(w in PLACEHOLDER_WORDS for w in words):
+                found.append((n, t))
+    if not found or not any(n.tag not in _HEADINGS for n, _ in found):
+        return 0
+    total = sum(len(t) for _, t in blocks)
+    if sum(len(t) for _, t in found) > PLACEHOLDER_MAX_SELECTION_SHARE * total:
+        return 0
+    for n, t in found:
+        _remove(n, "placeholder text (Lorem ipsum)", t, removed)
+    return len(found)
+
+
+#: Separators between a page's own title and the site's name in a ``<title>``.
+_TITLE_SEPARATOR_RE = re.compile(r"\s[-|·•—–:]\s")
+
+
+def _site_names(site_name: str | None, title: str | None) -> set[str]:
+    """Lower-cased names the site goes by: its declared name, and the first and last parts
+    of a title written "Page - Site" or "Site | Page"."""
+    names = set()
+    if site_name:
+        names.add(" ".join(site_name.split()).lower())
+    if title:
+        parts = [p.strip() for p in _TITLE_SEPARATOR_RE.split(title) if p.strip()]
+        if len(parts) >= 2:
+            names.update(" ".join(p.split()).lower() for p in (parts[0], parts[-1]) if len(p) <= 40)
+    return names
+
+
+def _site_about(text: str, sites: set[str]) -> bool:
+    if _ABOUT_US_RE.match(text):
+        return True
+    said = " ".join(text.split()).lower().strip(" :.")
+    return said.startswith("about ") and said[6:] in sites
+
+
+def _footer_marker(node: Node, text: str, sites: set[str]) -> bool:
+    if _COPYRIGHT_RE.search(text):
+        return True
+    return node.tag in _HEADINGS and (bool(_NEWSLETTER_RE.match(text)) or _site_about(text, sites))
+
+
+def trim_site_footer(root: Node, site_name: str | None, title: str | None = None,
+                     removed: list[Removal] | None = None) -> int:
+    """Remove the site's footer matter at the end of the selection under ``root`` (module
+    docstring), in place; returns how many blocks went. ``site_name`` and ``title``: the
+    page's, for an "About <site>" heading."""
+    sites = _site_names(site_name, title)
+    blocks = _blocks(root)
+    if len(blocks) < 2:
+        return 0
+    total = sum(len(t) for _, t in blocks)
+    # the run of short blocks the selection ends with
+    start = len(blocks)
+    while start > 0 and len(blocks[start - 1][1]) <= FOOTER_BLOCK_MAX_CHARS:
+        start -= 1
+    before = sum(len(t) for _, t in blocks[:start])
+    first = None
+    for i in range(start, len(blocks)):  # the earliest marker whose run is small enough
+        if (_footer_marker(*blocks[i], sites) and before >= FOOTER_MIN_BEFORE_SHARE * total
+                and total - before <= FOOTER_MAX_SHARE * total):
+            first = i
+            break
+        before += len(blocks[i][1])
+    if first is None:
+        return 0
+    for n, t in blocks[first:]:
+        _remove(n, "site footer (copyright, newsletter, about the site) after the content", t, removed)
+    return len(blocks) - first
