@@ -444,3 +444,30 @@ def test_only_http_pages_are_rendered(renderer):
     for url in ("chrome://version/", "data:text/html,<p>x</p>", "file:///etc/passwd", "about:blank"):
         with pytest.raises(PolicyError):
             renderer.render(url)
+
+
+def test_auto_renders_a_page_whose_served_html_gives_almost_no_text(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    chrome = ("<header><a href=/>News Site</a><nav>" + " ".join(f"<a href=/s{i}>Section number {i}</a>"
+                                                                 for i in range(12)) + "</nav></header>")
+    page = (f"<!doctype html><title>News</title><body>{chrome}<main id=app><p>Loading…</p></main>"
+            "<footer><p>About this site: news from the harbour town, every day of the week, by our staff.</p>"
+            "</footer><script src=/app.js></script></body>").encode()
+    app = "document.getElementById('app').innerHTML = " + json.dumps("<article>" + ARTICLE + "</article>") + ";"
+    with fs.LocalServer({"/": fs.page(page), "/app.js": _js(app)}) as server:
+        article = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="auto")
+    assert article.render["rendered"] is True and "rendered after all" in article.render["reason"]
+    assert "harbour lights came on" in article.text
+
+
+def test_a_shell_that_cannot_be_rendered_says_why_it_is_empty(monkeypatch):
+    missing = browser.Renderer(executable="/nonexistent/chromium")
+    monkeypatch.setattr(browser, "default_renderer", lambda: missing)
+    with pytest.raises(NoContentError, match="rendering it failed: .*pip install"):
+        unclutter.extract(SHELL.decode(), url="https://example.org/app", render="auto")
+    missing.close()
+
+
+def test_cli_both_waits_is_a_usage_error():
+    proc = _cli("https://example.org/", "--wait-for", "main", "--wait-seconds", "2")
+    assert proc.returncode == 2 and "--wait-for or --wait-seconds" in proc.stderr

@@ -533,6 +533,8 @@ def _render_settings(render: str | None, wait_for: str | None, wait_seconds: flo
             raise UsageError("--wait-for, --wait-seconds and --render-timeout need --render auto or always")
         from .core.options import RenderOptions
 
+        if wait_for is not None and wait_seconds is not None:
+            raise UsageError("give --wait-for or --wait-seconds, not both")
         try:
             settings["render_options"] = RenderOptions(**fields)
         except ValueError as exc:

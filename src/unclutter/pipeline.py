@@ -328,47 +328,72 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
 
 def _extract_rendered(data: str | bytes, url: str | None, opts: Options) -> Article:
     """Stage 0, rendering (``opts.render`` ``auto`` or ``always``), then every other stage
-    on the rendered DOM, or on ``data`` as given when it is not rendered."""
-    from .core.errors import FetchError, PolicyError
-    from .fetch import FetchedPage
-    from .fetch.browser import PLACEHOLDER_ORIGIN, render
+    on the rendered DOM, or on ``data`` as given when it is not rendered. ``auto`` renders a
+    JavaScript shell (:func:`unclutter.route.js_shell`), and a page whose served HTML
+    yields almost no main text although it has scripts
+    (:func:`unclutter.route.render_after_extraction`)."""
+    from .route import js_shell, render_after_extraction
 
     text, _ = _decode(data, opts)  # checked (empty, binary, size) before any browser starts
     mode = opts.render
     plain = replace(opts, render="never")
     info: dict = {"mode": mode, "rendered": False}
     if mode == "auto":
-        from .route import js_shell
-
         verdict = js_shell(text)
         info["reason"] = verdict.reason
         do_render = verdict.is_shell
     else:
+        verdict = None
         info["reason"] = "rendering asked for (always)"
         do_render = True
-    if do_render:
-        document = FetchedPage(url=url or PLACEHOLDER_ORIGIN, final_url=url or PLACEHOLDER_ORIGIN, status=200,
-                               headers={}, content=text.encode("utf-8", "surrogatepass"), content_type="text/html",
-                               charset="utf-8")
+    if not do_render:
+        assert verdict is not None
         try:
-            page = render(document.url, policy=opts.render_policy, options=opts.render_options, document=document)
-        except (FetchError, PolicyError) as exc:  # RenderError is a FetchError
-            if mode == "always":
+            article = run_pipeline(data, url, plain)
+        except NoContentError as exc:
+            if not render_after_extraction(0, verdict):
+                exc.trace = _render_trace(info) + list(exc.trace or [])
                 raise
-            info["error"] = str(exc)  # auto: the page as given is still extracted
         else:
-            data = page.html
-            info.update(page.summary(), rendered=True)
-            if url is not None and page.final_url.startswith(("http://", "https://")):
-                url = page.final_url  # a script may have moved the page: its links resolve there
+            if not render_after_extraction(len(article.text.strip()), verdict):
+                article.trace[:0] = _render_trace(info)
+                article.render = info
+                return article
+        info["reason"] += f"; its served HTML gives almost no main text: rendered after all"
+    data, url = _render_page(text, url, mode, opts, info)
     try:
         article = run_pipeline(data, url, plain)
     except NoContentError as exc:
         exc.trace = _render_trace(info) + list(exc.trace or [])
+        if "error" in info:  # say why the shell was not rendered, not only that it is empty
+            exc.args = (f"{exc} (the page looks like a JavaScript shell, and rendering it failed: {info['error']})",)
         raise
     article.trace[:0] = _render_trace(info)
     article.render = info
     return article
+
+
+def _render_page(text: str, url: str | None, mode: str, opts: Options, info: dict) -> tuple[str, str | None]:
+    """The page rendered (its serialized DOM and URL), ``info`` updated; on failure in
+    ``auto`` mode the page as given (the error in ``info``)."""
+    from .core.errors import FetchError, PolicyError
+    from .fetch import FetchedPage
+    from .fetch.browser import PLACEHOLDER_ORIGIN, render
+
+    document = FetchedPage(url=url or PLACEHOLDER_ORIGIN, final_url=url or PLACEHOLDER_ORIGIN, status=200,
+                           headers={}, content=text.encode("utf-8", "surrogatepass"), content_type="text/html",
+                           charset="utf-8")
+    try:
+        page = render(document.url, policy=opts.render_policy, options=opts.render_options, document=document)
+    except (FetchError, PolicyError) as exc:  # RenderError is a FetchError
+        if mode == "always":
+            raise
+        info["error"] = str(exc)  # auto: the page as given is still extracted
+        return text, url
+    info.update(page.summary(), rendered=True)
+    if url is not None and page.final_url.startswith(("http://", "https://")):
+        url = page.final_url  # a script may have moved the page: its links resolve there
+    return page.html, url
 
 
 def _render_trace(info: dict) -> list[str]:

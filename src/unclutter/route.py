@@ -77,7 +77,7 @@ __all__ = [
     "description_opinion", "refine", "repruner",
     "SHELL_MAX_WORDS", "SHELL_MAX_TEXT_CHARS", "SHELL_MOUNT_MAX_WORDS", "SHELL_MIN_SCRIPT_CHARS",
     "SHELL_MOUNT_SELECTOR", "SHELL_FRAMEWORK_MARKERS",
-    "SHELL_NOSCRIPT_NOTICE_RE", "ShellVerdict", "js_shell",
+    "SHELL_NOSCRIPT_NOTICE_RE", "ShellVerdict", "js_shell", "AUTO_RENDER_RETRY_CHARS", "render_after_extraction",
 ]
 
 # --- thresholds ----------------------------------------------------------------------------
@@ -721,3 +721,20 @@ def _words_phrase(words: int, chars: int) -> str:
 def _mount_name(node: LexborNode) -> str:
     ident = node.attributes.get("id")
     return f"#{ident}" if ident else f"<{node.tag}>"
+
+
+#: ``auto`` renders a page that is no shell by :func:`js_shell` after all when its served
+#: HTML yields fewer characters of main text than this (the pipeline's own "no article"
+#: bound, ``pipeline.STRUCTURED_FALLBACK_MAX_CHARS``) and it has scripts: server-rendered
+#: site chrome around an app's "Loading..." placeholder.
+AUTO_RENDER_RETRY_CHARS = 200
+
+
+def render_after_extraction(main_chars: int, verdict: ShellVerdict) -> bool:
+    """Whether ``auto`` renders a page that :func:`js_shell` let through (``verdict``) once
+    its served HTML gave ``main_chars`` characters of main text: under
+    :data:`AUTO_RENDER_RETRY_CHARS`, on a page with any script."""
+    if verdict.is_shell or main_chars >= AUTO_RENDER_RETRY_CHARS:
+        return False
+    sig = verdict.signals
+    return bool(sig.get("script_chars") or sig.get("data_script_chars") or sig.get("external_scripts"))

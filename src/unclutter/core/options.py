@@ -29,7 +29,8 @@ EXTRACTORS = ("heuristic", "cetd", "gbdt", "gnn", "auto")
 #: (:mod:`unclutter.fetch.browser`).
 RENDER_MODES = ("never", "auto", "always")
 
-#: Seconds for one whole render: browser start (first page only), load, wait, snapshot.
+#: Seconds for one whole render of a page: load, wait, snapshot (the browser's start, once
+#: per process, is bounded apart).
 DEFAULT_RENDER_DEADLINE = 20.0
 
 #: Bytes one rendered page may download in all (document, scripts, styles, data), decoded.
@@ -54,8 +55,9 @@ class RenderOptions:
     """How a page is rendered. Every field pickles (batch workers, the service).
 
     Attributes:
-        deadline: seconds for the whole render (also cut to the fetch policy's deadline
-            when rendering a URL).
+        deadline: seconds for the whole render of the page: load, wait and snapshot (cut
+            to the fetch policy's deadline; starting the browser, once per process, is
+            bounded apart).
         max_bytes: bytes the page may download in all, decoded; requests past it are
             aborted and reported (``RenderedPage.capped``).
         max_requests: requests the page may make; later ones are aborted and reported.

@@ -17,8 +17,8 @@ The browser opens no connection of its own:
   any request that escaped interception to a proxy address that refuses connections
   (``--proxy-server``, loopback included), and sends no UDP outside a proxy (WebRTC).
 
-Caps (:class:`RenderOptions`): one deadline for the whole render (browser start, load,
-wait, snapshot), a byte budget for everything the page downloads, a request cap; images,
+Caps (:class:`RenderOptions`): one deadline for the whole render of a page (load, wait,
+snapshot; starting the browser, once per process, has its own bound), a byte budget for everything the page downloads, a request cap; images,
 media and fonts are not loaded by default; no downloads, no permissions (camera,
 geolocation, notifications), a fresh browser context per page. One browser process is
 reused by every render of a :class:`Renderer`; when it crashes, that page fails with
@@ -106,6 +106,9 @@ HANG_GRACE_SECONDS = 5.0
 
 #: Seconds between two readings of the browser's memory (``RenderOptions.max_memory``).
 MEMORY_POLL_SECONDS = 0.25
+
+#: Seconds allowed to start the browser (once per process; not part of a page's deadline).
+LAUNCH_SECONDS = 30.0
 
 #: Seconds allowed to close a page's context (then its browser is killed instead).
 CLOSE_SECONDS = 1.5
@@ -363,7 +366,7 @@ class Renderer:
         loop = self._ensure_loop()
         future = asyncio.run_coroutine_threadsafe(self._render(url, policy, options, document, seconds), loop)
         try:
-            return future.result(timeout=seconds + HANG_GRACE_SECONDS)
+            return future.result(timeout=seconds + HANG_GRACE_SECONDS + (0 if self._browser else LAUNCH_SECONDS))
         except concurrent.futures.TimeoutError:
             future.cancel()
             self._reset_from_outside()
@@ -502,9 +505,14 @@ class Renderer:
 
     async def _render(self, url: str, policy: FetchPolicy, options: RenderOptions,
                       document: FetchedPage | None, seconds: float) -> RenderedPage:
-        deadline = Deadline(seconds)
         started = time.monotonic()
-        browser = await asyncio.wait_for(self._ensure_browser(), max(deadline.remaining(), 0.01))
+        # the browser's start (once per process) has its own bound; the deadline is the page's
+        try:
+            browser = await asyncio.wait_for(self._ensure_browser(), LAUNCH_SECONDS)
+        except asyncio.TimeoutError:
+            await self._reset(hard=True)
+            raise RenderError(f"Chromium did not start within {LAUNCH_SECONDS:g} s") from None
+        deadline = Deadline(seconds)
         assert self._pages is not None
         async with self._pages:
             try:

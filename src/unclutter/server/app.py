@@ -296,8 +296,8 @@ def _render_kwargs(opts: ReadOptions, config: ServerConfig, given_html: bool) ->
     """The render options of a request: ``never`` unless it asks and the service allows."""
     mode = opts.render or "never"
     if mode == "never":
-        if opts.wait_for is not None:
-            raise ServiceError("bad_request", "wait_for needs render=auto or render=always")
+        if opts.wait_for is not None or opts.wait_seconds is not None:
+            raise ServiceError("bad_request", "wait_for and wait_seconds need render=auto or render=always")
         return {} if given_html else {"render": "never"}  # (extract_url's own default is auto)
     if not config.allow_render:
         raise ServiceError("unsupported_option", f"render={mode}: rendering is not enabled on this service "
@@ -305,7 +305,7 @@ def _render_kwargs(opts: ReadOptions, config: ServerConfig, given_html: bool) ->
     from ..core.options import RenderOptions
 
     try:
-        options = RenderOptions(wait_for=opts.wait_for,
+        options = RenderOptions(wait_for=opts.wait_for, wait_seconds=opts.wait_seconds,
                                 deadline=min(config.request_deadline, RenderOptions().deadline))
     except ValueError as exc:
         raise ServiceError("bad_request", str(exc)) from None

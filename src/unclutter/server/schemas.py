@@ -85,6 +85,8 @@ class ReadOptions(BaseModel):
                           "--allow-render): auto renders only JavaScript shells. Default never.")
     wait_for: str | None = Field(None, max_length=1000, description="Rendering: take the page once an element "
                                                                      "matches this CSS selector.")
+    wait_seconds: float | None = Field(None, ge=0, le=60, description="Rendering: wait this long after the page "
+                                                                      "has loaded instead.")
     max_tokens: int | str | None = Field(
         None, description="JSON only: add `chunks` packed into this many tokens (builds with chunking): a "
                           "number, thousands written `4k`, or a preset (`8k`, `16k`), as the CLI's `--chunks`.")
