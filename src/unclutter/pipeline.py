@@ -46,7 +46,6 @@ from urllib.parse import urlsplit
 from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
 from .core.options import Options
-from .core.pagetypes import STORY_PAGE_TYPES
 from .core.tokens import TOKENIZER_NAME, count_tokens
 from .measure.confidence import confidence_signals, page_confidence
 from .measure.counts import count_words, reading_minutes
@@ -195,8 +194,9 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     settle_title(meta, pruned.root)  # (before the selection edits the pruned tree)
     if options.search_date and meta.date_published is None:
         # (the visible page: before the selection edits it)
-        found = search_date(pruned.root, url, meta.date_modified,
-                            extensive=meta.page_type in STORY_PAGE_TYPES or meta.byline is not None)
+        # the visible text's first written date too, on every page: on wcxb-dev it finds the
+        # date of 0.022 more dated pages and gives one to 0.021 more undated ones
+        found = search_date(pruned.root, url, meta.date_modified, extensive=True)
         if found is not None:
             meta.date_published = found
             meta.sources["date_published"] = "htmldate (URL, visible text)"
