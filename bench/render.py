@@ -70,35 +70,6 @@ def _shell(html: bytes) -> bytes:
     return f"<!doctype html><html>{head}<body><div id=\"root\"></div>{script}</body></html>".encode("utf-8", "replace")
 
 
-def _proc_memory(pids: list[int]) -> tuple[float, float]:
-    """RSS and PSS in MiB of ``pids`` and all their descendants (Linux ``/proc``)."""
-    children: dict[int, list[int]] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-            children.setdefault(ppid, []).append(int(entry.name))
-    todo, seen = list(pids), set()
-    while todo:
-        pid = todo.pop()
-        if pid not in seen:
-            seen.add(pid)
-            todo.extend(children.get(pid, []))
-    rss = pss = 0
-    for pid in seen:
-        try:
-            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
-                if line.startswith("Rss:"):
-                    rss += int(line.split()[1])
-                elif line.startswith("Pss:"):
-                    pss += int(line.split()[1])
-        except OSError:
-            continue
-    return rss / 1024, pss / 1024
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--dataset", default="aeb")
@@ -130,7 +101,7 @@ def main() -> None:
                 except UnclutterError:
                     errors[key] = errors.get(key, 0) + 1
                 rows.setdefault(key, []).append(time.perf_counter() - t)
-        rss, pss = _proc_memory(renderer.browser_pids())
+        rss, pss = (b / 2**20 for b in browser.tree_memory(renderer.browser_pids()))
     renderer.close()
     result = {"dataset": args.dataset, "pages": len(pages), "browser_start_s": round(launch, 3),
               "browser_rss_mib": round(rss, 1), "browser_pss_mib": round(pss, 1), "rows": {}}

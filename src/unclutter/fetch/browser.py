@@ -415,7 +415,7 @@ class Renderer:
         """Bytes of memory the browser's processes hold: the sum of their proportional set
         sizes (PSS: a page shared by n processes counts 1/n in each), from ``/proc``; 0 when
         unknown."""
-        return _tree_pss(self.browser_pids())
+        return tree_memory(self.browser_pids())[1]
 
     # -- the loop and the browser ---------------------------------------------------------
 
@@ -803,11 +803,11 @@ def _in_daemon_thread(function, *args) -> asyncio.Future:
     return future
 
 
-def _tree_pss(pids: list[int]) -> int:
-    """Bytes of proportional set size of ``pids`` and all their descendants (Linux
-    ``/proc``; 0 elsewhere)."""
+def tree_memory(pids: list[int]) -> tuple[int, int]:
+    """``(RSS, PSS)`` in bytes of ``pids`` and all their descendants (Linux ``/proc``;
+    ``(0, 0)`` elsewhere). PSS divides each shared page among the processes sharing it."""
     if not pids or not os.path.isdir("/proc"):
-        return 0
+        return 0, 0
     children: dict[int, list[int]] = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
@@ -823,17 +823,18 @@ def _tree_pss(pids: list[int]) -> int:
         if pid not in seen:
             seen.add(pid)
             todo.extend(children.get(pid, []))
-    total = 0
+    rss = pss = 0
     for pid in seen:
         try:
             with open(f"/proc/{pid}/smaps_rollup", "rb") as f:
                 for line in f:
-                    if line.startswith(b"Pss:"):
-                        total += int(line.split()[1]) * 1024
-                        break
+                    if line.startswith(b"Rss:"):
+                        rss += int(line.split()[1]) * 1024
+                    elif line.startswith(b"Pss:"):
+                        pss += int(line.split()[1]) * 1024
         except (OSError, ValueError):
             continue
-    return total
+    return rss, pss
 
 
 def _is_timeout(exc: BaseException) -> bool:

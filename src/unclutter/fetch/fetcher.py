@@ -173,6 +173,18 @@ class FetchSession:
 
     # -- one fetch, redirects included -------------------------------------------------
 
+    def _vet(self, url: httpx.URL, robots: bool = True) -> None:
+        """The checks before each request and each redirect hop: the URL by the policy;
+        behind a proxy, the host's addresses (the proxy resolves the name itself, so names
+        with bad addresses are refused here); robots.txt when the policy respects it."""
+        policy = self.policy
+        check_url(url, policy)
+        if policy.proxy is not None:
+            host = url.raw_host.decode("ascii")
+            resolve_host(host, url_port(url), policy, timeout=self.deadline.clamp(None, f"resolving {host}"))
+        if policy.respect_robots and robots:
+            self._check_robots(url)
+
     def get(self, start: httpx.URL, *, robots_txt: bool = False) -> FetchedPage:
         """Fetch *start*, following redirects. With *robots_txt*, any content type and any
         status are returned and the body is cut at ``ROBOTS_MAX_BYTES``."""
@@ -180,13 +192,7 @@ class FetchSession:
         current = start
         redirects = 0
         while True:
-            check_url(current, policy)
-            if policy.proxy is not None:
-                # The proxy will resolve the name itself; refuse names with bad addresses.
-                host = current.raw_host.decode("ascii")
-                resolve_host(host, url_port(current), policy, timeout=self.deadline.clamp(None, f"resolving {host}"))
-            if policy.respect_robots and not robots_txt:
-                self._check_robots(current)
+            self._vet(current, robots=not robots_txt)
             entry = self.cache.load(str(current)) if self.cache is not None and not robots_txt else None
             headers = dict(entry.validators()) if entry is not None else {}
             if robots_txt:
@@ -294,12 +300,7 @@ class FetchSession:
         sent = {k: v for k, v in headers.items() if k.lower() not in _OWN_REQUEST_HEADERS}
         redirects = 0
         while True:
-            check_url(current, policy)
-            if policy.proxy is not None:
-                host = current.raw_host.decode("ascii")
-                resolve_host(host, url_port(current), policy, timeout=self.deadline.clamp(None, f"resolving {host}"))
-            if policy.respect_robots:
-                self._check_robots(current)
+            self._vet(current)
             request = self.client.build_request(method, current, headers=sent, content=content)
             response = self._send(request)
             try:
