@@ -202,14 +202,8 @@ class FetchSession:
                 self._check_headers(response, current)
                 status = response.status_code
                 if status in REDIRECT_STATUSES and "location" in response.headers:
-                    target = self._redirect_target(response, current)
-                    if redirects >= policy.max_redirects:
-                        raise TooManyRedirectsError(
-                            f"refused: more than {policy.max_redirects} redirects "
-                            f"({display_url(start)} -> ... -> {display_url(current)} -> {display_url(target)})"
-                        )
+                    current = self._next_hop(response, start, current, redirects)
                     redirects += 1
-                    current = target
                     continue  # the response is closed unread: redirect bodies are never decoded
                 if robots_txt:
                     return self._robots_page(response, current)
@@ -260,6 +254,22 @@ class FetchSession:
                 f"over the {self.policy.max_header_bytes}-byte limit"
             )
 
+    def _next_hop(self, response: httpx.Response, start: httpx.URL, current: httpx.URL,
+                  redirects: int) -> httpx.URL:
+        """The checked target of a redirect after ``redirects`` earlier ones.
+
+        Raises:
+            TooManyRedirectsError: ``redirects`` is already ``policy.max_redirects``.
+            PolicyError: the target is refused (see :meth:`_redirect_target`).
+        """
+        target = self._redirect_target(response, current)
+        if redirects >= self.policy.max_redirects:
+            raise TooManyRedirectsError(
+                f"refused: more than {self.policy.max_redirects} redirects "
+                f"({display_url(start)} -> ... -> {display_url(current)} -> {display_url(target)})"
+            )
+        return target
+
     def _redirect_target(self, response: httpx.Response, current: httpx.URL) -> httpx.URL:
         location = response.headers["location"]
         try:
@@ -296,7 +306,7 @@ class FetchSession:
                 except that no content type is refused and a 4xx/5xx status is returned.
         """
         policy = self.policy
-        current = parse_url(url)
+        start = current = parse_url(url)
         sent = {k: v for k, v in headers.items() if k.lower() not in _OWN_REQUEST_HEADERS}
         redirects = 0
         while True:
@@ -307,15 +317,11 @@ class FetchSession:
                 self._check_headers(response, current)
                 status = response.status_code
                 if status in REDIRECT_STATUSES and "location" in response.headers:
-                    target = self._redirect_target(response, current)
-                    if redirects >= policy.max_redirects:
-                        raise TooManyRedirectsError(f"refused: more than {policy.max_redirects} redirects "
-                                                    f"from {display_url(parse_url(url))}")
+                    current = self._next_hop(response, start, current, redirects)
                     redirects += 1
                     if status == 303 or (status in (301, 302) and method == "POST"):
                         method, content = "GET", None  # (RFC 9110 section 15.4)
                         sent = {k: v for k, v in sent.items() if k.lower() != "content-type"}
-                    current = target
                     continue
                 body = self._read_body(response, current, policy.max_bytes, truncate=False, charset=None,
                                        sniff=False, budget=budget)
