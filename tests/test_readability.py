@@ -60,3 +60,68 @@ def test_simpler_text_scores_easier():
     h, e = readability(hard), readability(easy)
     assert e.flesch_reading_ease > 60 > h.flesch_reading_ease
     assert e.flesch_kincaid_grade < h.flesch_kincaid_grade and e.gunning_fog < h.gunning_fog
+
+
+# --- reading ease in the text's language --------------------------------------------------
+
+def test_german_uses_amstad_with_hand_counts():
+    # 2 sentences, 8 words; syllables by vowel groups: Der(1) Hund(1) schläft(1) heute(2)
+    # | Die(1) Katze(2) spielt(1) draußen(2) = 11
+    r = readability("Der Hund schläft heute. Die Katze spielt draußen.", language="de-CH")
+    assert (r.language, r.formula, r.applicable) == ("de", "Amstad", True)
+    assert (r.words, r.sentences, r.syllables) == (8, 2, 11)
+    assert r.flesch_reading_ease == round(180 - 8 / 2 - 58.5 * 11 / 8, 2)
+    assert r.flesch_kincaid_grade is None and r.gunning_fog is None  # fitted on English only
+
+
+def test_spanish_french_italian_formulas_by_hand():
+    es = readability("El perro come pan. La casa es grande.", language="es")
+    # El(1) pe-rro(2) co-me(2) pan(1) | La(1) ca-sa(2) es(1) gran-de(2) = 12 syllables
+    assert (es.formula, es.syllables) == ("Fernández Huerta", 12)
+    assert es.flesch_reading_ease == round(206.84 - 60 * 12 / 8 - 1.02 * 8 / 2, 2)
+    fr = readability("Le chat mange une pomme. Il dort.", language="fr")
+    # Le(1) chat(1) man-ge(1: mute e) une(1) pom-me(1) | Il(1) dort(1) = 7
+    assert (fr.formula, fr.syllables) == ("Kandel-Moles", 7)
+    assert fr.flesch_reading_ease == round(207 - 1.015 * 7 / 2 - 73.6 * 7 / 7, 2)
+    it = readability("Il cane mangia la mela.", language="it")
+    # Il(1) ca-ne(2) man-gia(2) la(1) me-la(2) = 8
+    assert (it.formula, it.syllables) == ("Flesch-Vacca", 8)
+    assert it.flesch_reading_ease == round(217 - 1.3 * 5 - 60 * 8 / 5, 2)
+
+
+@pytest.mark.parametrize("text", [
+    "Быстрая коричневая лиса прыгает через ленивую собаку. Потом она ест яблоко и спит.",
+    "빠른 갈색 여우가 게으른 개를 뛰어넘는다. 그리고 사과를 먹고 잔다. 그 다음에 집에 간다.",
+])
+def test_languages_without_a_formula_are_not_applicable(text):
+    r = readability(text, language=None)  # detected: Russian, Korean
+    assert r.applicable is False and r.formula is None
+    assert r.flesch_reading_ease is None and r.flesch_kincaid_grade is None and r.gunning_fog is None
+    assert r.language in {"ru", "ko"}
+    assert r.words > 0
+
+
+def test_detection_and_fallbacks():
+    from unclutter.measure.readability import readability_language
+
+    de = "Die Regierung hat am Montag ein neues Gesetz beschlossen, das den Ausbau der Bahn beschleunigen soll."
+    assert readability_language(de) == "de"
+    assert readability_language(de, "en") == "de"  # the text wins over a template's lang
+    assert readability_language("Short one.", "fr") == "fr"  # too short to detect: declared
+    assert readability_language("Short one.") == "en"  # ASCII letters only: English
+    assert readability_language("Короткий.") is None  # neither: not applicable
+    assert readability(de, language=None).formula == "Amstad"
+    # English stays the default for callers that name no language
+    assert readability("The cat sat on the mat.").formula == "Flesch Reading Ease"
+
+
+def test_page_readability_follows_the_page_language():
+    import unclutter
+
+    body = " ".join(["Городской совет утвердил новый бюджет на общественный транспорт."
+                     " Мэр сказал, что автобусы станут чаще ходить по утрам."] * 4)
+    html = f"<html lang='en'><body><article><h1>Новости</h1><p>{body}</p></article></body></html>"
+    a = unclutter.extract(html, summary=True)
+    assert a.readability["language"] == "ru" and a.readability["applicable"] is False
+    assert a.readability["flesch_reading_ease"] is None
+    assert a.summary_readability["after"]["applicable"] is False

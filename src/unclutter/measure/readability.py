@@ -1,4 +1,4 @@
-"""Readability indices: Flesch Reading Ease, Flesch-Kincaid Grade Level, Gunning Fog.
+"""Readability indices: reading ease in the text's language, Flesch-Kincaid Grade Level, Gunning Fog.
 
 The public home of :func:`readability`. The formulas, their sources and the counting rules
 live in :mod:`unclutter.text.readability`, below the stages: the summaries use them before
@@ -16,15 +16,25 @@ from ..text.readability import (
     FRE_BASE,
     FRE_SYLLABLES_PER_WORD,
     FRE_WORDS_PER_SENTENCE,
+    READING_EASE_FORMULAS,
     Readability,
+    ReadingEaseFormula,
     count_syllables,
+    detect_language,
     readability,
+    readability_language,
+    reading_ease_formula,
     split_words,
 )
 
 __all__ = [
     "Readability",
     "readability",
+    "detect_language",
+    "readability_language",
+    "reading_ease_formula",
+    "READING_EASE_FORMULAS",
+    "ReadingEaseFormula",
     "count_syllables",
     "split_words",
     "FRE_BASE",

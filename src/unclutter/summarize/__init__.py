@@ -156,16 +156,19 @@ def heading_terms(titles: list[str]) -> list[str]:
 
 
 def refine(backend, summary: str, *, source: str, keep_terms: list[str], threshold: float,
-           max_rewrites: int, language: str | None = None):
+           max_rewrites: int, language: str | None = None, readability_language: str | None = "en"):
     """Ask an abstractive ``backend`` to simplify ``summary`` while its Flesch Reading Ease is
     below ``threshold``, at most ``max_rewrites`` times. A rewrite is kept only when its FRE
     is higher and it still contains every ``keep_terms`` term the previous text had
-    (case-insensitive). Returns ``(text, rewrites_asked)``."""
+    (case-insensitive). FRE is computed in ``readability_language`` (a BCP 47 tag; a language
+    with no reading-ease formula is never refined). Returns ``(text, rewrites_asked)``."""
     from ..text.readability import readability
 
     best = summary
-    best_fre = readability(best).flesch_reading_ease
+    best_fre = readability(best, language=readability_language).flesch_reading_ease
     asked = 0
+    if best_fre is None:
+        return best, asked
     while best_fre < threshold and asked < max_rewrites:
         asked += 1
         cand = backend.simplify(best, source=source, keep_terms=keep_terms, language=language).strip()
@@ -174,8 +177,8 @@ def refine(backend, summary: str, *, source: str, keep_terms: list[str], thresho
         low = cand.lower()
         if any(t.lower() in best.lower() and t.lower() not in low for t in keep_terms):
             continue
-        fre = readability(cand).flesch_reading_ease
-        if fre > best_fre:
+        fre = readability(cand, language=readability_language).flesch_reading_ease
+        if fre is not None and fre > best_fre:
             best, best_fre = cand, fre
     return best, asked
 
@@ -199,9 +202,12 @@ def summarize_text(text: str, *, backend=None, max_sentences: int | None = 3, ma
         whatever the backend raises (BackendUnavailableError, MissingCredentialsError,
         SummaryBackendError).
     """
-    from ..text.readability import readability
+    from ..text.readability import readability, readability_language
     from ..text.sentences import split_sentences
 
+    # Reading ease in the source's language: detected from the text (the page may declare
+    # its template's language), else the one given.
+    rlang = readability_language(text, language)
     if backend is None or isinstance(backend, str):
         backend = get_summarizer(backend or "extractive", fre_threshold=fre_threshold)
     s: Summary = backend.summarize(text, max_sentences=max_sentences, max_words=max_words,
@@ -212,15 +218,17 @@ def summarize_text(text: str, *, backend=None, max_sentences: int | None = 3, ma
     refinement = None
     if getattr(backend, "abstractive", False) and sentences:
         joined = " ".join(sentences)
-        if readability(joined, sentences).flesch_reading_ease < fre_threshold and max_rewrites > 0:
+        fre = readability(joined, sentences, language=rlang).flesch_reading_ease
+        if fre is not None and fre < fre_threshold and max_rewrites > 0:
             new, rewrites = refine(backend, joined, source=text, keep_terms=keep_terms or [],
-                                   threshold=fre_threshold, max_rewrites=max_rewrites, language=language)
-            before = readability(joined, sentences)
+                                   threshold=fre_threshold, max_rewrites=max_rewrites, language=language,
+                                   readability_language=rlang)
+            before = readability(joined, sentences, language=rlang)
             refinement = "rewrite"
             if new != joined:
                 sentences = [x.text for x in split_sentences(new, language)]
     elif s.before is not None:
-        before = readability(s.before, s.before_sentences)
+        before = readability(s.before, s.before_sentences, language=rlang)
         refinement = "simpler-sentences"
     unsupported = check_grounding(sentences, text)
     dropped: list[str] = []
@@ -229,7 +237,7 @@ def summarize_text(text: str, *, backend=None, max_sentences: int | None = 3, ma
         dropped = [x for x in sentences if x not in kept]
         sentences = kept
     final = " ".join(sentences)
-    after = readability(final, sentences) if sentences else readability("")
+    after = readability(final, sentences, language=rlang) if sentences else readability("", language=rlang)
     return SummaryReport(final, sentences, getattr(backend, "name", type(backend).__name__), unsupported,
                          dropped, before, after, rewrites, refinement)
 
@@ -280,7 +288,7 @@ def summarize_article(article, options) -> Any:
     from ..core.models import SummaryWarning, TocEntry
     from ..structure.chunk import parse_blocks, sections_for
     from ..structure.toc import Slugger
-    from ..text.readability import readability
+    from ..text.readability import readability, readability_language
     from .titles import title_from_text
 
     config: dict[str, Any] = {"fre_threshold": options.readability_threshold}
@@ -302,7 +310,7 @@ def summarize_article(article, options) -> Any:
     warnings = [SummaryWarning("summary", u.kind, u.value, u.sentence) for u in report.unsupported]
     article.summary = report.text
     article.summary_backend = report.backend
-    article.readability = readability(article.text).to_dict()
+    article.readability = readability(article.text, language=readability_language(article.text, lang)).to_dict()
     article.summary_readability = report.readability_dict()
 
     # per-section summaries

