@@ -1,0 +1,239 @@
+"""``unclutter evaluate``: the dataset format, extraction scores, summary scores and the
+raw-vs-distilled study, on small datasets the tests write (expected values by hand)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from unclutter.cli import main
+from unclutter.measure.evaluate import bootstrap_interval, word_scores
+
+ARTICLE = ("The city council approved a new budget for public transport on Monday. "
+           "The plan adds forty electric buses to the fleet over two years. "
+           "Riders will see shorter waits on the busiest routes by the autumn. "
+           "Officials said fares will stay the same for at least one more year. "
+           "The transport department will publish a timetable in the spring.")
+NAV = "Home News Sport Weather Contact Subscribe Sign in"
+
+
+def _page(title: str, body: str, nav: str = NAV) -> str:
+    return (f"<html><head><title>{title}</title></head><body><nav>{' '.join(f'<a href=/{w}>{w}</a>' for w in nav.split())}"
+            f"</nav><article><h1>{title}</h1>{''.join(f'<p>{p}</p>' for p in body.split(' | '))}</article>"
+            "<footer><p>Copyright 2026 Example News. All rights reserved. Privacy policy. Cookie settings.</p>"
+            "</footer></body></html>")
+
+
+def _dataset(tmp_path: Path) -> Path:
+    d = tmp_path / "ds"
+    d.mkdir()
+    rows = []
+    texts = {
+        "a": ("Budget", ARTICLE, "article"),
+        "b": ("Trains", "Trains will run every ten minutes from June on the northern line. | "
+                        "The operator hired sixty new drivers for the change this year.", "article"),
+        "c": ("Shop", "This kettle boils water in ninety seconds and switches off by itself. | "
+                      "It holds one and a half litres and comes with a two year warranty.", "product"),
+    }
+    for cid, (title, body, kind) in texts.items():
+        name = f"{cid}.html.gz" if cid == "c" else f"{cid}.html"
+        raw = _page(title, body).encode()
+        (d / name).write_bytes(gzip.compress(raw) if name.endswith(".gz") else raw)
+        rows.append({"id": cid, "html": name, "url": f"https://example.com/{cid}", "title": title,
+                     "text": f"{title}\n\n" + body.replace(" | ", "\n\n"),
+                     "with": [body.split(" | ")[0][:40]], "without": ["All rights reserved"],
+                     "meta": {"page_type": kind}})
+    (d / "cases.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    return d
+
+
+def _run(argv: list[str], capsys) -> tuple[int, str, str]:
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# -- metrics -----------------------------------------------------------------------------
+
+def test_word_f1_by_hand():
+    # truth: the(2) cat sat on mat = 6 tokens; prediction: the(2) cat dog = 4 tokens
+    # overlap = the x2 + cat = 3; P = 3/4, R = 3/6, F1 = 2 * .75 * .5 / 1.25 = 0.6
+    s = word_scores("The cat sat on the mat", "the cat the DOG")
+    assert (s.precision, s.recall, round(s.f1, 10)) == (0.75, 0.5, 0.6)
+    assert word_scores("", "").f1 == 1.0 and word_scores("", "x").f1 == 0.0 and word_scores("x", "").f1 == 0.0
+
+
+def test_bootstrap_interval_brackets_the_mean_and_is_reproducible():
+    values = [0.1, 0.9, 0.5, 0.7, 0.3, 0.6, 0.4, 0.8]
+    ci = bootstrap_interval(values, lambda s: sum(s) / len(s))
+    assert ci[0] < sum(values) / len(values) < ci[1]
+    assert ci == bootstrap_interval(values, lambda s: sum(s) / len(s))
+    assert bootstrap_interval([1.0], lambda s: s[0]) is None
+    assert bootstrap_interval([5.0] * 10, lambda s: sum(s) / len(s)) == (5.0, 5.0)
+
+
+def test_bertscore_style_greedy_matching_by_hand():
+    from unclutter.measure.summaries import bertscore_style
+
+    e = np.eye(3, dtype=np.float32)
+    table = {"cand": np.stack([e[0], e[1]]), "ref": np.stack([e[0], e[2]])}
+    # similarity rows: cand0 matches ref0 (1), cand1 matches nothing (0) -> P = 0.5; R = 0.5
+    scores = bertscore_style([("cand", "ref")], token_embed=lambda texts: [table[t] for t in texts])
+    assert scores == [pytest.approx(50.0)]
+
+
+# -- extraction ----------------------------------------------------------------------------
+
+def test_extraction_json_report_with_predictions_by_hand(tmp_path, capsys):
+    d = _dataset(tmp_path)
+    truth = {json.loads(l)["id"]: json.loads(l)["text"] for l in (d / "cases.jsonl").read_text().splitlines()}
+    preds = {"a": truth["a"], "b": truth["b"] + " " + NAV, "c": None}
+    pf = tmp_path / "p.json"
+    pf.write_text(json.dumps(preds))
+    code, out, err = _run(["evaluate", "extraction", str(d), "--predictions", f"mine={pf}", "--format", "json"], capsys)
+    assert code == 0, err
+    r = json.loads(out)
+    assert r["extractor"] == "mine" and r["pages"] == 3 and r["errors"] == 1
+    expect = [word_scores(truth[k], preds[k]) for k in "abc"]
+    assert r["word"]["f1"] == pytest.approx(sum(s.f1 for s in expect) / 3)
+    assert r["word"]["precision"] == pytest.approx(sum(s.precision for s in expect) / 3)
+    # page c predicted nothing: word F1 0 there; its type's row says so
+    assert r["word"]["by_page_type"]["product"]["f1"] == 0.0
+    assert r["word"]["by_page_type"]["article"]["pages"] == 2
+    assert set(r["aeb"]) >= {"precision", "recall", "f1", "f1_ci95", "by_page_type"}
+    assert r["aeb"]["recall"] == pytest.approx((1 + 1 + 0) / 3)  # a, b fully recalled; c nothing
+    assert r["snippets"]["without"] == pytest.approx((1 + 1 + 1) / 3)
+
+
+def test_extraction_runs_unclutter_and_prints_a_table(tmp_path, capsys):
+    d = _dataset(tmp_path)
+    code, out, err = _run(["evaluate", "extraction", str(d), "--workers", "1", "--quiet"], capsys)
+    assert code == 0, err
+    assert out.startswith("| system | AEB P")
+    row = next(line for line in out.splitlines() if line.startswith("| auto |"))
+    aeb_f1 = float(row.split("|")[4])
+    assert aeb_f1 > 0.8  # three clean article pages: the extractor keeps them
+    assert "| product | 1 |" in out
+
+
+@pytest.mark.parametrize("content, message", [
+    ('{"id": "a", "html": "a.html"}\nnot json\n', "line 2: not JSON"),
+    ('{"id": "a", "html": "missing.html"}\n', "no such HTML file"),
+    ('{"id": "a", "html": "a.html"}\n{"id": "a", "html": "a.html"}\n', "duplicate id"),
+    ("\n", "no cases"),
+])
+def test_bad_datasets_are_usage_errors(tmp_path, capsys, content, message):
+    (tmp_path / "a.html").write_text("<p>x</p>")
+    (tmp_path / "cases.jsonl").write_text(content)
+    code, out, err = _run(["evaluate", "extraction", str(tmp_path)], capsys)
+    assert code == 2 and message in err and "Traceback" not in err and out == ""
+
+
+def test_unknown_extractor_and_missing_dataset(tmp_path, capsys):
+    d = _dataset(tmp_path)
+    code, _, err = _run(["evaluate", "extraction", str(d), "--extractor", "nope"], capsys)
+    assert code == 2 and "unknown extractor 'nope'" in err
+    code, _, err = _run(["evaluate", "extraction", str(tmp_path / "none")], capsys)
+    assert code == 2 and "no dataset" in err
+
+
+def test_unreadable_page_is_an_error_row_not_a_crash(tmp_path, capsys):
+    d = _dataset(tmp_path)
+    (d / "c.html.gz").write_bytes(b"\x1f\x8b\x08\x00truncated")
+    code, out, err = _run(["evaluate", "extraction", str(d), "--workers", "1", "--format", "json", "--quiet"], capsys)
+    assert code == 0, err
+    assert json.loads(out)["errors"] == 1
+
+
+# -- summaries -----------------------------------------------------------------------------
+
+def _pairs(tmp_path: Path, rows: list[dict]) -> Path:
+    p = tmp_path / "pairs.jsonl"
+    p.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n")
+    return p
+
+
+def test_summaries_table_has_baselines_and_given_systems(tmp_path, capsys):
+    from rouge_score import rouge_scorer
+
+    reference = "The council approved forty electric buses .\nFares stay the same ."
+    given = "The council approved forty electric buses. Fares will cost 99 dollars."
+    p = _pairs(tmp_path, [{"id": "1", "article": ARTICLE, "reference": reference, "summaries": {"mine": given}}])
+    code, out, err = _run(["evaluate", "summaries", str(p), "--format", "json"], capsys)
+    assert code == 0, err
+    r = json.loads(out)
+    names = [s["system"] for s in r["systems"]]
+    assert names == ["lead-3", "extractive", "mine"]
+    mine = r["systems"][2]
+    scorer = rouge_scorer.RougeScorer(["rougeLsum"], use_stemmer=True)
+    sents = ["The council approved forty electric buses.", "Fares will cost 99 dollars."]
+    assert mine["rougeLsum"] == pytest.approx(100 * scorer.score(reference, "\n".join(sents))["rougeLsum"].fmeasure)
+    assert mine["grounding_warnings"] == 1 and mine["with_warnings"] == 1.0  # "99" is not in the article
+    lead = r["systems"][0]
+    assert lead["grounding_warnings"] == 0 and lead["flesch_reading_ease"] is not None
+
+
+def test_summary_readability_is_not_applicable_without_a_formula(tmp_path, capsys):
+    ru = ("Городской совет утвердил новый бюджет на общественный транспорт. Мэр сказал, что автобусы станут "
+          "ходить чаще. Жители увидят изменения осенью. Цены на билеты не изменятся.")
+    p = _pairs(tmp_path, [{"article": ru, "reference": "Совет утвердил бюджет на транспорт."}])
+    code, out, err = _run(["evaluate", "summaries", str(p)], capsys)
+    assert code == 0, err
+    assert "(1 n/a)" in out
+    r = json.loads(_run(["evaluate", "summaries", str(p), "--format", "json"], capsys)[1])
+    assert all(s["flesch_reading_ease"] is None and s["readability_not_applicable"] == 1 for s in r["systems"])
+
+
+def test_bad_pairs_file(tmp_path, capsys):
+    p = _pairs(tmp_path, [{"article": "x"}])
+    code, _, err = _run(["evaluate", "summaries", str(p)], capsys)
+    assert code == 2 and "no 'reference'" in err
+
+
+# -- raw vs distilled -----------------------------------------------------------------------
+
+def test_distillation_study_end_to_end(tmp_path, capsys):
+    templates = _dataset(tmp_path)
+    boiler = ("Most read: Ten things to do this weekend in the city. Celebrity chef opens a new restaurant. "
+              "Weather warning issued for the coast. Sign up for our newsletter and never miss a story.")
+    # the templates carry boilerplate around the story the study set replaces
+    for name in ("a.html", "b.html"):
+        html = (templates / name).read_text().replace("<footer>", f"<aside><p>{boiler}</p></aside><footer>")
+        (templates / name).write_text(html.replace("<nav>", f"<header><p>{boiler}</p></header><nav>"))
+    pairs = _pairs(tmp_path, [
+        {"id": "p1", "article": ARTICLE, "reference": "The council approved a new budget for public transport .\n"
+                                                        "Forty electric buses will join the fleet ."},
+        {"id": "p2", "article": ARTICLE.replace("council", "assembly"),
+         "reference": "The assembly approved a new budget for public transport ."},
+    ])
+    out_dir = tmp_path / "study"
+    code, _, err = _run(["evaluate", "build-study-set", str(pairs), str(templates), "-o", str(out_dir)], capsys)
+    assert code == 0, err
+    rows = [json.loads(l) for l in (out_dir / "pages.jsonl").read_text().splitlines()]
+    assert len(rows) == 2
+    built = (out_dir / rows[0]["html"]).read_text()
+    assert "forty electric buses" in built and "Most read" in built and "<nav>" in built
+    assert "Trains will run every ten minutes" not in built  # the template's own story was replaced
+    code, out, err = _run(["evaluate", "distillation", str(out_dir), "--format", "json"], capsys)
+    assert code == 0, err
+    r = json.loads(out)
+    lead = next(s for s in r["systems"] if s["system"] == "lead-3")
+    # Lead-3 of the raw page reads the header boilerplate; of the main content, the story
+    assert lead["distilled_rougeLsum"] > lead["raw_rougeLsum"]
+    assert lead["relative_gain"] == pytest.approx((lead["distilled_rougeLsum"] - lead["raw_rougeLsum"])
+                                                  / lead["raw_rougeLsum"])
+    assert len(lead["relative_gain_ci95"]) == 2
+    code, out, _ = _run(["evaluate", "distillation", str(out_dir)], capsys)
+    assert "| lead-3 |" in out and "relative gain" in out
+
+
+def test_visible_text_drops_hidden_and_script_text():
+    from unclutter.evaluation.study import visible_text
+
+    html = (b"<html><body><p>Shown</p><script>var x = 'code';</script><div hidden>Hid1</div>"
+            b"<p style='display: none'>Hid2</p><span aria-hidden=true>Hid3</span><p>Also shown</p></body></html>")
+    assert visible_text(html).split("\n") == ["Shown", "Also shown"]
