@@ -145,8 +145,10 @@ class Article:
     summary_backend: str | None = None
     #: unsupported numbers/dates/names found in ``summary`` and the ToC summaries
     summary_warnings: list[SummaryWarning] = field(default_factory=list)
-    #: Flesch Reading Ease, Flesch-Kincaid Grade, Gunning Fog and counts of ``text``
-    #: (computed with summaries; see :mod:`unclutter.measure.readability`)
+    #: reading ease of ``text`` by its language's formula (Flesch, Amstad, Fernández Huerta,
+    #: Kandel-Moles, Flesch-Vacca), Flesch-Kincaid Grade and Gunning Fog (English), counts,
+    #: ``language``, ``formula`` and ``applicable`` (false, with ``None`` figures, for a
+    #: language with no formula); computed with summaries (:mod:`unclutter.measure.readability`)
     readability: dict[str, Any] | None = None
     #: readability of ``summary``: ``{"after": {...}, "before": {...} | None, "rewrites": n,
     #: "refinement": "rewrite" | "simpler-sentences" | None}``
