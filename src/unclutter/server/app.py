@@ -68,12 +68,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     Returns:
         A FastAPI app; ``app.state.pool`` is its :class:`~unclutter.server.jobs.JobPool`
-        and ``app.state.config`` its configuration. The pool's worker processes start
+        and ``app.state.config`` its configuration; with ``config.ratings_db``,
+        ``app.state.ratings`` is the rating studies' store. The pool's worker processes start
         with the app's lifespan (or with the first jobs when it is not run) and stop
         with it.
 
     Raises:
         ValueError, ImportError: ``config.job_runner`` names no importable function.
+        ValueError: ``config.ratings_db`` cannot be opened as a ratings database.
     """
     config = config or ServerConfig()
     pool = JobPool(config.max_jobs, config.max_queued, config.job_runner)
@@ -207,6 +209,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     app.get("/static/reader.css", include_in_schema=False)(_reader_css)
     app.get("/static/fonts/{name}", include_in_schema=False)(_reader_font)
     app.mount("/static", StaticFiles(packages=[("unclutter.server", "static")]), name="static")
+
+    if config.ratings_db is not None:  # blinded rating studies (before the catch-all route)
+        from .ratings import add_rating_routes
+
+        add_rating_routes(app, config, check_access, limiter)
 
     # -- Jina Reader convention (last: it matches any path) --------------------------------------
 

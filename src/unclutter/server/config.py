@@ -130,6 +130,10 @@ class ServerConfig:
             ``fetch_policy``; :mod:`unclutter.fetch.browser`). Off by default: pages are
             read as served, and a request asking for rendering gets 400
             ``unsupported_option``.
+        ratings_db: path of the SQLite file of blinded rating studies
+            (:mod:`unclutter.server.ratings`; created when missing). When set, the routes
+            ``/ratings/...`` (organizer, API key required) and ``/rate/<token>`` (raters)
+            are served. ``None`` (default): no rating routes.
         job_runner: ``"module:function"`` the worker processes call with each
             :class:`~unclutter.server.worker.Job`, returning the answer's body (text).
             Default :data:`DEFAULT_JOB_RUNNER`; tests name their own (a job that hangs,
@@ -151,6 +155,7 @@ class ServerConfig:
     summary_backends: frozenset[str] = DEFAULT_SUMMARY_BACKENDS
     job_runner: str = DEFAULT_JOB_RUNNER
     allow_render: bool = False
+    ratings_db: str | os.PathLike[str] | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.fetch_policy, FetchPolicy):
@@ -167,6 +172,8 @@ class ServerConfig:
             raise ValueError("api_key must not be empty (use None for no key)")
         if not _RUNNER_RE.fullmatch(self.job_runner):
             raise ValueError(f"job_runner must be written module:function, got {self.job_runner!r}")
+        if self.ratings_db is not None and not os.fspath(self.ratings_db).strip():
+            raise ValueError("ratings_db must not be empty (use None for no rating routes)")
         object.__setattr__(self, "summary_backends", frozenset(self.summary_backends))
         if self.rate_limit is not None:
             from limits import parse_many

@@ -74,11 +74,14 @@ __all__ = ["serve"]
 @click.option("--allow-render", is_flag=True,
               help="Let requests ask for render=auto or always: pages run their scripts in headless "
                    "Chromium (the render extra), every request under the fetch policy.")
+@click.option("--ratings-db", type=click.Path(dir_okay=False), metavar="PATH",
+              help="Serve blinded rating studies stored in this SQLite file (created when missing): "
+                   "POST /ratings/studies (needs --api-key-env), raters' pages at /rate/<token>.")
 def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None, max_jobs: int,
           max_queued: int, max_body_bytes: int, deadline: float, header_timeout: float,
           max_connections: int, forwarded_allow_ips: str | None, summary_backends: tuple[str, ...],
           log_level: str, no_access_log: bool, allow_private: tuple[str, ...],
-          allow_port: tuple[int, ...], allow_render: bool) -> None:
+          allow_port: tuple[int, ...], allow_render: bool, ratings_db: str | None) -> None:
     """Serve the HTTP API and the reader page (see GET /openapi.json)."""
     import uvicorn
 
@@ -105,11 +108,12 @@ def serve(host: str, port: int, api_key_env: str | None, rate_limit: str | None,
                               max_body_bytes=max_body_bytes, request_deadline=deadline,
                               api_key=api_key, rate_limit=rate_limit,
                               summary_backends=frozenset(summary_backends or DEFAULT_SUMMARY_BACKENDS),
-                              allow_render=allow_render)
+                              allow_render=allow_render, ratings_db=ratings_db)
+        app = create_app(config)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     trusted = _forwarded_allow_ips(forwarded_allow_ips)
-    uvicorn.run(create_app(config), host=host, port=port, log_level=log_level,
+    uvicorn.run(app, host=host, port=port, log_level=log_level,
                 access_log=not no_access_log, server_header=False,
                 http=HeaderTimeoutProtocol.with_timeout(header_timeout),
                 limit_concurrency=max_connections,
