@@ -21,6 +21,9 @@ Endpoints:
 ``GET /``                   the reader page's form (a URL, or pasted HTML)
 ``POST /view``              the form's result: title, byline, date, site, reading time, summary,
                             contents with section summaries, then the article
+``POST /ratings/studies``   (``--ratings-db``; API key) a blinded rating study: answers rater links
+``GET /rate/<token>``       a rater's page: unnamed views in shuffled order, five 1-5 scales
+``GET /ratings/studies/<id>/results``  (API key) means, 95% CIs, Fleiss' kappa; ``export.csv``
 ==========================  =====================================================================
 
 Options (query or JSON fields): ``extractor``, ``include_links``, ``include_images``,
