@@ -248,3 +248,38 @@ def test_bertscore_with_the_packaged_encoder(tmp_path, capsys):
     r = json.loads(out)
     assert "all-MiniLM-L6-v2" in r["bertscore_model"]
     assert all(0 < s["bertscore_style"] <= 100 for s in r["systems"])
+
+
+# -- rating-study bodies --------------------------------------------------------------------
+
+def test_rating_study_body_is_accepted_by_the_service(tmp_path, capsys):
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from unclutter.server import ServerConfig, create_app
+
+    d = _dataset(tmp_path)
+    (d / "broken.html").write_bytes(b"\x00\x01binary")
+    with open(d / "cases.jsonl", "a") as fh:
+        fh.write(json.dumps({"id": "z", "html": "broken.html"}) + "\n")
+    out = tmp_path / "study.json"
+    code, _, err = _run(["evaluate", "rating-study", str(d), "--system", "auto", "--system", "heuristic",
+                         "--rater", "ann", "--rater", "bob", "-o", str(out)], capsys)
+    assert code == 0, err
+    body = json.loads(out.read_text())
+    assert len(body["items"]) == 4 * 2 and body["raters"] == ["ann", "bob"]
+    a = next(i for i in body["items"] if i["page"] == "a" and i["system"] == "auto")
+    assert a["markdown"].startswith("# Budget") and "forty electric buses" in a["summary"]
+    z = [i for i in body["items"] if i["page"] == "z"]
+    assert all(i["markdown"] == "*(no main content found)*" and i["summary"] == "(no main content found)"
+               for i in z)
+    client = TestClient(create_app(ServerConfig(max_jobs=1, api_key="k", ratings_db=str(tmp_path / "r.sqlite"))))
+    r = client.post("/ratings/studies", json=body, headers={"X-API-Key": "k"})
+    assert r.status_code == 201, r.text
+    assert len(r.json()["raters"]) == 2
+
+
+def test_rating_study_needs_two_systems(tmp_path, capsys):
+    d = _dataset(tmp_path)
+    code, _, err = _run(["evaluate", "rating-study", str(d), "--system", "auto", "--rater", "ann"], capsys)
+    assert code == 2 and "at least two" in err

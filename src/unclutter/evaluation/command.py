@@ -56,6 +56,7 @@ def evaluate() -> None:
     unclutter evaluate summaries PAIRS          ROUGE, readability, grounding vs Lead-3
     unclutter evaluate distillation STUDY_SET   summaries of raw page text vs main content
     unclutter evaluate build-study-set PAIRS TEMPLATES -o DIR
+    unclutter evaluate rating-study DATASET --system A --system B --rater NAME -o study.json
     """
 
 
@@ -149,3 +150,23 @@ def build_study_set_command(pairs: str, templates: str, out_dir: str, limit: int
 
     n = build_study_set(pairs, templates, out_dir, limit)
     click.echo(f"{n} pages written to {out_dir}", err=True)
+
+
+@evaluate.command("rating-study")
+@click.argument("dataset")
+@click.option("--system", "systems", multiple=True, required=True, metavar="NAME",
+              help="A system whose reader views are rated (auto, heuristic, cetd, gbdt, gnn, trafilatura, "
+                   "readability-lxml, resiliparse). At least two.")
+@click.option("--rater", "raters", multiple=True, required=True, metavar="NAME", help="A rater's name. Repeatable.")
+@click.option("--name", default="rating study", show_default=True, help="The study's name (organizer only).")
+@click.option("--limit", type=click.IntRange(min=1), help="Only the first N pages.")
+@_OUTPUT
+def rating_study_command(dataset: str, systems: tuple[str, ...], raters: tuple[str, ...], name: str,
+                         limit: int | None, output: str | None) -> None:
+    """Write the body of POST /ratings/studies (unclutter serve --ratings-db): each page of
+    DATASET as each --system's reader view, with an extractive summary of it."""
+    from .datasets import load_dataset
+    from .rating import rating_study
+
+    body = rating_study(load_dataset(dataset, limit), systems, raters, name)
+    _emit(json.dumps(body, ensure_ascii=False, indent=1) + "\n", output)
