@@ -283,3 +283,25 @@ def test_rating_study_needs_two_systems(tmp_path, capsys):
     d = _dataset(tmp_path)
     code, _, err = _run(["evaluate", "rating-study", str(d), "--system", "auto", "--rater", "ann"], capsys)
     assert code == 2 and "at least two" in err
+
+
+def test_rouge_counts_words_of_every_script_and_matches_rouge_score_on_ascii():
+    from rouge_score import tokenizers
+
+    from unclutter.measure.summaries import UnicodeRougeTokenizer, rouge
+
+    text = "The councils were voting on Monday's budgets, say officials: 40 buses (2026)."
+    assert UnicodeRougeTokenizer().tokenize(text) == tokenizers.DefaultTokenizer(use_stemmer=True).tokenize(text)
+    ru = "Городской совет утвердил новый бюджет."
+    assert rouge([ru], ru)["rouge1"] == 100.0  # rouge-score's own tokenizer gives 0 here
+    assert rouge(["Городской совет"], ru)["rouge1"] == pytest.approx(100 * 2 * (1 * 0.4) / 1.4)
+    # Chinese: one token per character (no spaces between words)
+    assert UnicodeRougeTokenizer().tokenize("東京は首都") == ["東", "京", "は", "首", "都"]
+
+
+def test_given_system_named_like_a_baseline_keeps_its_own_row(tmp_path, capsys):
+    p = _pairs(tmp_path, [{"article": ARTICLE, "reference": "The council approved a budget .",
+                           "summaries": {"lead-3": "Something else entirely."}}])
+    r = json.loads(_run(["evaluate", "summaries", str(p), "--format", "json"], capsys)[1])
+    assert [s["system"] for s in r["systems"]] == ["lead-3", "extractive", "lead-3 (given)"]
+    assert r["systems"][0]["per_pair"][0]["language"] == "en"

@@ -23,9 +23,9 @@ of the section (n-gram counts as they are, not deduplicated: "Orig"), and the to
 ``m = max(1, round(`` :data:`GAP_SENTENCE_RATIO` ``* n))`` sentences (30%, the paper's
 gap-sentence ratio) are the target, in page order. The **source** is the section's heading, a
 blank line, and the section's text without those sentences (paragraph breaks kept). ROUGE is
-``rouge-score``'s (Lin 2004), with its tokenizer and Porter stemming. A section whose
-sentences share no ROUGE token at all is skipped (nothing to select; text in non-Latin
-scripts, which that tokenizer drops, ends here).
+``rouge-score``'s (Lin 2004) with unclutter's tokenizer (rouge-score's rule extended to every
+script: :class:`unclutter.measure.summaries.UnicodeRougeTokenizer`) and Porter stemming. A
+section whose sentences share no ROUGE token at all is skipped (nothing to select).
 
 Plain pairs files are accepted too (JSONL with ``{"source","target"}`` or
 ``{"article","reference"}``, e.g. ``../shared/datasets/summ-cnndm-sample/pairs.jsonl``): they
@@ -129,9 +129,9 @@ class SummarizerTrainingError(Exception):
 
 
 def _rouge_tokenizer():
-    from rouge_score import tokenizers
+    from unclutter.measure.summaries import UnicodeRougeTokenizer
 
-    return tokenizers.DefaultTokenizer(use_stemmer=True)
+    return UnicodeRougeTokenizer(use_stemmer=True)
 
 
 def gap_count(n_sentences: int) -> int:
@@ -144,7 +144,7 @@ def gap_sentences(sentences: list[str], m: int | None = None) -> tuple[list[int]
     """PEGASUS "Ind-Orig" gap-sentence selection (Zhang et al. 2020, section 3.1).
 
     Each sentence ``s_i`` is scored independently: ROUGE-1 F1 between ``s_i`` and the other
-    sentences together (``rouge-score``'s tokenizer with stemming, n-gram *counts* as in
+    sentences together (the Unicode ROUGE tokenizer with stemming, n-gram *counts* as in
     ``rouge-score``: the "Orig" variant). The top ``m`` (default :func:`gap_count`) are
     selected, ties to the earlier sentence.
 
@@ -468,9 +468,9 @@ def load_model(name: str):
 
 def _rouge(preds: list[str], refs: list[str]) -> dict[str, float]:
     """Mean ROUGE-1/2/L F1 (``rouge-score``, stemming), 0-100."""
-    from rouge_score import rouge_scorer
+    from unclutter.measure.summaries import rouge_scorer_for
 
-    scorer = rouge_scorer.RougeScorer(list(ROUGE_TYPES), use_stemmer=True)
+    scorer = rouge_scorer_for(ROUGE_TYPES)
     tot = dict.fromkeys(ROUGE_TYPES, 0.0)
     for p, r in zip(preds, refs):
         s = scorer.score(r, p)
@@ -712,7 +712,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, metavar="{pairs,train}")
     p = sub.add_parser("pairs", help="build segment-summary pairs (JSONL) from datasets or pairs files",
                        description="Build section-level pairs: headed sections of the extracted pages, target = "
-                                   "gap sentences (PEGASUS Ind-Orig, 30%%), source = heading + the rest.")
+                                   "gap sentences (PEGASUS Ind-Orig, 30 percent), source = heading + the rest.")
     p.add_argument("--dataset", action="append", required=True, metavar="DIR_OR_JSONL",
                    help="dataset folder, its cases.jsonl, a pairs JSONL ({source,target} or {article,reference}), "
                         "or a name under ../shared/datasets; repeatable")

@@ -64,7 +64,8 @@ def evaluate() -> None:
 @click.argument("dataset")
 @click.option("--extractor", "extractors", multiple=True, metavar="NAME",
               help="auto, heuristic, cetd, gbdt, gnn, or a rival: trafilatura, readability-lxml, resiliparse "
-                   "(bench extra). Repeat to compare side by side. Default: auto.")
+                   "(bench extra). Repeat to compare side by side. Default: auto (none when --predictions "
+                   "is given).")
 @click.option("--predictions", multiple=True, metavar="NAME=FILE",
               help="Score another system's output: a JSON object {case id: extracted text}. Repeatable.")
 @click.option("--limit", type=click.IntRange(min=1), help="Only the first N cases.")
@@ -96,6 +97,10 @@ def extraction(dataset: str, extractors: tuple[str, ...], predictions: tuple[str
         if not isinstance(data, dict) or not all(isinstance(v, (str, type(None))) for v in data.values()):
             raise UsageError(f"--predictions: {path!r} must be a JSON object {{case id: text}}")
         given[name] = {str(k): v for k, v in data.items()}
+        missing = sum(1 for c in cases if c.id not in given[name])
+        if missing:
+            click.echo(f"unclutter: warning: --predictions {name}: {missing} of {len(cases)} case ids have no "
+                       "prediction (scored as empty, counted in errors)", err=True)
     systems = extractors or (() if given else ("auto",))
     report = evaluate_extraction(cases, systems, predictions=given, workers=workers, timeout=timeout,
                                  progress_factory=_progress(quiet))
@@ -130,8 +135,8 @@ def summaries(pairs: str, backends: tuple[str, ...], model: str | None, bertscor
 @_OUTPUT
 def distillation(study_set: str, backends: tuple[str, ...], model: str | None, limit: int | None, fmt: str,
                  output: str | None) -> None:
-    """The raw-vs-distilled study on STUDY_SET (a folder with pages.jsonl): ROUGE-L of summaries
-    of the whole page's text against summaries of unclutter's main content."""
+    """The raw-vs-distilled study on STUDY_SET (a folder with pages.jsonl): ROUGE-Lsum of
+    summaries of the whole page's text against summaries of unclutter's main content."""
     from .study import format_table, load_study_set, run_study
 
     report = run_study(load_study_set(study_set, limit), backends, model=model)
@@ -148,8 +153,14 @@ def build_study_set_command(pairs: str, templates: str, out_dir: str, limit: int
     real page from TEMPLATES (a dataset folder), keeping the page's boilerplate."""
     from .study import build_study_set
 
+    from .summaries import load_pairs
+
     n = build_study_set(pairs, templates, out_dir, limit)
+    wanted = len(load_pairs(pairs, limit))
     click.echo(f"{n} pages written to {out_dir}", err=True)
+    if n < wanted:
+        click.echo(f"unclutter: warning: {wanted - n} pairs left out: only {n} template pages had a main "
+                   "element matching their ground truth", err=True)
 
 
 @evaluate.command("rating-study")

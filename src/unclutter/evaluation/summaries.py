@@ -106,8 +106,18 @@ def system_functions(backends: Sequence[str] = (), model: str | None = None
     Raises:
         UsageError: an unknown backend; BackendUnavailableError: its extra is missing.
     """
+    from pathlib import Path as _Path
+
     from ..summarize import backend_names, get_summarizer
 
+    if model and not [b for b in backends if b not in BASELINES]:
+        raise UsageError("--model names the model of a --backend (e.g. --backend transformers --model DIR)")
+    if "transformers" in backends:
+        if not model:
+            raise UsageError("--backend transformers needs --model (a local seq2seq model folder)")
+        if (model.startswith((".", "/", "~")) or _Path(model).expanduser().exists()) \
+                and not _Path(model).expanduser().is_dir():
+            raise UsageError(f"--model {model!r}: no such model folder")
     extractive = get_summarizer("extractive")
     systems: list[tuple[str, Callable[[str], list[str]]]] = [
         ("lead-3", lead3),
@@ -137,7 +147,7 @@ def _score_system(name: str, outputs: list[list[str]], pairs: Sequence[Pair], ti
         lang = readability_language(pair.source)
         rd = readability(text, sents, language=lang) if sents else None
         warnings = check_grounding(sents, pair.source) if sents else []
-        rows.append({**r, "fre": rd.flesch_reading_ease if rd else None,
+        rows.append({"id": pair.id, "language": lang, **r, "fre": rd.flesch_reading_ease if rd else None,
                      "fkgl": rd.flesch_kincaid_grade if rd else None, "fog": rd.gunning_fog if rd else None,
                      "reading_ease_formula": rd.formula if rd else None,
                      "words": len(text.split()), "warnings": len(warnings)})
@@ -184,9 +194,11 @@ def evaluate_summaries(pairs: Sequence[Pair], backends: Sequence[str] = (), *, m
             times.append(time.perf_counter() - t)
         results.append(_score_system(name, outputs, pairs, times, bertscore))
     given = sorted({k for p in pairs for k in p.given})
+    taken = {r["system"] for r in results}
     for name in given:
         outputs = [[s.text for s in split_sentences(p.given.get(name, ""))] for p in pairs]
-        results.append(_score_system(name, outputs, pairs, [], bertscore))
+        # a given system named like one this command runs keeps both rows apart
+        results.append(_score_system(f"{name} (given)" if name in taken else name, outputs, pairs, [], bertscore))
     return {"pairs": len(pairs), "bertscore_model": BERTSCORE_MODEL if bertscore else None, "systems": results}
 
 
@@ -213,10 +225,11 @@ def format_table(report: dict) -> str:
                   f"{_f(r['grounding_warnings'])} ({_f(100 * r['with_warnings'] if r['with_warnings'] is not None else None, 0)}%)",
                   _f(r["ms_per_summary"], 1)]
         lines.append("| " + " | ".join(cells) + " |")
-    note = (f"{report['pairs']} pairs. ROUGE F1 x 100 (rouge-score, Porter stemming; R-Lsum on newline-split "
+    note = (f"Pairs: {report['pairs']}. ROUGE F1 x 100 (rouge-score, Porter stemming; R-Lsum on newline-split "
             "sentences); CI: percentile bootstrap over pairs. Reading ease by the source language's formula "
             "(n/a: no formula for that language); FKGL and Fog for English only. Grounding warnings: numbers, "
-            "dates and names absent from the source, per summary (share of summaries with any).")
+            "dates and names absent from the source, per summary (share of summaries with any). A system missing "
+            "from a pair scores an empty summary there.")
     if semantic:
         note += f" BERTScore-style: {report['bertscore_model']}, not comparable to published BERTScore."
     return "\n".join(lines + ["", note])

