@@ -305,3 +305,128 @@ def test_given_system_named_like_a_baseline_keeps_its_own_row(tmp_path, capsys):
     r = json.loads(_run(["evaluate", "summaries", str(p), "--format", "json"], capsys)[1])
     assert [s["system"] for s in r["systems"]] == ["lead-3", "extractive", "lead-3 (given)"]
     assert r["systems"][0]["per_pair"][0]["language"] == "en"
+
+
+# -- hostile inputs ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("html", ["../outside.html", "/etc/passwd"])
+def test_dataset_paths_stay_inside_the_folder(tmp_path, capsys, html):
+    d = tmp_path / "ds"
+    d.mkdir()
+    (tmp_path / "outside.html").write_text("<p>secret</p>")
+    (d / "cases.jsonl").write_text(json.dumps({"id": "a", "html": html}) + "\n")
+    code, out, err = _run(["evaluate", "extraction", str(d)], capsys)
+    assert code == 2 and "outside the folder" in err and out == ""
+
+
+@pytest.mark.parametrize("line, message", [
+    ('{"id": ' + "9" * 5000 + ', "html": "a.html"}', "not readable JSON"),
+    ('{"id": "a", "html": "a\\u0000.html"}', "cannot use HTML file"),
+    ('{"id": "a", "html": "' + "x" * 5000 + '.html"}', "cannot use HTML file"),
+    ("[" * 100000 + "]" * 100000, "not readable JSON"),
+])
+def test_hostile_dataset_lines_are_one_usage_error(tmp_path, capsys, line, message):
+    (tmp_path / "cases.jsonl").write_text(line + "\n")
+    code, out, err = _run(["evaluate", "extraction", str(tmp_path)], capsys)
+    assert code == 2 and message in err and len(err) < 400
+
+
+def test_bom_and_lone_surrogates_are_read(tmp_path, capsys):
+    d = _dataset(tmp_path)
+    rows = (d / "cases.jsonl").read_text().splitlines()
+    rows[0] = rows[0].replace('"page_type": "article"', '"page_type": "art\\ud800icle | x"')
+    (d / "cases.jsonl").write_bytes(b"\xef\xbb\xbf" + "\n".join(rows).encode() + b"\n")
+    pf = tmp_path / "p.json"
+    pf.write_text(json.dumps({"a": "x"}))
+    code, out, err = _run(["evaluate", "extraction", str(d), "--predictions", f"p={pf}"], capsys)
+    assert code == 0, err
+    assert "art\ufffdicle \\| x" in out  # the cell cannot break the table
+
+
+def test_predictions_must_be_a_regular_file(tmp_path, capsys):
+    import os
+
+    d = _dataset(tmp_path)
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    code, _, err = _run(["evaluate", "extraction", str(d), "--predictions", f"x={fifo}"], capsys)
+    assert code == 2 and "not a regular file" in err
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b'{"a": "\xff"}')
+    code, _, err = _run(["evaluate", "extraction", str(d), "--predictions", f"x={bad}"], capsys)
+    assert code == 2 and "not UTF-8" in err
+
+
+def test_failed_pages_are_listed_with_their_reason(tmp_path, capsys):
+    d = _dataset(tmp_path)
+    (d / "b.html").write_bytes(b"<div>" * 20000 + b"deep" + b"</div>" * 20000)
+    code, out, err = _run(["evaluate", "extraction", str(d), "--workers", "1", "--format", "json", "--quiet"], capsys)
+    assert code == 0, err
+    failed = json.loads(out)["failed"]
+    assert [f["id"] for f in failed] == ["b"] and "nested" in failed[0]["error"]
+
+
+def test_rivals_get_the_same_input_limits(tmp_path, capsys):
+    pytest.importorskip("trafilatura")
+    import time
+
+    d = _dataset(tmp_path)
+    (d / "b.html").write_bytes(b"<div>" * 100000 + b"deep" + b"</div>" * 100000)
+    t = time.monotonic()
+    code, out, err = _run(["evaluate", "extraction", str(d), "--extractor", "trafilatura", "--format", "json"], capsys)
+    assert code == 0, err
+    assert time.monotonic() - t < 30
+    assert [f["id"] for f in json.loads(out)["failed"]] == ["b"]
+
+
+def test_study_set_names_files_by_number_and_appears_whole(tmp_path, capsys):
+    templates = _dataset(tmp_path)
+    pairs = _pairs(tmp_path, [{"id": "../../escaped", "article": ARTICLE, "reference": "A budget ."}])
+    out_dir = tmp_path / "study"
+    code, _, err = _run(["evaluate", "build-study-set", str(pairs), str(templates), "-o", str(out_dir)], capsys)
+    assert code == 0, err
+    assert not list(tmp_path.rglob("escaped*"))
+    assert [p.name for p in (out_dir / "pages").iterdir()] == ["00001.html"]
+    assert json.loads((out_dir / "pages.jsonl").read_text())["id"] == "../../escaped"
+    # an existing, non-empty folder is never overwritten
+    code, _, err = _run(["evaluate", "build-study-set", str(pairs), str(templates), "-o", str(out_dir)], capsys)
+    assert code == 2 and "not an empty folder" in err
+    # a failed build leaves nothing behind
+    empty_templates = tmp_path / "t2"
+    empty_templates.mkdir()
+    (empty_templates / "x.html").write_text("<p>nothing like it</p>")
+    (empty_templates / "cases.jsonl").write_text(json.dumps({"id": "x", "html": "x.html", "text": "other words"}) + "\n")
+    code, _, err = _run(["evaluate", "build-study-set", str(pairs), str(empty_templates), "-o", str(tmp_path / "s2")],
+                        capsys)
+    assert code == 2 and not (tmp_path / "s2").exists()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".s2.")]
+
+
+def test_distillation_lists_unreadable_pages_and_goes_on(tmp_path, capsys):
+    import time
+
+    s = tmp_path / "s"
+    (s / "pages").mkdir(parents=True)
+    (s / "pages" / "ok.html").write_text(_page("Budget", ARTICLE.replace(". ", ". | ")))
+    (s / "pages" / "bin.html").write_bytes(b"\x00\x01\x02binary" * 100)
+    (s / "pages" / "deep.html").write_bytes(b"<div>" * 100000 + b"x" + b"</div>" * 100000)
+    rows = [{"id": n, "html": f"pages/{n}.html", "reference": "The council approved a new budget ."}
+            for n in ("ok", "bin", "deep")]
+    (s / "pages.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n")
+    t = time.monotonic()
+    code, out, err = _run(["evaluate", "distillation", str(s), "--format", "json"], capsys)
+    assert code == 0, err
+    assert time.monotonic() - t < 30
+    r = json.loads(out)
+    assert r["pages"] == 1 and [e["id"] for e in r["errors"]] == ["bin", "deep"]
+
+
+def test_rouge_reads_a_bounded_prefix_of_long_texts():
+    import time
+
+    from unclutter.measure.summaries import MAX_ROUGE_WORDS, rouge
+
+    long_text = " ".join(f"w{i}" for i in range(20 * MAX_ROUGE_WORDS))
+    t = time.monotonic()
+    r = rouge([long_text], long_text)
+    assert r["rouge1"] == 100.0 and time.monotonic() - t < 20

@@ -11,7 +11,7 @@ import sys
 
 import click
 
-from ..core.errors import UsageError
+from ..core.errors import OutputError, UsageError
 
 __all__ = ["evaluate"]
 
@@ -25,8 +25,52 @@ def _emit(text: str, output: str | None) -> None:
         from ..cli import _write_atomic
 
         _write_atomic(output, text)
-    else:
+        return
+    try:
         click.echo(text, nl=not text.endswith("\n"))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+
+def _finite(value: float) -> float:
+    if value != value:  # NaN passes click's range check
+        raise click.BadParameter("must be a number of seconds")
+    return value
+
+
+#: Largest --predictions file read, bytes.
+MAX_PREDICTIONS_BYTES = 512 * 1024 * 1024
+
+
+def _read_predictions(path: str) -> dict:
+    import os
+    import stat
+
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode):
+            raise UsageError(f"--predictions: {path!r} is not a regular file")
+        if st.st_size > MAX_PREDICTIONS_BYTES:
+            raise UsageError(f"--predictions: {path!r} is over {MAX_PREDICTIONS_BYTES} bytes")
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_PREDICTIONS_BYTES + 1)
+        data = json.loads(raw.decode("utf-8-sig"))
+    except OSError as exc:
+        raise UsageError(f"--predictions: cannot read {path!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise UsageError(f"--predictions: {path!r} is not UTF-8 text") from None
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--predictions: {path!r} is not JSON ({exc.msg})") from None
+    except (ValueError, RecursionError) as exc:
+        raise UsageError(f"--predictions: {path!r} is not readable JSON ({type(exc).__name__})") from None
+    if not isinstance(data, dict) or not all(isinstance(v, (str, type(None))) for v in data.values()):
+        raise UsageError(f"--predictions: {path!r} must be a JSON object {{case id: text}}")
+    from .datasets import _clean
+
+    return _clean(data)
 
 
 def _progress(quiet: bool):
@@ -69,9 +113,9 @@ def evaluate() -> None:
 @click.option("--predictions", multiple=True, metavar="NAME=FILE",
               help="Score another system's output: a JSON object {case id: extracted text}. Repeatable.")
 @click.option("--limit", type=click.IntRange(min=1), help="Only the first N cases.")
-@click.option("--workers", type=click.IntRange(min=1), help="Worker processes for unclutter (default: the CPUs).")
-@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
-              help="Seconds per page for unclutter's extractors.")
+@click.option("--workers", type=click.IntRange(1, 256), help="Worker processes for unclutter (default: the CPUs).")
+@click.option("--timeout", type=click.FloatRange(0.1, 3600), default=30.0, show_default=True,
+              callback=lambda _ctx, _param, v: _finite(v), help="Seconds per page.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @_FORMAT
 @_OUTPUT
@@ -87,16 +131,9 @@ def extraction(dataset: str, extractors: tuple[str, ...], predictions: tuple[str
         name, sep, path = item.partition("=")
         if not sep or not name or not path:
             raise UsageError(f"--predictions {item!r}: write NAME=FILE")
-        try:
-            with open(path, encoding="utf-8") as fh:
-                data = json.load(fh)
-        except OSError as exc:
-            raise UsageError(f"--predictions: cannot read {path!r}: {exc.strerror or exc}") from None
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"--predictions: {path!r} is not JSON ({exc.msg})") from None
-        if not isinstance(data, dict) or not all(isinstance(v, (str, type(None))) for v in data.values()):
-            raise UsageError(f"--predictions: {path!r} must be a JSON object {{case id: text}}")
-        given[name] = {str(k): v for k, v in data.items()}
+        if name in given:
+            raise UsageError(f"--predictions: the name {name!r} is given twice")
+        given[name] = _read_predictions(path)
         missing = sum(1 for c in cases if c.id not in given[name])
         if missing:
             click.echo(f"unclutter: warning: --predictions {name}: {missing} of {len(cases)} case ids have no "

@@ -12,14 +12,21 @@ Scores per system (definitions and sources in :mod:`unclutter.measure.evaluate`)
 shingle metric (precision, recall, F1 = harmonic mean of the mean P and R), WCXB word-level
 F1 (means of per-page P, R, F1), each with a 95% percentile-bootstrap interval of F1 and
 broken down by ``meta.page_type``; the ``with`` / ``without`` snippet rates. A page an
-extractor fails on (error, timeout, no main content) counts as an empty prediction and is
-counted in ``errors``.
+extractor fails on (error, timeout, no main content) counts as an empty prediction, is
+counted in ``errors`` and listed in ``failed`` with its reason. Rivals get the same input
+limits as unclutter (pages nested or crowded past :func:`unclutter.parse.guards.check_input_limits`
+are errors, not minutes of parsing) and ``timeout`` seconds a page (``SIGALRM``, where the
+platform has it).
 """
 
 from __future__ import annotations
 
+import os
+import signal
+import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 
 from ..core.errors import UsageError
 from ..core.options import EXTRACTORS
@@ -31,7 +38,9 @@ from ..measure.evaluate import (
     snippet_scores,
     word_scores,
 )
-from .datasets import Case, iter_html
+from ..parse.decode import decode_html
+from ..parse.guards import check_input_limits
+from .datasets import Case, iter_html, table_cell
 
 __all__ = ["RIVALS", "SYSTEMS", "predict", "score", "evaluate_extraction", "format_table"]
 
@@ -73,7 +82,8 @@ def _rival(name: str) -> Callable[[bytes, str | None], str]:
 
 
 def predict(cases: Sequence[Case], system: str, *, workers: int | None = None,
-            timeout: float = 30.0, progress: Callable[[int], None] | None = None) -> dict[str, str | None]:
+            timeout: float = 30.0, progress: Callable[[int], None] | None = None,
+            failures: dict[str, str] | None = None) -> dict[str, str | None]:
     """Run one system over ``cases``: ``{case id: text, or None when it failed}``.
 
     Args:
@@ -81,6 +91,7 @@ def predict(cases: Sequence[Case], system: str, *, workers: int | None = None,
         workers: worker processes for unclutter's extractors (``None``: the CPUs).
         timeout: seconds per page for unclutter's extractors (the worker is killed past it).
         progress: called with the number of pages done so far, after each page.
+        failures: filled with ``{case id: "ErrorKind: message"}`` for the pages that failed.
 
     Raises:
         UsageError: unknown system, or a rival whose package is missing.
@@ -88,6 +99,7 @@ def predict(cases: Sequence[Case], system: str, *, workers: int | None = None,
     if system not in SYSTEMS:
         raise UsageError(f"unknown extractor {system!r}; choose from {', '.join(SYSTEMS)}")
     out: dict[str, str | None] = {}
+    failures = {} if failures is None else failures
     if system in EXTRACTORS:
         from ..batch import extract_many
         from ..batch.record import PageInput
@@ -97,23 +109,53 @@ def predict(cases: Sequence[Case], system: str, *, workers: int | None = None,
                 yield PageInput(id=case.id, source=str(case.html_path), data=data, url=case.url,
                                 error=("UnreadableInputError", error) if error else None)
 
+        # never more worker processes than pages
+        workers = max(1, min(workers or os.cpu_count() or 1, len(cases)))
         for record in extract_many(pages(), workers=workers, timeout=timeout, extractor=system):
-            out[record["id"]] = record["text"] if record.get("status") == "ok" else None
+            ok = record.get("status") == "ok"
+            out[record["id"]] = record["text"] if ok else None
+            if not ok:
+                failures[record["id"]] = f"{record.get('error_kind')}: {record.get('error_message')}"
             if progress:
                 progress(len(out))
         return out
     run = _rival(system)
     for case, data, error in iter_html(cases):
         text = None
-        if data is not None:
+        if data is None:
+            failures[case.id] = error or "unreadable"
+        else:
             try:
-                text = run(data, case.url)
-            except Exception:  # noqa: BLE001 - a rival's failure on one page is that page's error
+                check_input_limits(decode_html(data)[0])
+                with _deadline(timeout):
+                    text = run(data, case.url)
+            except Exception as exc:  # noqa: BLE001 - a rival's failure on one page is that page's error
+                failures[case.id] = f"{type(exc).__name__}: {exc}"
                 text = None
         out[case.id] = text
         if progress:
             progress(len(out))
     return out
+
+
+@contextmanager
+def _deadline(seconds: float):
+    """Raise ``TimeoutError`` in this (main) thread after ``seconds``; a no-op where
+    ``SIGALRM`` is missing or off the main thread. Code in C returns before it fires."""
+    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def fire(*_):
+        raise TimeoutError(f"over {seconds:g} s")
+
+    old = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
 
 
 def _aeb(pairs: list[tuple[str | None, str]]) -> dict:
@@ -134,7 +176,8 @@ def _word(pairs: list[tuple[str | None, str]]) -> dict:
             "f1": sum(s.f1 for s in scores) / n, "f1_ci95": list(ci) if ci else None, "pages": n}
 
 
-def score(cases: Sequence[Case], predictions: dict[str, str | None], system: str = "predictions") -> dict:
+def score(cases: Sequence[Case], predictions: dict[str, str | None], system: str = "predictions",
+          failures: dict[str, str] | None = None) -> dict:
     """Scores of one system's ``predictions`` (``{case id: text or None}``; a missing id is
     an empty prediction and counted in ``errors``). Returns the per-system report:
     ``{"extractor", "pages", "errors", "aeb", "word", "snippets"}`` where ``aeb`` and
@@ -154,7 +197,9 @@ def score(cases: Sequence[Case], predictions: dict[str, str | None], system: str
             continue
         pairs.append((case.text, pred))
         by_type[case.page_type or "unknown"].append((case.text, pred))
-    report = {"extractor": system, "pages": len(cases), "errors": errors,
+    failures = failures or {}
+    failed = [{"id": c.id, "error": failures.get(c.id, "no prediction")} for c in cases if predictions.get(c.id) is None]
+    report = {"extractor": system, "pages": len(cases), "errors": errors, "failed": failed,
               "aeb": _aeb(pairs), "word": _word(pairs)}
     for key in ("aeb", "word"):
         # one group with no page type says nothing the overall row does not
@@ -193,10 +238,22 @@ def evaluate_extraction(cases: Sequence[Case], systems: Sequence[str] = ("auto",
         the top level (``extractor``, ``aeb``, ``word``, ``snippets``, ``errors``), so a
         single-system run reads ``report["aeb"]["f1"]``.
     """
+    names = list(systems) + list(predictions or {})
+    unknown = [s for s in systems if s not in SYSTEMS]
+    if unknown:
+        raise UsageError(f"unknown extractor {unknown[0]!r}; choose from {', '.join(SYSTEMS)}")
+    if len(set(names)) < len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise UsageError(f"system {dup!r} named twice (extractors and --predictions names must differ)")
+    for system in systems:
+        if system in RIVALS:
+            _rival(system)  # a missing package is an error before any page runs
     reports = []
     for system in systems:
         cb = progress_factory(system, len(cases)) if progress_factory else None
-        reports.append(score(cases, predict(cases, system, workers=workers, timeout=timeout, progress=cb), system))
+        failures: dict[str, str] = {}
+        preds = predict(cases, system, workers=workers, timeout=timeout, progress=cb, failures=failures)
+        reports.append(score(cases, preds, system, failures))
     for name, preds in (predictions or {}).items():
         reports.append(score(cases, preds, name))
     if not reports:
@@ -216,13 +273,13 @@ def format_table(report: dict) -> str:
         a, w, s = r["aeb"], r["word"], r["snippets"]
         aci = "-" if not a.get("f1_ci95") else f"{a['f1_ci95'][0]:.3f}-{a['f1_ci95'][1]:.3f}"
         wci = "-" if not w.get("f1_ci95") else f"{w['f1_ci95'][0]:.3f}-{w['f1_ci95'][1]:.3f}"
-        lines.append(f"| {r['extractor']} | {_fmt(a['precision'])} | {_fmt(a['recall'])} | {_fmt(a['f1'])} | {aci} "
+        lines.append(f"| {table_cell(r['extractor'])} | {_fmt(a['precision'])} | {_fmt(a['recall'])} | {_fmt(a['f1'])} | {aci} "
                      f"| {_fmt(w['precision'])} | {_fmt(w['recall'])} | {_fmt(w['f1'])} | {wci} "
                      f"| {_fmt(s['with'])} | {_fmt(s['without'])} | {r['errors']} |")
     types = sorted({t for r in report["systems"] for t in r["aeb"].get("by_page_type", {})})
     if types:
         lines += ["", "F1 by page type (AEB / word):", "",
-                  "| page type | pages | " + " | ".join(r["extractor"] for r in report["systems"]) + " |",
+                  "| page type | pages | " + " | ".join(table_cell(r["extractor"]) for r in report["systems"]) + " |",
                   "|---|---:|" + "---:|" * len(report["systems"])]
         for t in types:
             n = report["systems"][0]["aeb"]["by_page_type"].get(t, {}).get("pages", 0)
@@ -231,7 +288,7 @@ def format_table(report: dict) -> str:
                 a = r["aeb"]["by_page_type"].get(t, {})
                 w = r["word"]["by_page_type"].get(t, {})
                 cells.append(f"{_fmt(a.get('f1'))} / {_fmt(w.get('f1'))}")
-            lines.append(f"| {t} | {n} | " + " | ".join(cells) + " |")
+            lines.append(f"| {table_cell(t)} | {n} | " + " | ".join(cells) + " |")
     scored = report["systems"][0]["aeb"]["pages"]
     lines += ["", f"{report['pages']} pages ({scored} with a ground-truth text: P/R/F1; all: snippets). AEB: shingle metric of the Article Extraction Benchmark; "
               "word: WCXB word-level F1; with/without: share of snippets found / absent; "

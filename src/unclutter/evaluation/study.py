@@ -32,12 +32,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.errors import UnclutterError, UsageError
+from ..core.errors import OutputError, UnclutterError, UsageError
 from ..measure.evaluate import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, word_scores
 from ..measure.summaries import rouge
 from ..parse.decode import decode_html
+from ..parse.guards import check_input_limits
 from ..text.sentences import split_sentences
-from .datasets import load_dataset, read_html
+from .datasets import file_inside, json_lines, load_dataset, read_bounded, read_html, shown, table_cell
 
 __all__ = ["StudyPage", "visible_text", "load_study_set", "build_study_set", "run_study", "format_table",
            "STUDY_FILE"]
@@ -60,10 +61,16 @@ class StudyPage:
 
 
 def visible_text(data: bytes) -> str:
-    """The whole page's visible text, one line per text node (rules in the module docstring)."""
+    """The whole page's visible text, one line per text node (rules in the module docstring).
+
+    Raises:
+        UnreadableInputError (and subclasses): binary or undecodable bytes, nesting or
+            element counts over the parser's limits (:func:`unclutter.parse.guards.check_input_limits`).
+    """
     from selectolax.lexbor import LexborHTMLParser
 
     text, _ = decode_html(data)
+    check_input_limits(text)  # the parser's time grows with nesting: refuse what it cannot read fast
     tree = LexborHTMLParser(text)
     tree.strip_tags(list(_INVISIBLE_TAGS))
     for node in tree.css("[hidden], [aria-hidden=true], [style]"):
@@ -89,26 +96,22 @@ def load_study_set(path: str | Path, limit: int | None = None) -> list[StudyPage
     if not file.is_file():
         raise UsageError(f"no study set at {str(path)!r}: give a folder holding {STUDY_FILE} or the file itself")
     pages: list[StudyPage] = []
-    with open(file, encoding="utf-8", errors="replace") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            where = f"{file.name} line {number}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UsageError(f"{where}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict) or not isinstance(row.get("html"), str) \
-                    or not isinstance(row.get("reference"), str) or not row["reference"].strip():
-                raise UsageError(f"{where}: needs 'html' (a file) and 'reference' (a summary)")
-            html_path = (file.parent / row["html"]).resolve()
-            if not html_path.is_file():
-                raise UsageError(f"{where}: no such HTML file {row['html']!r}")
-            url = row.get("url")
-            pages.append(StudyPage(str(row.get("id", number)), html_path, url if isinstance(url, str) else None,
-                                   row["reference"]))
-            if limit is not None and len(pages) >= limit:
-                break
+    seen: set[str] = set()
+    for number, (where, row) in enumerate(json_lines(file), 1):
+        if not isinstance(row.get("reference"), str) or not row["reference"].strip():
+            raise UsageError(f"{where}: needs 'html' (a file) and 'reference' (a summary)")
+        html_path = file_inside(file.parent, row.get("html"), where)
+        pid = row.get("id", number)
+        if isinstance(pid, bool) or not isinstance(pid, (str, int)) or pid == "":
+            raise UsageError(f"{where}: 'id' must be a non-empty string")
+        pid = str(pid)
+        if pid in seen:
+            raise UsageError(f"{where}: duplicate id {shown(pid)}")
+        seen.add(pid)
+        url = row.get("url")
+        pages.append(StudyPage(pid, html_path, url if isinstance(url, str) else None, row["reference"]))
+        if limit is not None and len(pages) >= limit:
+            break
     if not pages:
         raise UsageError(f"{file}: no pages")
     return pages
@@ -153,11 +156,18 @@ def build_study_set(pairs_path: str | Path, templates: str | Path, out_dir: str 
     found are skipped.
 
     Returns:
-        The number of pages written (``out_dir/pages.jsonl`` and ``out_dir/pages/*.html``).
+        The number of pages written (``out_dir/pages.jsonl`` and ``out_dir/pages/NNNNN.html``;
+        the folder appears whole or not at all).
 
     Raises:
-        UsageError: unreadable pairs or templates, or no page could be built.
+        UsageError: unreadable pairs or templates, ``out_dir`` exists and is not an empty
+            folder, or no page could be built.
+        OutputError: the set could not be written (disk full, permissions).
     """
+    import os
+    import shutil
+    import tempfile
+
     from selectolax.lexbor import LexborHTMLParser
 
     from .summaries import load_pairs
@@ -167,36 +177,61 @@ def build_study_set(pairs_path: str | Path, templates: str | Path, out_dir: str 
     if not cases:
         raise UsageError(f"{templates}: no template page has a ground-truth text")
     out = Path(out_dir)
-    (out / "pages").mkdir(parents=True, exist_ok=True)
-    rows = []
-    t = 0
-    for pair in pairs:
-        while t < len(cases):
-            case = cases[t]
-            t += 1
-            try:
-                text, _ = decode_html(read_html(case))
-            except (OSError, EOFError, ValueError, UnclutterError):
-                continue
-            tree = LexborHTMLParser(text)
-            node = _main_container(tree, case.text)
-            if node is None:
-                continue
-            sents = [s.text.strip() for s in split_sentences(pair.source) if s.text.strip()]
-            paras = [" ".join(sents[i:i + PARAGRAPH_SENTENCES]) for i in range(0, len(sents), PARAGRAPH_SENTENCES)]
-            node.inner_html = "".join(f"<p>{html_lib.escape(p)}</p>" for p in paras)
-            name = f"pages/{pair.id}.html"
-            (out / name).write_text(tree.html or "", encoding="utf-8")
-            rows.append({"id": pair.id, "html": name, "url": case.url, "reference": pair.reference,
-                         "template": case.id})
-            break
-        else:
-            break
-    if not rows:
-        raise UsageError("no study page could be built (no template's main content was found)")
-    with open(out / STUDY_FILE, "w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError(f"-o {str(out_dir)!r}: exists and is not an empty folder (name a new one)")
+    parent = out.resolve().parent
+    if not parent.is_dir():
+        raise UsageError(f"-o {str(out_dir)!r}: folder {str(parent)!r} does not exist")
+    # Built in a temporary folder beside the target and renamed into place: an error or an
+    # interrupt leaves no half-written study set.
+    try:
+        work = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    except OSError as exc:
+        raise OutputError(f"cannot write {str(out_dir)!r}: {exc.strerror or exc}") from None
+    try:
+        (work / "pages").mkdir()
+        rows = []
+        t = 0
+        for pair in pairs:
+            while t < len(cases):
+                case = cases[t]
+                t += 1
+                try:
+                    text, _ = decode_html(read_html(case))
+                    check_input_limits(text)
+                except (OSError, EOFError, ValueError, UnclutterError):
+                    continue
+                tree = LexborHTMLParser(text)
+                node = _main_container(tree, case.text)
+                if node is None:
+                    continue
+                sents = [s.text.strip() for s in split_sentences(pair.source) if s.text.strip()]
+                paras = [" ".join(sents[i:i + PARAGRAPH_SENTENCES]) for i in range(0, len(sents), PARAGRAPH_SENTENCES)]
+                node.inner_html = "".join(f"<p>{html_lib.escape(p)}</p>" for p in paras)
+                # files are numbered: a pair's id never becomes a path
+                name = f"pages/{len(rows) + 1:05d}.html"
+                (work / name).write_text(tree.html or "", encoding="utf-8")
+                rows.append({"id": pair.id, "html": name, "url": case.url, "reference": pair.reference,
+                             "template": case.id})
+                break
+            else:
+                break
+        if not rows:
+            raise UsageError("no study page could be built (no template's main content was found)")
+        with open(work / STUDY_FILE, "w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(json.dumps(row, ensure_ascii=False) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+        if out.exists():
+            out.rmdir()  # the empty folder checked above
+        os.rename(work, out)
+    except OSError as exc:
+        shutil.rmtree(work, ignore_errors=True)
+        raise OutputError(f"cannot write {str(out_dir)!r}: {exc.strerror or exc}") from None
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
     return len(rows)
 
 
@@ -212,7 +247,8 @@ def run_study(pages: Sequence[StudyPage], backends: Sequence[str] = (), *, model
     """Summarize each page's raw text and main content with each system; score both.
 
     Returns:
-        ``{"pages": n, "no_main_content": k, "systems": [{"system", "raw_rougeLsum",
+        ``{"pages": n, "no_main_content": k, "errors": [{"id", "error"}] (unreadable pages,
+        left out), "systems": [{"system", "raw_rougeLsum",
         "distilled_rougeLsum", "gain", "relative_gain", "relative_gain_ci95", "per_page"}]}``
         (ROUGE x 100; gains as differences of means, relative gain as a fraction).
     """
@@ -222,15 +258,25 @@ def run_study(pages: Sequence[StudyPage], backends: Sequence[str] = (), *, model
 
     from .summaries import system_functions
 
-    raws, distilled, missing = [], [], 0
+    raws, distilled, missing, errors, kept = [], [], 0, [], []
     for page in pages:
-        data = page.html_path.read_bytes()
-        raws.append(visible_text(data))
+        try:
+            data = read_bounded(page.html_path)
+            raw = visible_text(data)
+        except (OSError, EOFError, ValueError, UnclutterError) as exc:
+            # an unreadable page is left out of both sides and listed
+            errors.append({"id": page.id, "error": f"{type(exc).__name__}: {exc}"})
+            continue
+        kept.append(page)
+        raws.append(raw)
         try:
             distilled.append(unclutter.extract(data, url=page.url).text)
         except UnclutterError:
             distilled.append("")
             missing += 1
+    if not kept:
+        raise UsageError(f"no readable page in the study set ({errors[0]['id']}: {errors[0]['error']})")
+    pages = kept
     systems = []
     for name, fn in system_functions(backends, model):
         rows = []
@@ -252,7 +298,7 @@ def run_study(pages: Sequence[StudyPage], backends: Sequence[str] = (), *, model
                         "gain": dist_mean - raw_mean, "relative_gain": _relative_gain(rows),
                         "relative_gain_ci95": ci,
                         "per_page": [{"id": p.id, "raw": r, "distilled": d} for p, (r, d) in zip(pages, rows)]})
-    return {"pages": len(pages), "no_main_content": missing, "systems": systems}
+    return {"pages": len(pages), "no_main_content": missing, "errors": errors, "systems": systems}
 
 
 def format_table(report: dict) -> str:
@@ -262,10 +308,12 @@ def format_table(report: dict) -> str:
     for s in report["systems"]:
         rel = s["relative_gain"]
         ci = s["relative_gain_ci95"]
-        lines.append(f"| {s['system']} | {s['raw_rougeLsum']:.2f} | {s['distilled_rougeLsum']:.2f} | "
+        lines.append(f"| {table_cell(s['system'])} | {s['raw_rougeLsum']:.2f} | {s['distilled_rougeLsum']:.2f} | "
                      f"{s['gain']:+.2f} | {'-' if rel is None else f'{100 * rel:+.1f}%'} | "
                      f"{'-' if not ci else f'{100 * ci[0]:+.1f}% to {100 * ci[1]:+.1f}%'} |")
-    lines += ["", f"{report['pages']} pages ({report['no_main_content']} without main content found). ROUGE-Lsum "
+    errors = report.get("errors") or []
+    skipped = f"; {len(errors)} unreadable pages left out, first: {errors[0]['id']}" if errors else ""
+    lines += ["", f"{report['pages']} pages ({report['no_main_content']} without main content found{skipped}). ROUGE-Lsum "
               "F1 x 100 against the reference summaries; relative gain = (distilled - raw) / raw of the means, "
               "95% CI by paired percentile bootstrap over pages."]
     return "\n".join(lines)

