@@ -423,6 +423,41 @@ def test_time_marked_as_published_beats_earlier_time():
     assert (md.date_published, md.date_modified) == ("2003-03-03", "2004-04-04")
 
 
+_STORY = ("<p>" + "The council met on a rainy evening to discuss the new budget for buses. " * 6 + "</p>") * 3
+
+
+def test_date_in_an_aside_post_meta_box():
+    # family: a blog theme puts the post's date in <article><aside><time datetime>
+    import unclutter
+
+    page = (f"<html><body><article><aside><time datetime='2021-06-06'>June 6, 2021</time></aside>"
+            f"<h2>A brief intro</h2>{_STORY}</article></body></html>")
+    assert unclutter.extract(page).date_published == "2021-06-06"
+    # a hidden aside's time does not count; a time in the body comes first
+    hidden = page.replace("<aside>", "<aside hidden>")
+    assert unclutter.extract(hidden, search_date=False).date_published is None
+    both = page.replace("<h2>", "<p><time datetime='2022-02-02'>Feb 2</time></p><h2>")
+    assert unclutter.extract(both).date_published == "2022-02-02"
+
+
+def test_date_in_script_data_on_a_declared_story():
+    # family: the date only in a framework's state JSON (or escaped JSON-LD in an attribute)
+    import unclutter
+
+    state = ('<script>window.__STATE__ = {"post": {"title": "A brief intro", '
+             '"publishDate": "2025-05-27", "related": [{"publishDate": "2020-01-01"}]}}</script>')
+    page = (f"<html><head><meta property='og:type' content='article'>{state}</head><body><article>"
+            f"<h1>A brief intro</h1>{_STORY}</article></body></html>")
+    a = unclutter.extract(page, search_date=False)
+    assert a.date_published == "2025-05-27"
+    escaped = page.replace(state, "<div data-ld='{&quot;datePublished&quot;:&quot;2025-11-17T09:00:00-05:00&quot;}'>"
+                                  "</div>")
+    assert unclutter.extract(escaped, search_date=False).date_published == "2025-11-17T09:00:00-05:00"
+    # a product's catalogue data does not date the page
+    product = page.replace("content='article'", "content='product'")
+    assert unclutter.extract(product, search_date=False).date_published is None
+
+
 def test_microdata_meta_date_in_body():
     md = meta(
         "",

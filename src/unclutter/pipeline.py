@@ -51,12 +51,25 @@ from .measure.confidence import confidence_signals, page_confidence
 from .measure.counts import count_words, reading_minutes
 from .parse.decode import decode_html, gunzip_page
 from .parse.html import ParsedPage, parse_html
-from .parse.metadata import extract_metadata, page_byline, search_date, settle_title, structured_article_body
+from .parse.metadata import (
+    extract_metadata,
+    page_byline,
+    script_date,
+    search_date,
+    settle_title,
+    structured_article_body,
+)
 from .prune.clean import parse_for_pruning, prune, strip_invisible
 from .reconstruct.document import plain_text_markdown, title_heading
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .route import auto_reads_byline, repruner, select
 from .structure.toc import build_toc
+
+#: Declared page kinds on which a publication date in script data is taken
+#: (:func:`~unclutter.parse.metadata.script_date`): on products, listings and service pages
+#: such keys date catalogue entries, not the page (wcxb-dev: 28 undated pages dated on all
+#: pages against 2 more right dates).
+SCRIPT_DATE_PAGE_TYPES = frozenset({"article", "forum"})
 
 __all__ = ["extract", "extract_url", "run_pipeline", "STRUCTURED_FALLBACK_MAX_CHARS"]
 
@@ -192,6 +205,11 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         trace.append(f"prune: removed {len(pruned.removed)} elements")
     title_source = meta.sources.get("title")
     settle_title(meta, pruned.root)  # (before the selection edits the pruned tree)
+    if meta.date_published is None and meta.page_type in SCRIPT_DATE_PAGE_TYPES:
+        found = script_date(html)
+        if found is not None:
+            meta.date_published = found
+            meta.sources["date_published"] = "script data"
     if options.search_date and meta.date_published is None:
         # (the visible page: before the selection edits it)
         # the visible text's first written date too, on every page: on wcxb-dev it finds the

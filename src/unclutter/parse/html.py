@@ -77,6 +77,30 @@ BLOCK_ELEMENTS = frozenset(
 #: Elements listed in ``ParsedPage.tagged`` as the tree is built (what the metadata stage
 #: looks for in the body), so that finding them needs no walk.
 TAGGED_ELEMENTS = frozenset({"h1", "time", "meta", "link", "title"})
+#: Dropped elements whose ``<time datetime>`` descendants are still listed (under
+#: ``tagged["chrome_time"]``): blog themes put a post's date in an ``<aside>`` post-meta box.
+_CHROME_WITH_TIMES = frozenset({"aside", "nav"})
+#: At most this many ``<time>`` elements are listed from one dropped element.
+_MAX_CHROME_TIMES = 4
+
+
+def _chrome_times(lnode, tag: str, attrs, parent: Node, tagged: dict) -> None:
+    """List the ``<time datetime>`` descendants of a dropped ``aside``/``nav`` (lexbor node
+    ``lnode``) as detached nodes: each hangs from a stand-in for the dropped element, whose
+    parent is the real ``parent``, so visibility and place checks see the real ancestors
+    (the elements between the stand-in and the time are not represented)."""
+    found = lnode.css("time[datetime]")
+    if not found:
+        return
+    holder = Node(tag, dict(attrs) if attrs else None)
+    holder.parent = parent
+    out = tagged.setdefault("chrome_time", [])
+    for n in found[:_MAX_CHROME_TIMES]:
+        t = Node("time", {k: v or "" for k, v in n.attributes.items()})
+        t.parent = holder
+        out.append(t)
+
+
 #: Elements in which whitespace is preserved (``white-space: pre``).
 _PRESERVE_WHITESPACE = frozenset({"pre", "textarea", "listing", "plaintext", "xmp"})
 
@@ -351,6 +375,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                         {k: v or "" for k, v in n.attributes.items()} for n in child.css("[aria-controls]")])
                 if tag == "style":
                     styles.append(child.text(deep=True))
+                elif tagged is not None and tag in _CHROME_WITH_TIMES and not (
+                        attrs and ("hidden" in attrs or "style" in attrs or "aria-hidden" in attrs)):
+                    _chrome_times(child, tag, attrs, parent, tagged)
                 if skipped is not None:
                     hides = skip_elements.hides if skip_elements is not None else None
                     skipped.append(SkippedElement(tag, attrs, child.text(deep=True), parent, hides is not None and any(

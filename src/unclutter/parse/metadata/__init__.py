@@ -32,6 +32,8 @@ records the winner as ``"json-ld"``, ``"next-data"``, ``"meta[<attr>=<key>]"`` (
                       > parsely-pub-date > <meta itemprop=datePublished> (anywhere)
                     > <time datetime> in the body (itemprop=datePublished or the
                       ``pubdate`` attribute first, else the first visible one)
+                    > a publication-date key in the page's script data
+                      (``"datePublished": "..."``, :func:`script_date`)
                     > (the pipeline, ``Options.search_date``) the URL and the
                       visible text, read by htmldate (:func:`search_date`)
     date_modified   JSON-LD dateModified > article:modified_time > og:updated_time
@@ -137,7 +139,7 @@ from ...core.invisible import INVISIBLE_CODEPOINTS, strip_invisible
 from ...core.models import Metadata
 from ..html import ParsedPage
 from .byline import BYLINE_TRAILER_RE, clean_byline, first_shown_byline, page_byline
-from .dates import clean_date, normalise_date, search_date
+from .dates import clean_date, normalise_date, script_date, search_date
 from .jsonld import (
     json_objects,
     ld_first_str,
@@ -176,6 +178,7 @@ __all__ = [
     "structured_article_body",
     "page_byline",
     "search_date",
+    "script_date",
     "FIELD_LIMITS",
     "PAGE_KINDS",
     "INVISIBLE_CODEPOINTS",

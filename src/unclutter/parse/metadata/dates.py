@@ -318,3 +318,29 @@ def _text_date(root: Node) -> str | None:
         if iso and iso[:10] <= _dt.date.today().isoformat():
             return iso[:10]
     return None
+
+
+#: Keys that name a publication date in a page's script data (a framework's state JSON,
+#: a JSON-LD block escaped into an attribute): schema.org's ``datePublished`` and the
+#: spellings CMSs use for it. Generic keys (``date``, ``createdAt``) are left out: state
+#: blobs carry them for every asset and related item.
+_SCRIPT_DATE_KEYS = ("datePublished|publishDate|publishedDate|published_at|publishedAt|publicationDate|"
+                     "publication_date|date_published|publish_date|firstPublishedAt|first_published_at")
+_Q = r'(?:"|&quot;|\\")'
+#: ``"datePublished": "2025-11-17T09:00:00-05:00"`` with plain, HTML-escaped or
+#: JSON-escaped quotes; literal alternatives and bounded runs only (linear time).
+_SCRIPT_DATE_RE = re.compile(
+    _Q + "(?:" + _SCRIPT_DATE_KEYS + ")" + _Q + r"[ \t]{0,8}:[ \t]{0,8}" + _Q
+    + r"([0-9]{4}-[0-9]{2}-[0-9]{2}(?:[T ][0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,9})?)?"
+    r"(?:Z|[+-][0-9]{2}:?[0-9]{2})?)?)" + _Q)
+#: Characters of the page searched for such a key (the head and the top of the body).
+SCRIPT_DATE_SEARCH_CHARS = 2_000_000
+
+
+def script_date(html: str, limit: int = 64) -> str | None:
+    """The first publication date a page's script data names (:data:`_SCRIPT_DATE_KEYS`
+    with an ISO 8601 value), normalised like the markup's dates, or ``None``. Read from the
+    raw HTML (scripts included), first :data:`SCRIPT_DATE_SEARCH_CHARS` characters: the
+    fallback after ``<meta>``, JSON-LD and ``<time>``, before the visible-text search."""
+    m = _SCRIPT_DATE_RE.search(html, 0, SCRIPT_DATE_SEARCH_CHARS)
+    return clean_date(m.group(1), limit) if m else None

@@ -169,11 +169,12 @@ def scan_tagged(scan: Scan, page: ParsedPage, head: Node | None, body: Node) -> 
             break
         if place(node) == _IN_BODY:
             h1s.append(node)
-    for node in tagged.get("time", ()):
-        if len(times) >= MAX_TIME_CANDIDATES:
-            break
-        if (node.attrs.get("datetime") or node.attrs.get("content")) and place(node) == _IN_BODY:
-            times.append(node)
+    for key in ("time", "chrome_time"):  # (times in a dropped aside or nav come last)
+        for node in tagged.get(key, ()):
+            if len(times) >= MAX_TIME_CANDIDATES:
+                break
+            if (node.attrs.get("datetime") or node.attrs.get("content")) and place(node) == _IN_BODY:
+                times.append(node)
 
 
 _IN_HEAD, _IN_BODY, _ELSEWHERE = 1, 2, 0
