@@ -65,34 +65,18 @@ def lead3_clean(article: str) -> list[str]:
 
 
 def rouge(pairs_out: list[tuple[list[str], str]]) -> list[dict]:
-    from rouge_score import rouge_scorer
+    """ROUGE-1/2/Lsum F1 x 100 per pair (:func:`unclutter.measure.summaries.rouge`)."""
+    from unclutter.measure.summaries import rouge as rouge_one
 
-    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeLsum"], use_stemmer=True)
-    res = []
-    for sents, ref in pairs_out:
-        ref_lines = "\n".join(line.strip() for line in ref.split("\n") if line.strip())
-        s = scorer.score(ref_lines, "\n".join(sents))
-        res.append({k: 100 * v.fmeasure for k, v in s.items()})
-    return res
+    keys = ("rouge1", "rouge2", "rougeLsum")
+    return [{k: v for k, v in rouge_one(sents, ref).items() if k in keys} for sents, ref in pairs_out]
 
 
 def bertscore_style(pairs_out: list[tuple[list[str], str]]) -> list[float]:
-    from unclutter.summarize.embeddings import token_embeddings
+    """BERTScore-style F1 x 100 per pair (:func:`unclutter.measure.summaries.bertscore_style`)."""
+    from unclutter.measure.summaries import bertscore_style as score
 
-    texts = []
-    for sents, ref in pairs_out:
-        texts += [" ".join(sents), " ".join(ref.split())]
-    embs = token_embeddings(texts)  # one batched pass
-    out = []
-    for k in range(0, len(embs), 2):
-        c, r = embs[k], embs[k + 1]
-        if len(c) == 0 or len(r) == 0:
-            out.append(0.0)
-            continue
-        sim = c @ r.T
-        p, rec = float(sim.max(axis=1).mean()), float(sim.max(axis=0).mean())
-        out.append(100 * (2 * p * rec / (p + rec) if p + rec else 0.0))
-    return out
+    return score([(" ".join(sents), ref) for sents, ref in pairs_out])
 
 
 def evaluate(name: str, fn, pairs: list[dict], semantic: bool) -> dict:

@@ -31,7 +31,7 @@ from pathlib import Path
 from ..core.errors import UsageError
 from ..core.limits import MAX_INPUT_BYTES
 
-__all__ = ["Case", "load_dataset", "read_html", "read_bounded", "json_lines", "file_inside", "table_cell", "shown", "CASES_FILE",
+__all__ = ["Case", "load_dataset", "read_html", "read_bounded", "json_lines", "file_inside", "read_id", "table_cell", "shown", "CASES_FILE",
            "MAX_LINE_BYTES"]
 
 #: The file naming a dataset's cases inside its folder.
@@ -101,6 +101,22 @@ def json_lines(file: Path) -> Iterator[tuple[str, dict]]:
             if not isinstance(row, dict):
                 raise UsageError(f"{where}: not a JSON object")
             yield where, _clean(row)
+
+
+def read_id(row: dict, default: object, where: str, seen: set[str]) -> str:
+    """A line's ``id`` (``default`` when absent) as a string, added to ``seen``.
+
+    Raises:
+        UsageError: not a non-empty string or integer, or already in ``seen``.
+    """
+    value = row.get("id", default)
+    if isinstance(value, bool) or not isinstance(value, (str, int)) or value == "":
+        raise UsageError(f"{where}: 'id' must be a non-empty string")
+    value = str(value)
+    if value in seen:
+        raise UsageError(f"{where}: duplicate id {shown(value)}")
+    seen.add(value)
+    return value
 
 
 def file_inside(root: Path, name: object, where: str, what: str = "HTML file") -> Path:
@@ -183,12 +199,7 @@ def load_dataset(path: str | Path, limit: int | None = None) -> list[Case]:
     cases: list[Case] = []
     seen: set[str] = set()
     for where, row in json_lines(file):
-        cid = row.get("id")
-        if isinstance(cid, bool) or not isinstance(cid, (str, int)) or cid == "":
-            raise UsageError(f"{where}: 'id' must be a non-empty string")
-        cid = str(cid)
-        if cid in seen:
-            raise UsageError(f"{where}: duplicate id {shown(cid)}")
+        cid = read_id(row, None, where, seen)
         html_path = file_inside(root, row.get("html"), where)
         text = row.get("text")
         if text is not None and not isinstance(text, str):
@@ -199,7 +210,6 @@ def load_dataset(path: str | Path, limit: int | None = None) -> list[Case]:
                           title if isinstance(title, str) else None, text,
                           _strings(row.get("with"), "with", where),
                           _strings(row.get("without"), "without", where), meta))
-        seen.add(cid)
         if limit is not None and len(cases) >= limit:
             break
     if not cases:

@@ -38,7 +38,7 @@ from ..measure.summaries import rouge
 from ..parse.decode import decode_html
 from ..parse.guards import check_input_limits
 from ..text.sentences import split_sentences
-from .datasets import file_inside, json_lines, load_dataset, read_bounded, read_html, shown, table_cell
+from .datasets import file_inside, json_lines, load_dataset, read_bounded, read_html, read_id, table_cell
 
 __all__ = ["StudyPage", "visible_text", "load_study_set", "build_study_set", "run_study", "format_table",
            "STUDY_FILE"]
@@ -101,13 +101,7 @@ def load_study_set(path: str | Path, limit: int | None = None) -> list[StudyPage
         if not isinstance(row.get("reference"), str) or not row["reference"].strip():
             raise UsageError(f"{where}: needs 'html' (a file) and 'reference' (a summary)")
         html_path = file_inside(file.parent, row.get("html"), where)
-        pid = row.get("id", number)
-        if isinstance(pid, bool) or not isinstance(pid, (str, int)) or pid == "":
-            raise UsageError(f"{where}: 'id' must be a non-empty string")
-        pid = str(pid)
-        if pid in seen:
-            raise UsageError(f"{where}: duplicate id {shown(pid)}")
-        seen.add(pid)
+        pid = read_id(row, number, where, seen)
         url = row.get("url")
         pages.append(StudyPage(pid, html_path, url if isinstance(url, str) else None, row["reference"]))
         if limit is not None and len(pages) >= limit:

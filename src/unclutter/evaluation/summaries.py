@@ -33,7 +33,7 @@ from ..measure.readability import readability, readability_language
 from ..measure.summaries import ROUGE_KEYS, bertscore_style, rouge
 from ..summarize.grounding import check_grounding
 from ..text.sentences import split_sentences
-from .datasets import json_lines, shown, table_cell
+from .datasets import json_lines, read_id, table_cell
 
 __all__ = ["Pair", "load_pairs", "lead3", "system_functions", "evaluate_summaries", "format_table",
            "BASELINES"]
@@ -77,13 +77,7 @@ def load_pairs(path: str | Path, limit: int | None = None) -> list[Pair]:
         if not isinstance(given, dict) or not all(isinstance(k, str) and k.strip() and isinstance(v, str)
                                                   for k, v in given.items()):
             raise UsageError(f"{where}: 'summaries' must map system names to summary texts")
-        pid = row.get("id", number)
-        if isinstance(pid, bool) or not isinstance(pid, (str, int)) or pid == "":
-            raise UsageError(f"{where}: 'id' must be a non-empty string")
-        pid = str(pid)
-        if pid in seen:
-            raise UsageError(f"{where}: duplicate id {shown(pid)}")
-        seen.add(pid)
+        pid = read_id(row, number, where, seen)
         pairs.append(Pair(pid, source, reference, dict(given)))
         if limit is not None and len(pairs) >= limit:
             break

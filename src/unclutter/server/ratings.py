@@ -681,18 +681,24 @@ def add_rating_routes(app: FastAPI, config: ServerConfig, check_access: Callable
                 return pages, page
         return pages, None
 
-    @app.get("/rate/{token}", response_class=HTMLResponse, tags=["ratings"], summary="A rater's page")
-    async def rate_page(request: Request, token: str) -> Response:
-        """The rater's next unfinished page (a form, no JavaScript), or a thank-you page once
-        every page is done; 404 for an unknown link."""
+    async def rater_for(request: Request, token: str):
+        """The rater a link names, or the page to answer instead: 429 over the rate limit,
+        404 for an unknown link."""
         try:
             if limiter is not None:
                 limiter(request)
         except ServiceError as exc:
             return _message(exc.status, "Please wait", exc.message, headers=exc.headers)
         rater = await run_in_threadpool(store.rater, token) if _TOKEN_RE.fullmatch(token) else None
-        if rater is None:
-            return _not_found()
+        return _not_found() if rater is None else rater
+
+    @app.get("/rate/{token}", response_class=HTMLResponse, tags=["ratings"], summary="A rater's page")
+    async def rate_page(request: Request, token: str) -> Response:
+        """The rater's next unfinished page (a form, no JavaScript), or a thank-you page once
+        every page is done; 404 for an unknown link."""
+        rater = await rater_for(request, token)
+        if isinstance(rater, Response):
+            return rater
         pages, page = await run_in_threadpool(progress, rater)
         if page is None:
             return _message(200, "Thank you", f"You have rated all {len(pages)} pages of this study. "
@@ -714,14 +720,9 @@ def add_rating_routes(app: FastAPI, config: ServerConfig, check_access: Callable
         `skip`) and `<item id>.<dimension>` = 1..5 for the page's items; a dimension left out
         is stored blank (NULL), `skip` stores the whole page blank. Answers 303 to the
         rater's next page; 400 (an HTML page) for any other field or value."""
-        try:
-            if limiter is not None:
-                limiter(request)
-        except ServiceError as exc:
-            return _message(exc.status, "Please wait", exc.message, headers=exc.headers)
-        rater = await run_in_threadpool(store.rater, token) if _TOKEN_RE.fullmatch(token) else None
-        if rater is None:
-            return _not_found()
+        rater = await rater_for(request, token)
+        if isinstance(rater, Response):
+            return rater
         back = f"/rate/{rater.token}"
         pages = await run_in_threadpool(store.pages, rater.study_id)
         width = max((len(p.items) for p in pages), default=0)
