@@ -11,12 +11,7 @@ package is missing (``.ci/run`` installs chromium with apt-get).
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from fractions import Fraction
 from pathlib import Path
@@ -29,6 +24,7 @@ sync_api = pytest.importorskip("playwright.sync_api",
                                reason="the playwright package is not installed: pip install -e '.[test]'")
 
 import httpx  # noqa: E402
+from serve_process import served  # noqa: E402
 
 from unclutter.server.ratings import DIMENSIONS  # noqa: E402
 
@@ -66,44 +62,11 @@ def score(rater: int, page: int, system: int, dim: int) -> int:
     return base
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
-def served(db: Path) -> Iterator[str]:
+def served_ratings(db: Path) -> Iterator[str]:
     """``unclutter serve --ratings-db DB --api-key-env ...`` on a free port; its base URL."""
-    port = _free_port()
-    env = {**os.environ, "RATINGS_TEST_KEY": KEY}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "unclutter", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--no-access-log", "--log-level", "warning", "--max-jobs", "1",
-         "--api-key-env", "RATINGS_TEST_KEY", "--ratings-db", str(db)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        end = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else "exited"
-            assert time.monotonic() < end, "the server did not start"
-            time.sleep(0.1)
+    with served("--api-key-env", "RATINGS_TEST_KEY", "--ratings-db", str(db), env={"RATINGS_TEST_KEY": KEY}) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-    assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()
 
 
 def hand_fleiss(tables: list[list[int]]) -> Fraction | None:
@@ -127,7 +90,7 @@ def test_three_raters_in_chromium(tmp_path) -> None:
               "summary": f"A summary, version {s}."}
              for page, title in PAGES.items() for s, system in enumerate(SYSTEMS)]
 
-    with served(tmp_path / "study.sqlite") as base:
+    with served_ratings(tmp_path / "study.sqlite") as base:
         r = httpx.post(base + "/ratings/studies", headers={"X-API-Key": KEY}, timeout=10,
                        json={"name": "Browser study", "raters": list(RATERS), "items": items})
         assert r.status_code == 201, r.text

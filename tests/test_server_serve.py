@@ -5,7 +5,6 @@ to send its request head is closed, and the connection cap answers 503.
 
 from __future__ import annotations
 
-import contextlib
 import socket
 import subprocess
 import sys
@@ -18,49 +17,12 @@ pytest.importorskip("uvicorn", reason="the server extra is not installed: pip in
 
 import httpx  # noqa: E402
 
+from serve_process import served  # noqa: E402
+
 PARA = "<p>{} is a paragraph with enough words, commas, clauses and full stops to count as prose.</p>"
 ARTICLE = ("<html><head><title>A story</title></head><body><article><h1>A story</h1>"
            + "".join(PARA.format(f"Part {i}") for i in range(5)) + "</article></body></html>")
 HEADER_TIMEOUT = 1.0
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def served(*options: str) -> Iterator[str]:
-    """``unclutter serve OPTIONS`` on 127.0.0.1, a free port; yields its base URL once
-    /healthz answers, and stops it afterwards."""
-    port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "unclutter", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--no-access-log", "--log-level", "warning", "--max-jobs", "1", *options],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        end = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, proc.stderr.read().decode() if proc.stderr else "exited"
-            assert time.monotonic() < end, "the server did not start"
-            time.sleep(0.1)
-        yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-    assert proc.stderr is not None and b"Traceback" not in proc.stderr.read()
 
 
 @pytest.fixture(scope="module")
