@@ -430,3 +430,12 @@ def test_rouge_reads_a_bounded_prefix_of_long_texts():
     t = time.monotonic()
     r = rouge([long_text], long_text)
     assert r["rouge1"] == 100.0 and time.monotonic() - t < 20
+
+
+def test_bertscore_without_the_extra_is_a_usage_error(tmp_path, capsys, monkeypatch):
+    import unclutter.summarize.embeddings as emb
+
+    monkeypatch.setattr(emb, "embeddings_available", lambda: False)
+    p = _pairs(tmp_path, [{"article": ARTICLE, "reference": "A budget ."}])
+    code, out, err = _run(["evaluate", "summaries", str(p), "--bertscore"], capsys)
+    assert code == 2 and "pip install 'unclutter[embeddings]'" in err and out == ""

