@@ -439,3 +439,14 @@ def test_bertscore_without_the_extra_is_a_usage_error(tmp_path, capsys, monkeypa
     p = _pairs(tmp_path, [{"article": ARTICLE, "reference": "A budget ."}])
     code, out, err = _run(["evaluate", "summaries", str(p), "--bertscore"], capsys)
     assert code == 2 and "pip install 'unclutter[embeddings]'" in err and out == ""
+
+
+def test_extraction_json_has_per_page_rows(tmp_path, capsys):
+    d = _dataset(tmp_path)
+    pf = tmp_path / "p.json"
+    pf.write_text(json.dumps({"a": ARTICLE, "b": "nothing like it"}))
+    r = json.loads(_run(["evaluate", "extraction", str(d), "--predictions", f"p={pf}", "--format", "json"], capsys)[1])
+    rows = {row["id"]: row for row in r["per_page"]}
+    assert rows["a"]["word_recall"] > 0.9 and rows["b"]["word_f1"] == 0.0 and rows["c"]["word_f1"] == 0.0
+    assert rows["a"]["page_type"] == "article" and rows["a"]["without"] == 1.0
+    assert r["word"]["f1"] == pytest.approx(sum(x["word_f1"] for x in r["per_page"]) / 3)

@@ -183,20 +183,30 @@ def score(cases: Sequence[Case], predictions: dict[str, str | None], system: str
     ``{"extractor", "pages", "errors", "aeb", "word", "snippets"}`` where ``aeb`` and
     ``word`` hold ``precision``, ``recall``, ``f1`` (each in [0, 1]), ``f1_ci95`` (``[low,
     high]``), ``pages`` and ``by_page_type`` (the same keys, without the interval, per
-    ``meta.page_type``). Cases whose ``text`` is null count for snippets only."""
+    ``meta.page_type``), and ``per_page``: one row per case (``id``, ``page_type``,
+    ``aeb_precision``, ``aeb_recall``, ``word_precision``, ``word_recall``, ``word_f1``,
+    ``with``, ``without``; a score is absent where the case has no such ground truth), to
+    find the pages a system fails on. Cases whose ``text`` is null count for snippets only."""
     pairs, by_type = [], defaultdict(list)
     snippets = []
     errors = 0
+    per_page = []
     for case in cases:
         pred = predictions.get(case.id)
         if pred is None:
             errors += 1
+        row: dict = {"id": case.id, "page_type": case.page_type}
         if case.with_snippets or case.without_snippets:
-            snippets.append(snippet_scores(pred, case.with_snippets, case.without_snippets))
-        if case.text is None:
-            continue
-        pairs.append((case.text, pred))
-        by_type[case.page_type or "unknown"].append((case.text, pred))
+            snip = snippet_scores(pred, case.with_snippets, case.without_snippets)
+            snippets.append(snip)
+            row.update(with_=snip.with_hit, without=snip.without_clean)
+        if case.text is not None:
+            pairs.append((case.text, pred))
+            by_type[case.page_type or "unknown"].append((case.text, pred))
+            counts, words = page_counts(case.text, pred), word_scores(case.text, pred)
+            row.update(aeb_precision=counts.precision, aeb_recall=counts.recall,
+                       word_precision=words.precision, word_recall=words.recall, word_f1=words.f1)
+        per_page.append({("with" if k == "with_" else k): v for k, v in row.items()})
     failures = failures or {}
     failed = [{"id": c.id, "error": failures.get(c.id, "no prediction")} for c in cases if predictions.get(c.id) is None]
     report = {"extractor": system, "pages": len(cases), "errors": errors, "failed": failed,
@@ -208,6 +218,7 @@ def score(cases: Sequence[Case], predictions: dict[str, str | None], system: str
     snip = aggregate_snippets(snippets)
     report["snippets"] = {"with": snip.with_hit, "without": snip.without_clean,
                           "pages_with": snip.n_with, "pages_without": snip.n_without}
+    report["per_page"] = per_page
     return report
 
 
