@@ -327,6 +327,27 @@ def test_batch_renders_fetched_urls(tmp_path):
     assert proc.returncode == 0, proc.stderr
     record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
     assert record["status"] == "ok" and "harbour lights came on" in record["text"]
+    assert record["render"] == "rendered"
+
+
+def test_batch_records_say_when_the_served_html_was_used(tmp_path):
+    body = (b"<title>t</title><article><h1>Plain</h1>" + b"<p>A served page with enough words of text to "
+            b"stand as an article, no script at all, so auto keeps its HTML.</p>" * 5 + b"</article>")
+    with fs.LocalServer({"/": fs.page(body)}) as server:
+        listing = tmp_path / "urls.txt"
+        listing.write_text(server.url("/") + "\n", encoding="utf-8")
+        out = tmp_path / "out.jsonl"
+        proc = _cli("-i", str(listing), "-o", str(out), "--quiet", "--workers", "1", "--allow-address",
+                    "127.0.0.1", "--allow-port", str(server.port))
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(out.read_text(encoding="utf-8").splitlines()[0])["render"] == "served"
+    folder = tmp_path / "pages"
+    folder.mkdir()
+    (folder / "p.html").write_bytes(body)
+    files = tmp_path / "files.jsonl"
+    proc = _cli(str(folder), "-o", str(files), "--quiet", "--workers", "1")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(files.read_text(encoding="utf-8").splitlines()[0])["render"] is None  # files: never
 
 
 def test_a_bad_wait_selector_is_a_usage_error(renderer):

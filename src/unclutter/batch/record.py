@@ -43,6 +43,7 @@ RECORD_SCHEMA: tuple[tuple[str, str], ...] = (
     ("page_type", "string"),       # "article", "product", "forum"...
     ("extractor", "string"),       # the extractor that chose the main content
     ("content_source", "string"),  # "dom" or "structured-data"
+    ("render", "string"),          # "rendered" (run in a browser) or "served" (its HTML as served); null: not asked
     ("confidence", "float64"),     # 0-1, calibrated (unclutter.measure.confidence)
     ("markdown", "string"),
     ("text", "string"),
@@ -156,6 +157,7 @@ def extract_record(page: PageInput, options: Options | None = None) -> dict[str,
         page_type=article.page_type,
         extractor=article.extractor,
         content_source=article.content_source,
+        render=None if article.render is None else ("rendered" if article.render.get("rendered") else "served"),
         confidence=article.confidence,
         markdown=article.markdown,
         text=article.text,
