@@ -296,6 +296,47 @@ def test_service_renders_only_when_the_operator_allows_it():
     assert "harbour lights came on" in body["text"]
 
 
+def test_reader_page_offers_rendering_only_when_allowed():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from unclutter.server import ServerConfig, create_app
+
+    with fs.LocalServer(_routes(_build())) as server:
+        policy = fs.local_policy(server)
+        with TestClient(create_app(ServerConfig(fetch_policy=policy, max_jobs=1))) as client:
+            plain_form = client.get("/").text
+        with TestClient(create_app(ServerConfig(fetch_policy=policy, max_jobs=1, allow_render=True))) as client:
+            form = client.get("/").text
+            page = client.post("/view", data={"url": server.url("/"), "render": "true"})
+            unrendered = client.post("/view", data={"url": server.url("/")})
+    assert 'name="render"' not in plain_form and 'name="render"' in form
+    assert page.status_code == 200 and "harbour lights came on" in page.text
+    assert unrendered.status_code == 422  # the box unticked: the served shell
+
+
+def test_jina_route_renders_with_the_headers_jina_reader_uses():
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from unclutter.server import ServerConfig, create_app
+
+    with fs.LocalServer(_routes(_build())) as server:
+        policy = fs.local_policy(server)
+        path = "/" + server.url("/")
+        with TestClient(create_app(ServerConfig(fetch_policy=policy, max_jobs=1))) as client:
+            refused = client.get(path, headers={"X-Render": "always"})
+        with TestClient(create_app(ServerConfig(fetch_policy=policy, max_jobs=1, allow_render=True))) as client:
+            rendered = client.get(path, headers={"X-Render": "Always", "X-Wait-For-Selector": "article p"})
+            plain = client.get(path)
+            bad = client.get(path, headers={"X-Render": "sometimes"})
+    assert refused.status_code == 400 and refused.json()["error"]["code"] == "unsupported_option"
+    assert rendered.status_code == 200, rendered.text
+    assert "harbour lights came on" in rendered.text and rendered.headers["content-type"].startswith("text/markdown")
+    assert plain.status_code == 422  # no header: the served shell, as before
+    assert bad.status_code == 400 and "X-Render" in bad.json()["error"]["message"]
+
+
 def test_names_are_resolved_through_the_policy_and_a_rebinding_answer_is_refused(renderer, monkeypatch):
     import socket
 

@@ -189,18 +189,20 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         no_links: Annotated[bool, Form()] = False,
         no_images: Annotated[bool, Form()] = False,
         summary: Annotated[bool, Form()] = False,
+        render: Annotated[bool, Form()] = False,
         api_key: Annotated[str, Form()] = "",
         x_api_key: Annotated[str | None, Header(alias=API_KEY_HEADER, include_in_schema=False)] = None,
     ) -> Response:
         """The form's target: the reader view of the URL or of the pasted HTML (HTML errors)."""
-        form = {"url": url, "no_links": no_links, "no_images": no_images, "summary": summary}
+        form = {"url": url, "no_links": no_links, "no_images": no_images, "summary": summary, "render": render}
         try:
             check_access(request, api_key or x_api_key)
             url, pasted = url.strip(), html if html.strip() else None
             if not url and pasted is None:
                 raise ServiceError("bad_request", "give a URL or paste the page's HTML")
             opts = ReadOptions(include_links=not no_links, include_images=not no_images,
-                               summary=True if summary else None)
+                               summary=True if summary else None,
+                               render="always" if render else None)
             return await serve(url or None, pasted, opts, "html")
         except (ServiceError, UnclutterError) as exc:
             status, code, message, headers = describe_error(exc)
@@ -223,10 +225,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         request: Request,
         target: str,
         accept: Annotated[str | None, Header(include_in_schema=False)] = None,
+        x_render: Annotated[str | None, Header(alias="X-Render", max_length=16)] = None,
+        x_wait_for: Annotated[str | None, Header(alias="X-Wait-For-Selector", max_length=1000)] = None,
     ) -> Response:
         """The URL is the whole path after the first `/`, its query string included
         (`GET /https://example.com/page?id=3`). Returns Markdown unless the Accept header
-        names JSON, plain text or HTML; no other options."""
+        names JSON, plain text or HTML. Options travel in headers, as with Jina Reader (the
+        query string belongs to the URL): `X-Render: never|auto|always` and
+        `X-Wait-For-Selector: CSS` (rendering needs `unclutter serve --allow-render`)."""
         raw = request.scope.get("raw_path") or request.url.path.encode()
         path = raw.decode("latin-1")
         m = _JINA_RE.match(path)
@@ -237,7 +243,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             url += "?" + request.url.query
         if len(url) > MAX_URL_CHARS:
             raise ServiceError("bad_request", f"URL longer than {MAX_URL_CHARS} characters")
-        return await serve(url, None, ReadOptions(), negotiate(accept, "markdown"))
+        try:
+            opts = ReadOptions(render=x_render.strip().lower() if x_render else None, wait_for=x_wait_for)
+        except ValueError:
+            raise ServiceError("bad_request", "X-Render must be never, auto or always") from None
+        return await serve(url, None, opts, negotiate(accept, "markdown"))
 
     return app
 

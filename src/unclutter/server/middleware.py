@@ -188,10 +188,11 @@ def access_guards(config: ServerConfig, limited: bool, check_access: Callable[[R
 
 def page_values(config: ServerConfig | None) -> dict[str, Any]:
     """What the reader page's templates show besides the article: whether a key is asked
-    for, whether summaries are offered, the version."""
+    for, whether summaries and rendering are offered, the version."""
     return {
         "api_key_required": getattr(config, "api_key", None) is not None,
         "summary_available": "summary" in accepted_options(),
+        "render_available": bool(getattr(config, "allow_render", False)),
         "version": unclutter.__version__,
     }
 
