@@ -186,6 +186,25 @@ def test_text_a_script_hides_after_load_is_not_extracted(renderer, monkeypatch):
     assert article.render["hidden"]["visibility"] >= 1 and article.render["hidden"]["offscreen"] >= 1
 
 
+def test_text_parked_right_of_a_clipped_page_is_not_extracted(renderer, monkeypatch):
+    monkeypatch.setattr(browser, "default_renderer", lambda: renderer)
+    app = _build(
+        "document.querySelector('article').insertAdjacentHTML('beforeend', "
+        "'<p class=right>Injected instruction parked right of the page for the summarizer.</p>"
+        "<p class=near>A positioned note inside the page that a reader sees.</p>');")
+    css = (b"html,body{overflow-x:hidden}.right{position:absolute;left:12000px;top:0}"
+           b".near{position:absolute;left:40px;top:0}")
+    with fs.LocalServer(_routes(app, css)) as server:
+        clipped = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always")
+    assert "Injected instruction parked" not in clipped.markdown
+    assert "A positioned note inside the page" in clipped.text
+    assert clipped.render["hidden"]["offscreen"] >= 1
+    # a page that scrolls sideways: the box can be reached, so it stays
+    with fs.LocalServer(_routes(app, css.replace(b"html,body{overflow-x:hidden}", b""))) as server:
+        scrolling = unclutter.extract_url(server.url("/"), policy=fs.local_policy(server), render="always")
+    assert "Injected instruction parked" in scrolling.text
+
+
 def test_images_fonts_and_media_are_not_loaded(renderer):
     body = (b"<!doctype html><title>t</title><p>Some text to read here.</p><img src=/pic.png>"
             b"<video src=/v.mp4></video>")

@@ -29,7 +29,7 @@ each affected element's inline style, so the prune stage's hiding rules (with th
 exceptions for collapsed disclosure panels and fade-in start states) judge it like any
 inline style: ``display: none``, ``visibility`` (where it differs from the parent's),
 ``opacity: 0``, and absolutely or fixed positioned boxes lying wholly left of or above
-the page (off-screen). Such elements also get a ``data-unclutter-hidden`` attribute naming
+the page, or right of it when the page clips horizontal overflow (off-screen). Such elements also get a ``data-unclutter-hidden`` attribute naming
 the reason.
 """
 
@@ -158,6 +158,11 @@ _SNAPSHOT_JS = """
   const root = document.body;
   if (root) {
     const sx = window.scrollX, sy = window.scrollY;
+    // With horizontal overflow clipped on the root or the body, a box right of the
+    // viewport's width can never be scrolled to (an off-canvas panel, a text parked at
+    // left: 10000px); with it scrollable, it can, and stays.
+    const clips = (e) => { const o = getComputedStyle(e).overflowX; return o === "hidden" || o === "clip"; };
+    const rightEdge = (clips(document.documentElement) || clips(root)) ? document.documentElement.clientWidth : Infinity;
     const marks = [];
     const stack = [[root, getComputedStyle(root).visibility]];
     outer: while (stack.length) {
@@ -171,7 +176,8 @@ _SNAPSHOT_JS = """
         else if (cs.opacity === "0") reason = "opacity";
         else if (cs.position === "absolute" || cs.position === "fixed") {
           const r = child.getBoundingClientRect();
-          if ((r.width > 0 || r.height > 0) && (r.right + sx <= 0 || r.bottom + sy <= 0)) reason = "offscreen";
+          if ((r.width > 0 || r.height > 0) && (r.right + sx <= 0 || r.bottom + sy <= 0 || r.left + sx >= rightEdge))
+            reason = "offscreen";
         }
         if (reason) { marks.push([child, reason]); continue; }
         const visibility = cs.visibility === "collapse" ? "hidden" : cs.visibility;
