@@ -234,8 +234,9 @@ def test_distillation_study_end_to_end(tmp_path, capsys):
 def test_visible_text_drops_hidden_and_script_text():
     from unclutter.evaluation.study import visible_text
 
-    html = (b"<html><body><p>Shown</p><script>var x = 'code';</script><div hidden>Hid1</div>"
-            b"<p style='display: none'>Hid2</p><span aria-hidden=true>Hid3</span><p>Also shown</p></body></html>")
+    html = (b"<html><body><p>Shown</p><script>var x = 'code';</script><div hidden>Hid1<p hidden>Nested</p></div>"
+            b"<p style='display: none'>Hid2</p><span aria-hidden=true>Hid3</span><p class='sr-only'>Hid4</p>"
+            b"<p>Also shown</p></body></html>")
     assert visible_text(html).split("\n") == ["Shown", "Also shown"]
 
 

@@ -175,3 +175,26 @@ def class_hides(cls: str | None) -> bool:
     tokens = class_tokens(cls)
     return (not SCREEN_READER_CLASSES.isdisjoint(tokens) or utility_hidden(tokens)
             or generic_hide(tokens))
+
+
+#: An inline ``style`` that hides its element: ``display: none`` or ``visibility:
+#: hidden | collapse`` (CSS Display 3 §2.5; CSS 2.1 §11.2), read without the cascade.
+HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.IGNORECASE)
+
+
+def attributes_hide(attrs: dict[str, str | None] | None) -> bool:
+    """Whether an element's own attributes hide it, without the page's stylesheets: the
+    ``hidden`` attribute (WHATWG HTML §6.1), ``aria-hidden="true"``, ``type="hidden"``, an
+    inline ``display: none`` / ``visibility: hidden`` (:data:`HIDDEN_STYLE_RE`), or a
+    hiding class (:func:`class_hides`). ``attrs`` as lexbor or the tree gives them
+    (``None`` for a valueless attribute is accepted)."""
+    if not attrs:
+        return False
+    if "hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true":
+        return True
+    if (attrs.get("type") or "").strip().lower() == "hidden":
+        return True
+    style = attrs.get("style")
+    if style and HIDDEN_STYLE_RE.search(style):
+        return True
+    return class_hides(attrs.get("class"))

@@ -6,9 +6,9 @@ extractive default, any other backend named), two summaries are made and scored 
 F1 against the page's reference summary (:mod:`unclutter.measure.summaries`):
 
 * **raw**: from the whole page's visible text (:func:`visible_text`: the text of ``<body>``
-  without scripts, styles, templates, SVG, ``<noscript>``, elements with the ``hidden``
-  attribute, ``aria-hidden="true"`` or an inline ``display:none`` / ``visibility:hidden``;
-  one line per text node) -- what a pipeline without an extractor would feed a summarizer;
+  without scripts, styles, templates, SVG, ``<noscript>``, and elements their own
+  attributes hide: ``hidden``, ``aria-hidden="true"``, an inline ``display:none`` /
+  ``visibility:hidden``, a hiding class such as ``sr-only``; one line per text node) -- what a pipeline without an extractor would feed a summarizer;
 * **distilled**: from unclutter's main content (``unclutter.extract(html, url=url).text``).
 
 Reported per system: mean ROUGE-Lsum of each side, the absolute gain, and the relative gain
@@ -37,6 +37,7 @@ from ..measure.evaluate import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, word_scores
 from ..measure.summaries import rouge
 from ..parse.decode import decode_html
 from ..parse.guards import check_input_limits
+from ..parse.html import drop_attribute_hidden
 from ..text.sentences import split_sentences
 from .datasets import file_inside, json_lines, load_dataset, read_bounded, read_html, read_id, table_cell
 
@@ -46,7 +47,6 @@ __all__ = ["StudyPage", "visible_text", "load_study_set", "build_study_set", "ru
 #: The file naming a study set's pages inside its folder.
 STUDY_FILE = "pages.jsonl"
 _INVISIBLE_TAGS = ("script", "style", "noscript", "template", "svg", "head", "iframe", "object")
-_HIDDEN_STYLE_RE = re.compile(r"display\s*:\s*none|visibility\s*:\s*hidden", re.IGNORECASE)
 _SPACE_RE = re.compile(r"[ \t\r\f\v\u00a0]+")
 
 
@@ -73,11 +73,7 @@ def visible_text(data: bytes) -> str:
     check_input_limits(text)  # the parser's time grows with nesting: refuse what it cannot read fast
     tree = LexborHTMLParser(text)
     tree.strip_tags(list(_INVISIBLE_TAGS))
-    for node in tree.css("[hidden], [aria-hidden=true], [style]"):
-        style = node.attributes.get("style") or ""
-        if "hidden" in node.attributes or node.attributes.get("aria-hidden") == "true" \
-                or _HIDDEN_STYLE_RE.search(style):
-            node.decompose()
+    drop_attribute_hidden(tree)
     body = tree.body
     if body is None:
         return ""

@@ -685,3 +685,34 @@ def parse_html(html: str, url: str | None = None, *,
                     pass  # an unusable <base href> is ignored
                 break
     return page
+
+
+#: Elements whose own attributes may hide them (see :func:`unclutter.core.hiding.attributes_hide`).
+_MAY_HIDE_SELECTOR = "[hidden], [aria-hidden], [style], [type], [class]"
+
+
+def drop_attribute_hidden(tree) -> int:
+    """Remove from a lexbor document (``selectolax.lexbor.LexborHTMLParser``) every element
+    its own attributes hide (:func:`~unclutter.core.hiding.attributes_hide`; no
+    stylesheets), outermost first; returns how many subtrees were removed. Elements inside
+    a removed one are never touched (lexbor frees a removed subtree)."""
+    from ..core.hiding import attributes_hide
+
+    doomed: list = []
+    ids: set[int] = set()
+    for node in tree.css(_MAY_HIDE_SELECTOR):  # document order: ancestors first
+        if not attributes_hide(node.attributes):
+            continue
+        a = node.parent
+        inside = False
+        while a is not None:
+            if a.mem_id in ids:
+                inside = True
+                break
+            a = a.parent
+        if not inside:
+            ids.add(node.mem_id)
+            doomed.append(node)
+    for node in doomed:
+        node.decompose()
+    return len(doomed)

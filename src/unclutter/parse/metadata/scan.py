@@ -5,11 +5,10 @@ visibility tests and visible-text reader the title, byline and date rules share.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ...core.dom import TEXT, Node
-from ...core.hiding import class_hides
+from ...core.hiding import attributes_hide
 from ...core.invisible import strip_invisible
 from ..html import ParsedPage
 from .keys import (
@@ -32,9 +31,6 @@ BYLINE_CLASS_FALSE_FRIENDS = ("authoriz", "authoris", "authorit")
 _INVISIBLE_TAGS = frozenset({"script", "style", "template", "noscript", "svg", "math", "head"})
 #: Body elements the walk looks at (or does not descend into).
 _BODY_SPECIAL_TAGS = frozenset({"script", "meta", "link", "h1", "time", "title"}) | _INVISIBLE_TAGS
-_HIDDEN_STYLE_RE = re.compile(
-    r"display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)", re.IGNORECASE
-)
 
 
 @dataclass
@@ -275,18 +271,8 @@ def _only_false_friends(key: str) -> bool:
 def hidden_self(node: Node) -> bool:
     if node.tag in _INVISIBLE_TAGS:
         return True
-    attrs = node.attrs
-    if not attrs:
-        return False
-    if "hidden" in attrs or attrs.get("aria-hidden", "").strip().lower() == "true":
-        return True
-    if attrs.get("type", "").strip().lower() == "hidden":
-        return True
-    style = attrs.get("style")
-    if style and _HIDDEN_STYLE_RE.search(style):
-        return True
-    # a framework class that hides (sr-only, d-none, hide...: unclutter.core.hiding)
-    return class_hides(attrs.get("class"))
+    # hidden, aria-hidden, type=hidden, an inline display:none, a hiding class
+    return attributes_hide(node.attrs)
 
 
 def is_hidden(node: Node) -> bool:
