@@ -490,45 +490,15 @@ def test_serve_without_the_server_extra_says_how_to_install(monkeypatch, capsys)
 
 
 def test_unclutter_serve_runs_uvicorn_on_loopback(origin) -> None:
-    import socket
-    import subprocess
-    import sys
-
     import httpx
+    from serve_process import served
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "unclutter", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--no-access-log", "--log-level", "warning",
-         "--allow-address", "127.0.0.1", "--allow-port", str(origin.port)],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )
-    try:
-        base = f"http://127.0.0.1:{port}"
-        end = time.monotonic() + 20
-        while True:
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.monotonic() < end, proc.stderr.read() if proc.poll() else "slow"
-            time.sleep(0.1)
+    with served("--allow-address", "127.0.0.1", "--allow-port", str(origin.port)) as base:
         r = httpx.get(base + "/read", params={"url": origin.url("/article")}, timeout=10)
         assert r.status_code == 200 and r.json()["title"] == "The Local Story"
         r = httpx.get(base + "/" + origin.url("/article"), timeout=10)
         assert r.status_code == 200 and r.text.startswith("# The Local Story")
         assert "server" not in r.headers  # no server banner
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
-    assert b"Traceback" not in proc.stderr.read()
 
 
 def test_reader_font_is_served_from_the_package_and_allowed_by_the_csp():
