@@ -377,15 +377,20 @@ def test_names_are_resolved_through_the_policy_and_a_rebinding_answer_is_refused
     assert dns.lookups.count("rebind.example") == 2
 
 
+def _batch_record(tmp_path, server) -> dict:
+    """The record of a batch run over the server's front page (a URL list of one)."""
+    listing = tmp_path / "urls.txt"
+    listing.write_text(server.url("/") + "\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    proc = _cli("-i", str(listing), "-o", str(out), "--quiet", "--workers", "1", "--allow-address",
+                "127.0.0.1", "--allow-port", str(server.port))
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+
+
 def test_batch_renders_fetched_urls(tmp_path):
     with fs.LocalServer(_routes(_build())) as server:
-        listing = tmp_path / "urls.txt"
-        listing.write_text(server.url("/") + "\n", encoding="utf-8")
-        out = tmp_path / "out.jsonl"
-        proc = _cli("-i", str(listing), "-o", str(out), "--quiet", "--workers", "1", "--allow-address",
-                    "127.0.0.1", "--allow-port", str(server.port))
-    assert proc.returncode == 0, proc.stderr
-    record = json.loads(out.read_text(encoding="utf-8").splitlines()[0])
+        record = _batch_record(tmp_path, server)
     assert record["status"] == "ok" and "harbour lights came on" in record["text"]
     assert record["render"] == "rendered"
 
@@ -394,13 +399,7 @@ def test_batch_records_say_when_the_served_html_was_used(tmp_path):
     body = (b"<title>t</title><article><h1>Plain</h1>" + b"<p>A served page with enough words of text to "
             b"stand as an article, no script at all, so auto keeps its HTML.</p>" * 5 + b"</article>")
     with fs.LocalServer({"/": fs.page(body)}) as server:
-        listing = tmp_path / "urls.txt"
-        listing.write_text(server.url("/") + "\n", encoding="utf-8")
-        out = tmp_path / "out.jsonl"
-        proc = _cli("-i", str(listing), "-o", str(out), "--quiet", "--workers", "1", "--allow-address",
-                    "127.0.0.1", "--allow-port", str(server.port))
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(out.read_text(encoding="utf-8").splitlines()[0])["render"] == "served"
+        assert _batch_record(tmp_path, server)["render"] == "served"
     folder = tmp_path / "pages"
     folder.mkdir()
     (folder / "p.html").write_bytes(body)

@@ -256,19 +256,15 @@ def assign_splits(groups, share: float = VALIDATION_SHARE) -> dict[str, str]:
 
 
 def _read_jsonl(path: Path) -> list[dict]:
-    out = []
-    with path.open(encoding="utf-8") as fh:
-        for n, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SummarizerTrainingError(f"{path}:{n}: not JSON ({exc.msg})") from None
-            if not isinstance(rec, dict):
-                raise SummarizerTrainingError(f"{path}:{n}: a record must be a JSON object")
-            out.append(rec)
-    return out
+    """The JSON objects of a JSON Lines file (unclutter's bounded reader: BOM, long lines,
+    deep nesting and huge numbers give one clear error)."""
+    from unclutter.core.errors import UsageError
+    from unclutter.evaluation.datasets import json_lines
+
+    try:
+        return [rec for _, rec in json_lines(path)]
+    except UsageError as exc:
+        raise SummarizerTrainingError(str(exc)) from None
 
 
 def _pair_fields(rec: dict) -> tuple[str, str] | None:
