@@ -4,17 +4,19 @@ the measurement every rule or threshold change of the main-content stages must p
 
     python -m train.folds                       # once: the fold models (train/cache/folds)
     python bench/cv.py [--extractor auto] [--jobs 2] [--out bench/results/cv.json]
-                       [--baseline bench/results/cv-before.json]
+                       [--baseline bench/results/cv-before.json] [--texts texts.json]
 
 Each wcxb-dev page is extracted with ``unclutter.extract(html, url=url, extractor=...)``
 while the page-level GBDT and the refinement classifier of the fold that did not see the
 page's site stand in for the shipped ones (:func:`unclutter.classify.registry.override`).
 The text is scored with the AEB shingle metric (:mod:`unclutter.measure.evaluate`): F1
 over all pages, per ``meta.page_type``, and on each side of the fixed read/scored split
-(:mod:`split`). Each page's F1, confidence signals and fold go to ``--out`` (read by
+(:mod:`split`). Each page's F1, precision and recall, confidence signals and fold go to ``--out`` (read by
 ``bench/confidence.py``). With ``--baseline`` (an earlier ``--out``), each figure's change is printed
 beside it, and the pages of the **read** part whose F1 moved most are listed (the scored
-part's pages are never listed).
+part's pages are never listed). ``--texts`` also writes the extracted text of each read-part page
+(case id -> text). ``UNCLUTTER_FOLDS`` names another folder of fold models (the same file names), to score
+models trained another way without replacing the cached ones.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
-FOLDS = REPO / "train" / "cache" / "folds"
+FOLDS = Path(os.environ.get("UNCLUTTER_FOLDS") or REPO / "train" / "cache" / "folds")
 
 _STATE: dict = {}
 
@@ -78,6 +80,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "cv.json")
     ap.add_argument("--baseline", type=Path)
+    ap.add_argument("--texts", type=Path, help="also write each read-part page's extracted text here (JSON)")
     ap.add_argument("--show", type=int, default=15, help="read-part pages listed with --baseline")
     args = ap.parse_args(argv)
     if not (FOLDS / "folds.json").exists():
@@ -109,14 +112,16 @@ def main(argv: list[str] | None = None) -> int:
         groups[f"part:{parts[i]}"].append(i)
         groups[(c.get("meta") or {}).get("page_type") or "unknown"].append(i)
     per_page = {}
+    per_page_pr = {}
     for i in cases:
         counts = page_counts(cases[i]["text"], texts[i])
         p, r = counts.precision or 0.0, counts.recall or 0.0  # (None: nothing predicted or expected)
         per_page[i] = 2 * p * r / (p + r) if p + r else 0.0
+        per_page_pr[i] = (p, r)
     result = {"extractor": args.extractor, "pages": len(cases), "seconds": round(seconds, 1),
               "f1": {g: f1(ids) for g, ids in sorted(groups.items())},
               "pages_per_group": {g: len(ids) for g, ids in sorted(groups.items())},
-              "per_page": per_page, "signals": signals,
+              "per_page": per_page, "per_page_pr": per_page_pr, "signals": signals,
               "folds": {i: fold_of[i] for i in cases}}
     base = json.loads(args.baseline.read_text()) if args.baseline else None
     print(f"wcxb-dev CV by site, extractor {args.extractor}: {len(cases)} pages in {seconds:.0f} s")
@@ -135,6 +140,9 @@ def main(argv: list[str] | None = None) -> int:
         shown = moved[:args.show] + [m for m in moved[-args.show:][::-1] if m not in moved[:args.show]]
         for delta, i in shown:
             print(f"  {i} {(cases[i].get('meta') or {}).get('page_type')} {delta:+.3f}")
+    if args.texts:
+        # (the read part only: the scored part's predictions are never opened)
+        args.texts.write_text(json.dumps({i: t for i, t in texts.items() if parts[i] == "read"}))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=1, sort_keys=True))
     return 0
