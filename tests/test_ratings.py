@@ -125,6 +125,8 @@ def test_without_a_configured_key_organizer_routes_answer_403(db) -> None:
     assert error_code(r) == "forbidden" and "--api-key-env" in r.json()["error"]["message"]
     assert c.get("/ratings/studies/0123456789abcdef/results").status_code == 403
     assert c.get("/ratings/studies/0123456789abcdef/export.csv").status_code == 403
+    assert c.get("/ratings/studies").status_code == 403
+    assert c.delete("/ratings/studies/0123456789abcdef").status_code == 403
 
 
 def test_no_rating_routes_without_a_database() -> None:
@@ -133,6 +135,45 @@ def test_no_rating_routes_without_a_database() -> None:
     assert c.get("/rate/abcdefghijklmnopqrstuvwxyz", headers=AUTH).status_code == 404  # (the catch-all)
     with pytest.raises(ValueError):
         ServerConfig(ratings_db=" ")
+
+
+def test_list_and_delete_studies(client, study) -> None:
+    for call in (lambda h: client.get("/ratings/studies", headers=h),
+                 lambda h: client.delete(f"/ratings/studies/{study['id']}", headers=h)):
+        assert call({}).status_code == 401 and call({"X-API-Key": "nope"}).status_code == 401
+    second = client.post("/ratings/studies", json={**study_body(), "name": "Second"}, headers=AUTH).json()
+    link = study["link"]["Ann"]
+    r = client.post(link, data=form_for(study, "p1", {"alphasys": {DIMENSIONS[0]: 4}, "betasys": {DIMENSIONS[0]: 2}}),
+                    follow_redirects=False)
+    assert r.status_code == 303
+    r = client.get("/ratings/studies", headers=AUTH)
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    listed = r.json()
+    assert listed["total"] == 2
+    assert [s["id"] for s in listed["studies"]] == [second["id"], study["id"]]  # newest first
+    first = listed["studies"][1]
+    assert (first["name"], first["pages"], first["systems"], first["raters"]) == (
+        "Reader views, spring", len(PAGES), len(SYSTEMS), len(RATERS))
+    assert first["ratings"] == len(SYSTEMS) * len(DIMENSIONS)  # one page's views, every dimension a row
+    assert first["results"] == f"/ratings/studies/{study['id']}/results"
+    assert "link" not in str(listed) and "/rate/" not in str(listed)  # rater links are never listed
+    page = client.get("/ratings/studies?limit=1&offset=1", headers=AUTH).json()
+    assert page["total"] == 2 and [s["id"] for s in page["studies"]] == [study["id"]]
+    for bad in ("limit=0", "limit=1001", "offset=-1", "limit=x"):
+        r = client.get(f"/ratings/studies?{bad}", headers=AUTH)
+        assert r.status_code == 400 and error_code(r) == "bad_request", bad
+
+    assert client.delete(f"/ratings/studies/{study['id']}", headers=AUTH).status_code == 204
+    assert client.get(link).status_code == 404  # the rater's link is gone with the study
+    assert client.get(f"/ratings/studies/{study['id']}/results", headers=AUTH).status_code == 404
+    assert client.get(f"/ratings/studies/{second['id']}/results", headers=AUTH).status_code == 200
+    assert [s["id"] for s in client.get("/ratings/studies", headers=AUTH).json()["studies"]] == [second["id"]]
+    with sqlite3.connect(client.app.state.ratings.path) as con:  # nothing of it is left in the file
+        assert con.execute("SELECT COUNT(*) FROM ratings").fetchone()[0] == 0
+        assert con.execute("SELECT COUNT(*) FROM items WHERE study_id = ?", (study["id"],)).fetchone()[0] == 0
+    for gone in (study["id"], "0123456789abcdef", "nothex"):
+        r = client.delete(f"/ratings/studies/{gone}", headers=AUTH)
+        assert r.status_code == 404 and error_code(r) == "not_found"
 
 
 def test_unknown_study(client) -> None:

@@ -327,6 +327,9 @@ def test_options_validation_and_registry_errors(monkeypatch):
     monkeypatch.setitem(sys.modules, "anthropic", None)
     with pytest.raises(BackendUnavailableError, match=r"pip install 'unclutter\[anthropic\]'"):
         get_summarizer("anthropic")
+    from unclutter.summarize.embeddings import load_minilm
+
+    load_minilm.cache_clear()  # (an earlier test may have loaded the encoder in this process)
     monkeypatch.setitem(sys.modules, "sentence_transformers", None)
     with pytest.raises(BackendUnavailableError, match=r"unclutter\[embeddings\]"):
         get_summarizer("extractive", embeddings=True)

