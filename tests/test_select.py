@@ -451,6 +451,26 @@ def test_boilerplate_lines_inside_the_article_are_removed():
         assert gone not in text, gone
 
 
+def test_newsletter_calls_to_action_inside_the_article_go():
+    # a newsletter's sign-up line between or after the paragraphs ("..., delivered to your
+    # inbox every morning"): wcxb-dev's without-snippets name such lines on articles, forums
+    # and listings; a sentence of the story about e-mail is prose and stays
+    paras = "".join(
+        f"<p>Paragraph {i} of the story, with commas, clauses, and enough words to be kept as prose.</p>"
+        for i in range(6)
+    )
+    html = ("<html><body><div class='article-body'>" + paras[:len(paras) // 2]
+            + "<p>The best of the Daily Planet, delivered to your inbox every morning</p>" + paras[len(paras) // 2:]
+            + "<p>Sign up to our weekly round-up and get the best threads sent straight to your inbox!</p>"
+            + "<p>Get the best of Example Hunt, directly in your inbox.</p>"
+            + "<p>Phishing mails that reach your inbox, the agency said, often copy a bank's letters.</p>"
+            + "</div></body></html>")
+    text = " ".join(_select(html).root.text_content().split())
+    assert "Paragraph 0" in text and "Paragraph 5" in text and "Phishing mails that reach your inbox" in text
+    for gone in ("Daily Planet", "weekly round-up", "Example Hunt"):
+        assert gone not in text, gone
+
+
 def test_headings_whose_section_kept_nothing_go():
     from unclutter.score.cleaning import _orphan_headings
 

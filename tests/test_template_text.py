@@ -25,6 +25,30 @@ def test_placeholder_cards_go_and_their_headings_with_them():
     assert all(c.tag != "div" for c in root.children)  # the emptied card went too
 
 
+def test_unrendered_shortcodes_go_and_what_they_wrapped_stays():
+    # a plugin the site lost prints its shortcodes: a sign-up form, a quote's tags around
+    # the quoted text, a button around its label
+    root = _root(f"<p>{PROSE}</p><p>[convertkit form=1630175]</p><p>[quote quote=312679]</p>"
+                 "<p>The reader's quoted question about the sawbench stays.</p><p>[/quote]</p>"
+                 "<p>[button link=\u201dhttp://example.org/submit/\u201d type=\u201dbig\u201d]"
+                 " Send us YOUR kit review[/button]</p>")
+    assert drop_placeholder_blocks(root, "A sawbench") == 4
+    text = root.text_content()
+    assert "[" not in text and "Send us" not in text
+    assert "quoted question about the sawbench stays" in text and "Sentence 5" in text
+
+
+def test_shortcode_look_alikes_stay():
+    blocks = ("<p>[sic]</p><p>[1]</p><p>[citation needed]</p><p>[edit]</p>"
+              "<p>Write <code>[gallery ids=1,2,3]</code> in a post to show a gallery.</p>"
+              "<pre>[caption id=\"a1\"]Text[/caption]</pre>"
+              "<p>Indexes run from [0] to [n-1] in this notation, the author wrote.</p>")
+    root = _root(f"<p>{PROSE}</p>{blocks}")
+    before = root.text_content()
+    assert drop_placeholder_blocks(root, "Shortcodes") == 0
+    assert root.text_content() == before and before.count("[") == 9
+
+
 def test_placeholder_look_alikes_stay():
     # a page about the passage
     root = _root(f"<p>{PROSE}</p><blockquote>{LOREM}</blockquote>")

@@ -6,6 +6,12 @@
   several of its distinctive ones appear; a heading made only of them goes with it. Never
   on a page whose title names the passage (a page about it), nor when placeholder copy is
   most of the selection (a theme's demo page has nothing else to show).
+* **unrendered shortcodes**: blocks made only of a CMS's shortcode tags (WordPress'
+  ``[convertkit form=1630175]``, ``[quote quote=312679]`` ... ``[/quote]``), or of one
+  shortcode wrapping a label (``[button link="..."]Send us your review[/button]``): a
+  plugin the site lost prints its markup as text. A tag counts when it closes (``[/name]``)
+  or carries an attribute (``[name key=value]``); ``[sic]``, ``[1]`` or ``[citation
+  needed]`` never do, and code (``pre``, ``code``) is never read.
 * **the site's footer matter** at the selection's end: a run of short blocks that starts
   with a copyright line, a newsletter sign-up or an "About us" / "About <site>" heading,
   after most of the selection's text. Short blocks only (a footer is labels and one-line
@@ -23,7 +29,7 @@ from ..core.models import Removal
 
 __all__ = ["drop_placeholder_blocks", "trim_site_footer", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
            "PLACEHOLDER_SHARE", "PLACEHOLDER_MIN_WORDS", "PLACEHOLDER_MIN_MARKERS", "PLACEHOLDER_MAX_SELECTION_SHARE",
-           "FOOTER_BLOCK_MAX_CHARS", "FOOTER_MIN_BEFORE_SHARE", "FOOTER_MAX_SHARE"]
+           "FOOTER_BLOCK_MAX_CHARS", "FOOTER_MIN_BEFORE_SHARE", "FOOTER_MAX_SHARE", "SHORTCODE_BLOCK_MAX_CHARS"]
 
 #: The words of the standard "Lorem ipsum" passage and of its common continuations
 #: (generators extend it with the same scrambled Latin).
@@ -125,12 +131,47 @@ def _placeholder(text: str, heading: bool) -> bool:
     return known >= PLACEHOLDER_SHARE * len(words) and markers >= PLACEHOLDER_MIN_MARKERS
 
 
+#: Longest block (characters) read as an unrendered shortcode.
+SHORTCODE_BLOCK_MAX_CHARS = 300
+#: A shortcode tag: a closing ``[/name]``, or ``[name key=value ...]`` with at least one
+#: attribute (quoted with straight or typographic quotes, or bare). Bounded repetitions: the
+#: text is one block of at most :data:`SHORTCODE_BLOCK_MAX_CHARS` characters.
+_SHORTCODE_TAG = (r"\[(?:/[a-z][\w-]{0,40}|[a-z][\w-]{0,40}(?:\s+[a-z][\w-]{0,40}\s*=\s*"
+                  r"(?:\"[^\"\]]{0,200}\"|'[^'\]]{0,200}'|[“”][^\]]{0,200}?[“”]|[^\s\]]{1,200})){1,12}\s*/?)\]")
+_SHORTCODE_TAG_RE = re.compile(_SHORTCODE_TAG, re.IGNORECASE)
+#: One shortcode wrapping a short label: ``[name ...]label[/name]``.
+_SHORTCODE_WRAP_RE = re.compile(r"\[([a-z][\w-]{0,40})\s[^\]]{1,250}\][^\[\]]{0,120}\[/\1\]", re.IGNORECASE)
+
+
+def _shortcode(node: Node, text: str) -> bool:
+    """Whether a block is only shortcode markup (module docstring)."""
+    if "[" not in text or len(text) > SHORTCODE_BLOCK_MAX_CHARS or node.tag == "pre":
+        return False
+    if any(n.tag in ("code", "pre", "kbd", "samp") for n in node.iter_elements()):
+        return False
+    if _SHORTCODE_WRAP_RE.fullmatch(text):
+        return True
+    rest = _SHORTCODE_TAG_RE.sub("", text)
+    return rest != text and not rest.strip()
+
+
 def drop_placeholder_blocks(root: Node, title: str | None, removed: list[Removal] | None = None) -> int:
-    """Remove the placeholder blocks under ``root`` (module docstring), in place; returns
-    how many went. ``title``: the page's title (a page about the passage keeps it)."""
+    """Remove the placeholder blocks under ``root`` (module docstring: Lorem ipsum copy and
+    unrendered shortcodes), in place; returns how many went. ``title``: the page's title (a
+    page about the passage keeps it)."""
+    blocks = _blocks(root)
+    shortcodes = [(n, t) for n, t in blocks if _shortcode(n, t)]
+    for n, t in shortcodes:
+        _remove(n, "placeholder text (unrendered shortcode)", t, removed)
+    if shortcodes:
+        blocks = _blocks(root)
+    return len(shortcodes) + _drop_lorem_ipsum(root, blocks, title, removed)
+
+
+def _drop_lorem_ipsum(root: Node, blocks: list[tuple[Node, str]], title: str | None,
+                      removed: list[Removal] | None) -> int:
     if title and "lorem ipsum" in title.lower():
         return 0
-    blocks = _blocks(root)
     found = []
     for i, (n, t) in enumerate(blocks):
         if _placeholder(t, n.tag in _HEADINGS):
