@@ -176,6 +176,60 @@ def test_list_and_delete_studies(client, study) -> None:
         assert r.status_code == 404 and error_code(r) == "not_found"
 
 
+def test_a_study_deleted_while_a_rater_answers_gives_the_not_found_page(client, study, caplog) -> None:
+    store = client.app.state.ratings
+    link = study["link"]["Ann"]
+    token = link.rsplit("/", 1)[1]
+    fields = form_for(study, "p1", {"alphasys": {DIMENSIONS[0]: 4}, "betasys": {DIMENSIONS[0]: 2}})
+    read_pages = store.pages
+
+    def pages_then_delete(study_id):  # the organizer deletes it right after the rater's page is read
+        pages = read_pages(study_id)
+        store.delete_study(study_id)
+        return pages
+
+    store.pages = pages_then_delete
+    try:
+        r = client.post(link, data=fields, follow_redirects=False)
+    finally:
+        store.pages = read_pages
+    assert r.status_code == 404 and "text/html" in r.headers["content-type"]
+    assert token not in caplog.text
+    # deleted between the link's lookup and the reading of its pages: 404 too, not an empty
+    # study's thank-you page nor a form error
+    second = client.post("/ratings/studies", json=study_body(), headers=AUTH).json()
+    link = second["raters"][0]["link"]
+    find_rater = store.rater
+
+    def rater_then_delete(tok):
+        rater = find_rater(tok)
+        store.delete_study(second["id"])
+        return rater
+
+    store.rater = rater_then_delete
+    try:
+        assert client.get(link).status_code == 404
+    finally:
+        store.rater = find_rater
+    assert client.post(link, data={"page": "1", "action": "skip"}).status_code == 404
+
+
+def test_a_rater_token_never_reaches_the_error_log(db, caplog) -> None:
+    app = create_app(ServerConfig(max_jobs=1, api_key=KEY, ratings_db=str(db)))
+    c = TestClient(app, raise_server_exceptions=False)
+    made = c.post("/ratings/studies", json=study_body(), headers=AUTH).json()
+    link = made["raters"][0]["link"]
+
+    def broken(study_id):
+        raise RuntimeError("disk on fire")
+
+    app.state.ratings.pages = broken
+    r = c.get(link)
+    assert r.status_code == 500
+    assert "unhandled error on /rate/<token>" in caplog.text
+    assert link.rsplit("/", 1)[1] not in caplog.text
+
+
 def test_unknown_study(client) -> None:
     for path in ("/ratings/studies/0123456789abcdef/results", "/ratings/studies/nothex/results",
                  "/ratings/studies/0123456789abcdef/export.csv"):

@@ -47,6 +47,29 @@ def test_shortcode_look_alikes_stay():
     before = root.text_content()
     assert drop_placeholder_blocks(root, "Shortcodes") == 0
     assert root.text_content() == before and before.count("[") == 9
+    # bracketed text that is not a CMS's markup: statistics, log lines, notation, editors'
+    # marks (capitalised or short names), a forum quote with its text, headings, captions,
+    # quotations and table cells
+    blocks = ("<p>[Control n=40]</p><ul><li>[Treatment n=42]</li></ul><p>[INFO user=alice status=ok]</p>"
+              "<p>[x i=0]</p><p>[/Editor] [/Note]</p><p>[quote name=Bob]Hello there[/quote]</p>"
+              "<h2>[update time=\u201c10:00\u201d]</h2><figure><figcaption>[photo credit=\u201cReuters\u201d]"
+              "</figcaption></figure><blockquote><p>[error code=500 path=/login]</p></blockquote>"
+              "<table><tr><th>Tag</th><th>Does</th></tr><tr><td>[gallery ids=\"1,2,3\"]</td><td>A gallery</td></tr>"
+              "</table>")
+    root = _root(f"<p>{PROSE}</p>{blocks}")
+    before = root.text_content()
+    assert drop_placeholder_blocks(root, "Notes") == 0 and root.text_content() == before
+    # a page about shortcodes shows them as examples
+    root = _root(f"<p>{PROSE} Paste the shortcode below.</p><p>[contact-form-7 id=\"1234\" title=\"Contact\"]</p>")
+    assert drop_placeholder_blocks(root, "Contact forms") == 0
+
+
+def test_shortcode_tags_are_read_in_linear_time():
+    # an unclosed tag of many typographic-quoted attributes: a backtracking engine tries
+    # every way of spreading the quotes over the attributes (2^n); RE2 reads it once
+    tag = "[gallery " + " ".join(["ids=\u201cx\u201d"] * 40)
+    root = _root(f"<p>{PROSE}</p><p>{tag[:290]}</p>")
+    assert drop_placeholder_blocks(root, "A gallery") == 0
 
 
 def test_placeholder_look_alikes_stay():

@@ -7,11 +7,13 @@
   on a page whose title names the passage (a page about it), nor when placeholder copy is
   most of the selection (a theme's demo page has nothing else to show).
 * **unrendered shortcodes**: blocks made only of a CMS's shortcode tags (WordPress'
-  ``[convertkit form=1630175]``, ``[quote quote=312679]`` ... ``[/quote]``), or of one
-  shortcode wrapping a label (``[button link="..."]Send us your review[/button]``): a
-  plugin the site lost prints its markup as text. A tag counts when it closes (``[/name]``)
-  or carries an attribute (``[name key=value]``); ``[sic]``, ``[1]`` or ``[citation
-  needed]`` never do, and code (``pre``, ``code``) is never read.
+  ``[convertkit form=1630175]``, ``[quote quote=312679]`` ... ``[/quote]``), or of a
+  button's shortcode around its label (``[button link="..."]Send us your review[/button]``):
+  a plugin the site lost prints its markup as text. A tag counts when it closes
+  (``[/name]``) or carries an attribute (``[name key=value]``), its name in lower case;
+  ``[sic]``, ``[1]`` or ``[citation needed]`` never do. Never read: code, headings,
+  captions, quotations, table cells, and any page whose selection says "shortcode" (a
+  page about them shows examples).
 * **the site's footer matter** at the selection's end: a run of short blocks that starts
   with a copyright line, a newsletter sign-up or an "About us" / "About <site>" heading,
   after most of the selection's text. Short blocks only (a footer is labels and one-line
@@ -23,6 +25,8 @@ Both walk the selection once (linear in its size).
 from __future__ import annotations
 
 import re
+
+import re2
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
@@ -134,22 +138,37 @@ def _placeholder(text: str, heading: bool) -> bool:
 #: Longest block (characters) read as an unrendered shortcode.
 SHORTCODE_BLOCK_MAX_CHARS = 300
 #: A shortcode tag: a closing ``[/name]``, or ``[name key=value ...]`` with at least one
-#: attribute (quoted with straight or typographic quotes, or bare). Bounded repetitions: the
-#: text is one block of at most :data:`SHORTCODE_BLOCK_MAX_CHARS` characters.
-_SHORTCODE_TAG = (r"\[(?:/[a-z][\w-]{0,40}|[a-z][\w-]{0,40}(?:\s+[a-z][\w-]{0,40}\s*=\s*"
-                  r"(?:\"[^\"\]]{0,200}\"|'[^'\]]{0,200}'|[“”][^\]]{0,200}?[“”]|[^\s\]]{1,200})){1,12}\s*/?)\]")
-_SHORTCODE_TAG_RE = re.compile(_SHORTCODE_TAG, re.IGNORECASE)
-#: One shortcode wrapping a short label: ``[name ...]label[/name]``.
-_SHORTCODE_WRAP_RE = re.compile(r"\[([a-z][\w-]{0,40})\s[^\]]{1,250}\][^\[\]]{0,120}\[/\1\]", re.IGNORECASE)
+#: attribute (quoted with straight or typographic quotes, or bare); names and keys in lower
+#: case, names of 3 characters or more (WordPress' convention: ``[Control n=40]``,
+#: ``[x i=0]`` or ``[INFO user=a]`` are no shortcodes). RE2: linear in the block's length
+#: (at most :data:`SHORTCODE_BLOCK_MAX_CHARS`).
+_SHORTCODE_TAG_RE = re2.compile(
+    r"\[(?:/[a-z][a-z0-9_-]{2,40}|[a-z][a-z0-9_-]{2,40}(?:[ \t\n]+[a-z][a-z0-9_-]*[ \t\n]*=[ \t\n]*"
+    r"(?:\"[^\"\]]*\"|'[^'\]]*'|[“”][^“”\]]*[“”]|[^\s\]\"'“”]+))+[ \t\n]*/?)\]")
+#: A button's shortcode wrapping its label: ``[button link="..."]Send us your review[/button]``
+#: (names holding "button", "btn" or "cta"; a quote's tags wrap content and are not read so).
+_SHORTCODE_BUTTON_RE = re2.compile(
+    r"\[([a-z0-9_-]*(?:button|btn|cta)[a-z0-9_-]*)[ \t\n][^\]]+\][^\[\]]*"
+    r"\[/([a-z0-9_-]*(?:button|btn|cta)[a-z0-9_-]*)\]")
+#: Blocks never read as shortcodes: code, headings, captions, quotations and table cells
+#: (a cell removed alone shifts its row's columns).
+_SHORTCODE_SKIP_TAGS = frozenset({"pre", "code", "kbd", "samp", "tt", "h1", "h2", "h3", "h4", "h5", "h6",
+                                  "figcaption", "caption", "blockquote", "td", "th", "dt", "dd", "table"})
 
 
 def _shortcode(node: Node, text: str) -> bool:
     """Whether a block is only shortcode markup (module docstring)."""
-    if "[" not in text or len(text) > SHORTCODE_BLOCK_MAX_CHARS or node.tag == "pre":
+    if "[" not in text or len(text) > SHORTCODE_BLOCK_MAX_CHARS or node.tag in _SHORTCODE_SKIP_TAGS:
         return False
-    if any(n.tag in ("code", "pre", "kbd", "samp") for n in node.iter_elements()):
+    if any(n.tag in _SHORTCODE_SKIP_TAGS for n in node.iter_elements()):
         return False
-    if _SHORTCODE_WRAP_RE.fullmatch(text):
+    a = node.parent
+    while a is not None:
+        if a.tag in _SHORTCODE_SKIP_TAGS:
+            return False
+        a = a.parent
+    m = _SHORTCODE_BUTTON_RE.fullmatch(text)
+    if m is not None and m.group(1) == m.group(2):
         return True
     rest = _SHORTCODE_TAG_RE.sub("", text)
     return rest != text and not rest.strip()
@@ -160,7 +179,9 @@ def drop_placeholder_blocks(root: Node, title: str | None, removed: list[Removal
     unrendered shortcodes), in place; returns how many went. ``title``: the page's title (a
     page about the passage keeps it)."""
     blocks = _blocks(root)
-    shortcodes = [(n, t) for n, t in blocks if _shortcode(n, t)]
+    # (a page about shortcodes shows them as examples)
+    shortcodes = [] if any("shortcode" in t.lower() for _, t in blocks) else [
+        (n, t) for n, t in blocks if _shortcode(n, t)]
     for n, t in shortcodes:
         _remove(n, "placeholder text (unrendered shortcode)", t, removed)
     if shortcodes:

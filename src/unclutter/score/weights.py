@@ -374,8 +374,10 @@ RELATED_LINE_MIN_LINK_DENSITY = 0.5
 
 #: Longer blocks (under ``BOILERPLATE_LINE_MAX_CHARS``) that are page furniture whatever
 #: their wording around: copyright notices, reproduction notices, "By <Name> - <date>"
-#: bylines with a date, and calls to subscribe or click (a newsletter "delivered to your
-#: inbox" or "sent straight to your inbox": wcxb-dev's without-snippets name such lines).
+#: bylines with a date, and calls to subscribe or click: a newsletter's offer ("Get the best
+#: of X, directly in your inbox", "The latest news, delivered to your inbox", "Our newsletter
+#: ..., sent straight to your inbox"; wcxb-dev's without-snippets name such lines), never a
+#: story's sentence about mail ("The fake invoice was delivered to your inbox").
 BOILERPLATE_LINE_MAX_CHARS = 200
 BOILERPLATE_LINE_RE = folded(  # case-insensitive: "[a-z]" in a name matches either case
     r"(?<!\w)(?:©|copyright ©?\s*\d{4}|all rights reserved|this (?:document|material|article) is "
@@ -383,7 +385,8 @@ BOILERPLATE_LINE_RE = folded(  # case-insensitive: "[a-z]" in a name matches eit
     r"^by [a-z][\w.'-]+(?: [a-z][\w.'-]+){0,3}\s*[-|,–—]\s*\S*\d|"
     r"^(?:published|updated):?\s.{0,60}\d{4}.*\|\s*(?:updated|published)|"
     r"\b(?:by )?clicking here$|in your inbox!?$|^sign up for (?:our|the) .{0,40}newsletter|"
-    r"\b(?:delivered|sent|straight|directly|right)(?: (?:straight|directly|right))? (?:to|into|in) your inbox\b")
+    r"^\W*(?:get|receive|sign up|subscribe|join|the best of|the latest)\b.{0,150}?\b(?:to|into|in) your inbox\b|"
+    r"\bnewsletters?\b.{0,150}?\b(?:delivered|sent|straight|directly|right) (?:to|into|in) your inbox\b")
 
 #: A block (``CAPITALS_LINK_TAGS``) under ``CAPITALS_LINK_MAX_CHARS`` characters that is
 #: one link (link density at least ``CAPITALS_LINK_MIN_LINK_DENSITY``) written in capitals

@@ -274,5 +274,8 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> Response:
-        logger.error("unhandled error on %s", request.url.path, exc_info=exc)
+        path = request.url.path
+        if path.startswith("/rate/"):
+            path = "/rate/<token>"  # (a rater's link is a secret: never in the logs)
+        logger.error("unhandled error on %s", path, exc_info=exc)
         return answer(request, 500, "internal", "internal error")

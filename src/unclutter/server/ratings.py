@@ -200,6 +200,10 @@ def _now() -> str:
 # storage --------------------------------------------------------------------------------------
 
 
+class StudyGone(Exception):
+    """The study was deleted while a rater's request was being answered."""
+
+
 @dataclass(frozen=True)
 class Item:
     id: str
@@ -316,14 +320,21 @@ class RatingStore:
 
     def record(self, rater_id: int, scores: dict[tuple[str, str], int | None]) -> None:
         """Store one submitted page of a rater, ``(item id, dimension) -> score or None``,
-        replacing earlier scores of the same cells; one transaction, committed on return."""
+        replacing earlier scores of the same cells; one transaction, committed on return.
+
+        Raises:
+            StudyGone: the rater or an item no longer exists (the study was deleted)."""
         stamp = _now()
-        with self._transaction() as con:
-            con.executemany(
-                "INSERT INTO ratings (rater_id, item_id, dimension, score, rated_at) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (rater_id, item_id, dimension) DO UPDATE SET score = excluded.score, "
-                "rated_at = excluded.rated_at",
-                [(rater_id, item_id, dim, score, stamp) for (item_id, dim), score in scores.items()])
+        try:
+            with self._transaction() as con:
+                con.executemany(
+                    "INSERT INTO ratings (rater_id, item_id, dimension, score, rated_at) VALUES (?, ?, ?, ?, ?) "
+                    "ON CONFLICT (rater_id, item_id, dimension) DO UPDATE SET score = excluded.score, "
+                    "rated_at = excluded.rated_at",
+                    [(rater_id, item_id, dim, score, stamp) for (item_id, dim), score in scores.items()])
+        except sqlite3.IntegrityError:
+            # (the foreign keys: the study was deleted since the rater's page was read)
+            raise StudyGone() from None
 
     def delete_study(self, study_id: str) -> bool:
         """Remove a study with its items, raters (their links stop working) and ratings, in
@@ -338,18 +349,23 @@ class RatingStore:
     # reads
 
     def studies(self, limit: int, offset: int = 0) -> tuple[int, list[dict[str, Any]]]:
-        """``(number of studies, up to limit of them from offset)``, newest first, each a dict
+        """``(number of studies, up to limit of them from offset)``, newest first (the later
+        created first within one millisecond), each a dict
         with ``id``, ``name``, ``created``, ``pages``, ``systems``, ``raters`` and
         ``ratings`` (rows stored, skipped cells included)."""
         with self._connect() as con:
             total = con.execute("SELECT COUNT(*) FROM studies").fetchone()[0]
+            # the page of studies first, then the counts of those alone (cost grows with
+            # ``limit`` and their size, not with the whole file)
             rows = con.execute(
-                "SELECT s.id, s.name, s.created, "
-                "(SELECT COUNT(DISTINCT position) FROM items WHERE study_id = s.id), "
-                "(SELECT COUNT(DISTINCT system) FROM items WHERE study_id = s.id), "
-                "(SELECT COUNT(*) FROM raters WHERE study_id = s.id), "
-                "(SELECT COUNT(*) FROM ratings r JOIN raters a ON a.id = r.rater_id WHERE a.study_id = s.id) "
-                "FROM studies s ORDER BY s.created DESC, s.id LIMIT ? OFFSET ?", (limit, offset)).fetchall()
+                "WITH page AS (SELECT rowid AS k, id, name, created FROM studies "
+                "ORDER BY created DESC, rowid DESC LIMIT ? OFFSET ?) "
+                "SELECT p.id, p.name, p.created, "
+                "(SELECT COUNT(DISTINCT position) FROM items WHERE study_id = p.id), "
+                "(SELECT COUNT(DISTINCT system) FROM items WHERE study_id = p.id), "
+                "(SELECT COUNT(*) FROM raters WHERE study_id = p.id), "
+                "(SELECT COUNT(*) FROM ratings r JOIN raters a ON a.id = r.rater_id WHERE a.study_id = p.id) "
+                "FROM page p ORDER BY p.created DESC, p.k DESC", (limit, offset)).fetchall()
         keys = ("id", "name", "created", "pages", "systems", "raters", "ratings")
         return total, [dict(zip(keys, row)) for row in rows]
 
@@ -679,7 +695,8 @@ def add_rating_routes(app: FastAPI, config: ServerConfig, check_access: Callable
                 response_class=Response)
     async def delete_study(request: Request, study_id: str, key: str | None = Security(api_key_scheme)) -> Response:
         """Deletes the study, its views, its raters (their links answer 404 from then on) and
-        every rating, at once. 204; 404 for an unknown study. Needs the API key."""
+        every rating, in one transaction (other writes wait meanwhile: about 3 seconds per
+        million ratings). 204; 404 for an unknown study. Needs the API key."""
         organizer(request, key)
         gone = await run_in_threadpool(store.delete_study, study_id) if _STUDY_ID_RE.fullmatch(study_id) else False
         if not gone:
@@ -760,6 +777,8 @@ def add_rating_routes(app: FastAPI, config: ServerConfig, check_access: Callable
         if isinstance(rater, Response):
             return rater
         pages, page = await run_in_threadpool(progress, rater)
+        if not pages:  # (a study has pages: this one was deleted since the link was read)
+            return _not_found()
         if page is None:
             return _message(200, "Thank you", f"You have rated all {len(pages)} pages of this study. "
                                               "You can close this window.")
@@ -785,7 +804,9 @@ def add_rating_routes(app: FastAPI, config: ServerConfig, check_access: Callable
             return rater
         back = f"/rate/{rater.token}"
         pages = await run_in_threadpool(store.pages, rater.study_id)
-        width = max((len(p.items) for p in pages), default=0)
+        if not pages:  # (deleted since the link was read)
+            return _not_found()
+        width = max(len(p.items) for p in pages)
         try:
             form = await request.form(max_files=0, max_fields=width * len(DIMENSIONS) + 2,
                                       max_part_size=4096)
@@ -797,7 +818,10 @@ def add_rating_routes(app: FastAPI, config: ServerConfig, check_access: Callable
             return _message(400, "Could not read the form", str(exc), back)
         finally:
             await form.close()
-        await run_in_threadpool(store.record, rater.id, scores)
+        try:
+            await run_in_threadpool(store.record, rater.id, scores)
+        except StudyGone:
+            return _not_found()
         return RedirectResponse(back, status_code=303, headers=_PRIVATE)
 
     return store
