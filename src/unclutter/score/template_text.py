@@ -179,9 +179,9 @@ def drop_placeholder_blocks(root: Node, title: str | None, removed: list[Removal
     unrendered shortcodes), in place; returns how many went. ``title``: the page's title (a
     page about the passage keeps it)."""
     blocks = _blocks(root)
-    # (a page about shortcodes shows them as examples)
-    shortcodes = [] if any("shortcode" in t.lower() for _, t in blocks) else [
-        (n, t) for n, t in blocks if _shortcode(n, t)]
+    shortcodes = [(n, t) for n, t in blocks if _shortcode(n, t)]
+    if shortcodes and any("shortcode" in t.lower() for _, t in blocks):
+        shortcodes = []  # a page about shortcodes shows them as examples
     for n, t in shortcodes:
         _remove(n, "placeholder text (unrendered shortcode)", t, removed)
     if shortcodes:
