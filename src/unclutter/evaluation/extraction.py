@@ -22,12 +22,10 @@ platform has it).
 from __future__ import annotations
 
 import os
-import signal
-import threading
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
 
+from ..core.deadline import alarm_deadline
 from ..core.errors import UsageError
 from ..core.options import EXTRACTORS
 from ..measure.evaluate import (
@@ -127,7 +125,7 @@ def predict(cases: Sequence[Case], system: str, *, workers: int | None = None,
         else:
             try:
                 check_input_limits(decode_html(data)[0])
-                with _deadline(timeout):
+                with alarm_deadline(timeout):
                     text = run(data, case.url)
             except Exception as exc:  # noqa: BLE001 - a rival's failure on one page is that page's error
                 failures[case.id] = f"{type(exc).__name__}: {exc}"
@@ -136,26 +134,6 @@ def predict(cases: Sequence[Case], system: str, *, workers: int | None = None,
         if progress:
             progress(len(out))
     return out
-
-
-@contextmanager
-def _deadline(seconds: float):
-    """Raise ``TimeoutError`` in this (main) thread after ``seconds``; a no-op where
-    ``SIGALRM`` is missing or off the main thread. Code in C returns before it fires."""
-    if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def fire(*_):
-        raise TimeoutError(f"over {seconds:g} s")
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 def _aeb(pairs: list[tuple[str | None, str]]) -> dict:

@@ -14,13 +14,11 @@ The engines are extras, never in the default install:
 
 from __future__ import annotations
 
-import signal
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 from ..batch.record import PageInput, error_record, extract_record
 from ..batch.sources import Item, SourceCounts, read_pages
+from ..core.deadline import alarm_deadline
 from ..core.options import Options
 
 __all__ = ["bounded_record", "pages_of", "missing_extra"]
@@ -33,31 +31,11 @@ class _PageTimeout(Exception):
     pass
 
 
-@contextmanager
-def _deadline(seconds: float | None):
-    """Interrupt Python code after ``seconds`` (``SIGALRM``; only on the main thread, where
-    Spark's Python workers and Ray's tasks run; elsewhere no deadline)."""
-    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield
-        return
-
-    def on_alarm(signum, frame):
-        raise _PageTimeout
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def bounded_record(page: PageInput, options: Options | None = None,
                    timeout: float | None = DEFAULT_TASK_PAGE_TIMEOUT_S) -> dict:
     """:func:`~unclutter.batch.record.extract_record` with a deadline of ``timeout`` seconds."""
     try:
-        with _deadline(timeout):
+        with alarm_deadline(timeout, _PageTimeout):
             return extract_record(page, options)
     except _PageTimeout:
         return error_record(page, "TimeoutError", f"{page.source}: extraction ran past {timeout:g} s", timeout)
