@@ -19,6 +19,7 @@ transformers = pytest.importorskip("transformers", reason="needs the 'transforme
 import unclutter  # noqa: E402
 from unclutter.summarize import SummaryBackendError, get_summarizer  # noqa: E402
 from unclutter.summarize.abstractive import T5_PREFIX  # noqa: E402
+from tiny_tokenizer import word_level_tokenizer  # noqa: E402
 
 CORPUS = [
     "The city council approved a new budget for public transport on Tuesday.",
@@ -28,20 +29,10 @@ CORPUS = [
     "summarize : a short text about buses , budgets and the city .",
 ]
 LONG_TEXT = " ".join(CORPUS[:4] * 6)  # about 250 words: over the tiny models' 64-token limit
-SPECIALS = ["<pad>", "</s>", "<unk>", "<s>"]
 
 
 def _tokenizer(path):
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
-
-    tok = Tokenizer(models.WordLevel(unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    tok.train_from_iterator(CORPUS, trainers.WordLevelTrainer(special_tokens=SPECIALS))
-    tok.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
-    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="</s>",
-                                                unk_token="<unk>", bos_token="<s>", model_max_length=64)
-    fast.save_pretrained(path)
-    return fast
+    return word_level_tokenizer(CORPUS, path, 64)
 
 
 def _save(model, path):

@@ -24,6 +24,7 @@ if str(REPO) not in sys.path:  # the train package lives at the repository root
 
 pytest.importorskip("rouge_score", reason="needs rouge-score: pip install -e '.[train]'")
 
+from tiny_tokenizer import word_level_tokenizer  # noqa: E402
 from train import summarizer as ts  # noqa: E402
 
 SENTENCES = {
@@ -178,7 +179,6 @@ def test_command_line_help_and_error_without_traceback(tmp_path):
 
 # --------------------------------------------------------------------------- training (tiny models)
 
-SPECIALS = ["<pad>", "</s>", "<unk>", "<s>"]
 
 
 @pytest.fixture(scope="module")
@@ -191,17 +191,8 @@ def hf():
 
 
 def _tokenizer(transformers, path: Path):
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors, trainers
-
     corpus = [s for ss in SENTENCES.values() for s in ss] + list(SENTENCES) + ["summarize :"]
-    tok = Tokenizer(models.WordLevel(unk_token="<unk>"))
-    tok.pre_tokenizer = pre_tokenizers.Whitespace()
-    tok.train_from_iterator(corpus, trainers.WordLevelTrainer(special_tokens=SPECIALS))
-    tok.post_processor = processors.TemplateProcessing(single="$A </s>", special_tokens=[("</s>", 1)])
-    fast = transformers.PreTrainedTokenizerFast(tokenizer_object=tok, pad_token="<pad>", eos_token="</s>",
-                                                unk_token="<unk>", bos_token="<s>", model_max_length=128)
-    fast.save_pretrained(path)
-    return fast
+    return word_level_tokenizer(corpus, path, 128)
 
 
 @pytest.fixture(scope="module")
