@@ -1229,3 +1229,53 @@ def test_a_story_without_date_markup_gets_the_first_date_written_near_its_top():
         "</article>", f"<p>{'More words of the story. ' * (DATE_SEARCH_TEXT_CHARS // 20)}</p>"
                       "<p>Founded on 3rd March 2024.</p></article>")
     assert unclutter.extract(late, url="https://example.org/kettles").date_published is None
+
+
+def test_a_publication_date_labelled_anywhere_on_the_page_is_read():
+    import unclutter
+
+    story = "<p>" + "Some words of a story, with commas, and more words. " * 40 + "</p>"
+    nav = "<nav>" + "".join(f"<a href='/s{i}'>Section {i}</a> " for i in range(80)) + "</nav>"
+    # the date closes the post, far below the top of the page
+    for line, day in (("Posted on April 13, 2023", "2023-04-13"),
+                      ("Published On: 15 August 2025", "2025-08-15"),
+                      ("Written by Ann Lee on Jul 5th 2022", "2022-07-05")):
+        page = f"<html><body>{nav}<article><h1>A post</h1>{story * 3}<p>{line}</p></article></body></html>"
+        assert unclutter.extract(page, url="https://example.org/blog/a-post").date_published == day, line
+    # "Updated" dates a later version, not the publication; a date with no label below
+    # the top of the page is something the text is about
+    for line in ("Last updated: November 13, 2025", "Founded on March 3, 1998", "Retrieved 2016-05-01"):
+        page = f"<html><body>{nav}<article><h1>A post</h1>{story * 3}<p>{line}</p></article></body></html>"
+        assert unclutter.extract(page, url="https://example.org/blog/a-post").date_published is None, line
+
+
+def test_the_top_of_page_date_search_counts_text_as_shown_not_the_markup_indentation():
+    import unclutter
+
+    # deeply indented markup: 1,500 characters of whitespace come before the dateline
+    indent = "\n" + "\t" * 40
+    notes = "".join(f"{indent}<div>{indent}<p>{indent}Note {i}{indent}</p>{indent}</div>" for i in range(40))
+    story = "<p>" + "Some words of a story, with commas, and more words. " * 20 + "</p>"
+    page = (f"<html><body><div>{notes}</div><article><h1>A post</h1><p>Craig Lee</p>"
+            f"<p>17 December 2025</p>{story}</article></body></html>")
+    assert unclutter.extract(page, url="https://example.org/blog/a-post").date_published == "2025-12-17"
+
+
+@pytest.mark.parametrize("stated, url, expected", [
+    # an evening post in America: the CMS states UTC, the permalink the local day
+    ("2025-12-19T02:41:41+00:00", "https://example.org/2025/12/18/a-post/", "2025-12-18"),
+    ("2025-12-19T02:41:41Z", "https://example.org/2025/12/18/a-post", "2025-12-18"),
+    # the same day, a local offset, a date alone, days apart, no date in the URL: unchanged
+    ("2025-12-18T20:41:41+00:00", "https://example.org/2025/12/18/a-post/", "2025-12-18T20:41:41+00:00"),
+    ("2025-12-19T02:41:41-05:00", "https://example.org/2025/12/18/a-post/", "2025-12-19T02:41:41-05:00"),
+    ("2025-12-19", "https://example.org/2025/12/18/a-post/", "2025-12-19"),
+    ("2025-12-25T02:41:41+00:00", "https://example.org/2025/12/18/a-post/", "2025-12-25T02:41:41+00:00"),
+    ("2025-12-19T02:41:41+00:00", "https://example.org/blog/a-post/", "2025-12-19T02:41:41+00:00"),
+])
+def test_a_utc_time_next_to_the_permalinks_day_is_the_publishers_day(stated, url, expected):
+    import unclutter
+
+    story = "<p>" + "Some words of a story, with commas, and more words. " * 20 + "</p>"
+    page = (f'<html><head><meta property="article:published_time" content="{stated}"></head>'
+            f"<body><article><h1>A post</h1>{story}</article></body></html>")
+    assert unclutter.extract(page, url=url).date_published == expected

@@ -35,7 +35,10 @@ records the winner as ``"json-ld"``, ``"next-data"``, ``"meta[<attr>=<key>]"`` (
                     > a publication-date key in the page's script data
                       (``"datePublished": "..."``, :func:`script_date`)
                     > (the pipeline, ``Options.search_date``) the URL and the
-                      visible text, read by htmldate (:func:`search_date`)
+                      visible text, read by htmldate (:func:`search_date`), then a
+                      date the visible page labels "Published"/"Posted" anywhere
+                    (a time stated in UTC on the day after or before a permalink's
+                    ``/yyyy/mm/dd/`` becomes that day: :func:`local_day`)
     date_modified   JSON-LD dateModified > article:modified_time > og:updated_time
                     > dc.date.modified > dcterms.modified > <meta itemprop=dateModified>
                     > <time itemprop=dateModified datetime>
@@ -139,7 +142,7 @@ from ...core.invisible import INVISIBLE_CODEPOINTS, strip_invisible
 from ...core.models import Metadata
 from ..html import ParsedPage
 from .byline import BYLINE_TRAILER_RE, clean_byline, first_shown_byline, page_byline
-from .dates import clean_date, normalise_date, script_date, search_date
+from .dates import clean_date, local_day, normalise_date, script_date, search_date
 from .jsonld import (
     json_objects,
     ld_first_str,
@@ -354,6 +357,7 @@ def extract_metadata(page: ParsedPage, *, article_body: bool = True) -> Metadata
             res.offer(name, clean_date(raw, limits[name]), src)
         if not res.has(name):
             _date_from_times(res, scan.times, name, itemprop, limits[name])
+    res.md.date_published = local_day(res.md.date_published, page.url)
 
     # --- language -----------------------------------------------------------------------
     html_node = page.html_node
