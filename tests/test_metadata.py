@@ -1249,18 +1249,6 @@ def test_a_publication_date_labelled_anywhere_on_the_page_is_read():
         assert unclutter.extract(page, url="https://example.org/blog/a-post").date_published is None, line
 
 
-def test_the_top_of_page_date_search_counts_text_as_shown_not_the_markup_indentation():
-    import unclutter
-
-    # deeply indented markup: 1,500 characters of whitespace come before the dateline
-    indent = "\n" + "\t" * 40
-    notes = "".join(f"{indent}<div>{indent}<p>{indent}Note {i}{indent}</p>{indent}</div>" for i in range(40))
-    story = "<p>" + "Some words of a story, with commas, and more words. " * 20 + "</p>"
-    page = (f"<html><body><div>{notes}</div><article><h1>A post</h1><p>Craig Lee</p>"
-            f"<p>17 December 2025</p>{story}</article></body></html>")
-    assert unclutter.extract(page, url="https://example.org/blog/a-post").date_published == "2025-12-17"
-
-
 @pytest.mark.parametrize("stated, url, expected", [
     # an evening post in America: the CMS states UTC, the permalink the local day
     ("2025-12-19T02:41:41+00:00", "https://example.org/2025/12/18/a-post/", "2025-12-18"),
