@@ -3,7 +3,8 @@
 and Spark, with memory over a long run and kill-and-resume checks.
 
     python bench/batch.py [--pages 2000] [--workers 1,2] [--rivals trafilatura,ray,spark]
-                          [--long-records 20000] [--kills 5] [--out bench/results/batch.json]
+                          [--styles cascade,inline] [--long-records 20000] [--kills 5]
+                          [--out bench/results/batch.json]
 
 What it does, in one run on this machine:
 
@@ -13,7 +14,9 @@ What it does, in one run on this machine:
    own). WARC reading alone is timed with FastWARC and warcio.
 2. **Batch command** (:func:`unclutter.batch.run_batch`, JSON Lines output) at each
    ``--workers`` count: pages/s, pages/s per worker, CPU seconds, peak resident set per
-   worker (``VmHWM``); scaling = pages/s at the largest count / pages/s at 1.
+   worker (``VmHWM``); scaling = pages/s at the largest count / pages/s at 1. Then again
+   with each further ``--styles`` mode (default ``cascade,inline``: ``Options.styles``
+   ``inline`` reads ``style`` attributes only).
 3. **trafilatura in the same harness**: the same WARC reader, worker pool and JSON Lines
    writer, with ``trafilatura.extract(html, url=url, include_comments=False)`` as the
    record function (``--rivals trafilatura``).
@@ -128,12 +131,14 @@ def trafilatura_record(page, options):
     return record
 
 
-def run_batch_once(warc: Path, workers: int, record_fn=None) -> dict:
+def run_batch_once(warc: Path, workers: int, record_fn=None, styles: str = "cascade") -> dict:
+    from unclutter import Options
     from unclutter.batch import run_batch
 
     out = Path(tempfile.mkdtemp(prefix="ub-")) / "out.jsonl"
     try:
-        summary = run_batch([str(warc)], str(out), workers=workers, quiet=True, record_fn=record_fn)
+        summary = run_batch([str(warc)], str(out), workers=workers, quiet=True, record_fn=record_fn,
+                            options=Options(styles=styles))
     finally:
         shutil.rmtree(out.parent, ignore_errors=True)
     return {"workers": workers, "pages": summary.pages, "seconds": round(summary.seconds, 2),
@@ -246,6 +251,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--long-records", type=int, default=20000)
     ap.add_argument("--kills", type=int, default=5)
     ap.add_argument("--usd-per-vcpu-hour", type=float, default=0.04)
+    ap.add_argument("--styles", default="cascade,inline",
+                    help="Options.styles modes of the batch command to time (the first is the default's)")
     ap.add_argument("--warc", type=Path, default=Path(tempfile.gettempdir()) / "unclutter-bench-warc",
                     help="folder of the WARC parts (built when missing)")
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "batch.json")
@@ -259,10 +266,14 @@ def main(argv: list[str] | None = None) -> int:
         build_warc(args.warc, args.pages)
     report["warc_readers"] = time_readers(args.warc)
     print(json.dumps(report["warc_readers"]), file=sys.stderr)
+    styles = [m for m in args.styles.split(",") if m]
     report["batch"] = []
     for w in workers:
-        report["batch"].append(run_batch_once(args.warc, w))
+        report["batch"].append(run_batch_once(args.warc, w, styles=styles[0]))
         print(json.dumps(report["batch"][-1]), file=sys.stderr)
+    for mode in styles[1:]:  # (the batch command with another Options.styles: --styles inline)
+        report[f"batch_styles_{mode}"] = [run_batch_once(args.warc, w, styles=mode) for w in workers]
+        print(json.dumps(report[f"batch_styles_{mode}"]), file=sys.stderr)
     one = next((r for r in report["batch"] if r["workers"] == 1), None)
     top = report["batch"][-1]
     if one:
@@ -272,6 +283,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report["trafilatura"]), file=sys.stderr)
         report["vs_trafilatura"] = {str(u["workers"]): round(u["pages_per_s"] / t["pages_per_s"], 2)
                                     for u, t in zip(report["batch"], report["trafilatura"])}
+        for mode in styles[1:]:
+            report[f"vs_trafilatura_styles_{mode}"] = {
+                str(u["workers"]): round(u["pages_per_s"] / t["pages_per_s"], 2)
+                for u, t in zip(report[f"batch_styles_{mode}"], report["trafilatura"])}
     for engine, fn in (("ray", run_ray), ("spark", run_spark)):
         if engine in rivals:
             try:

@@ -3,7 +3,7 @@
 the measurement every rule or threshold change of the main-content stages must pass.
 
     python -m train.folds                       # once: the fold models (train/cache/folds)
-    python bench/cv.py [--extractor auto] [--jobs 2] [--out bench/results/cv.json]
+    python bench/cv.py [--extractor auto] [--styles cascade] [--jobs 2] [--out bench/results/cv.json]
                        [--baseline bench/results/cv-before.json] [--texts texts.json]
 
 Each wcxb-dev page is extracted with ``unclutter.extract(html, url=url, extractor=...)``
@@ -38,11 +38,12 @@ FOLDS = Path(os.environ.get("UNCLUTTER_FOLDS") or REPO / "train" / "cache" / "fo
 _STATE: dict = {}
 
 
-def _init(extractor: str) -> None:
+def _init(extractor: str, styles: str = "cascade") -> None:
     from train.common import load_cases
 
     _STATE["cases"] = {c["id"]: c for c in load_cases("wcxb-dev")}
     _STATE["extractor"] = extractor
+    _STATE["styles"] = styles
 
 
 def _run(task: tuple[int, list[str]]) -> dict[str, tuple[str, dict]]:
@@ -63,7 +64,8 @@ def _run(task: tuple[int, list[str]]) -> dict[str, tuple[str, dict]]:
         for i in ids:
             c = _STATE["cases"][i]
             try:
-                a = unclutter.extract(page_bytes(c), url=c.get("url"), extractor=_STATE["extractor"])
+                a = unclutter.extract(page_bytes(c), url=c.get("url"), extractor=_STATE["extractor"],
+                                      styles=_STATE["styles"])
                 out[i] = (a.text, a.confidence_signals)
             except UnclutterError:
                 out[i] = ("", {})
@@ -77,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--extractor", default="auto")
+    ap.add_argument("--styles", default="cascade", choices=("cascade", "inline"), help="Options.styles")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--out", type=Path, default=REPO / "bench" / "results" / "cv.json")
     ap.add_argument("--baseline", type=Path)
@@ -96,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     texts: dict[str, str] = {}
     signals: dict[str, dict] = {}
-    with mp.get_context("forkserver").Pool(args.jobs, initializer=_init, initargs=(args.extractor,)) as pool:
+    with mp.get_context("forkserver").Pool(args.jobs, initializer=_init, initargs=(args.extractor, args.styles)) as pool:
         for got in pool.imap_unordered(_run, tasks):
             for i, (text, sig) in got.items():
                 texts[i] = text

@@ -52,13 +52,14 @@ def _finish_extra(extra: dict | None) -> dict | None:
     return extra
 
 
-def _load_unclutter(extractor: str | None = None, variant: dict | None = None
+def _load_unclutter(extractor: str | None = None, variant: dict | None = None, **settings: object
                     ) -> Callable[[bytes, str | None], tuple[str, dict | None]]:
     import unclutter
     from unclutter.core.errors import UnclutterError
 
     extract = unclutter.extract  # AttributeError while the package has no extract(): "unavailable"
     options: dict = {"extractor": extractor} if extractor else {}
+    options.update(settings)  # other Options fields (styles="inline")
     if variant:  # ablation switches of the learned extractors (bench/ablation.py)
         from unclutter.core.options import Ablation
 
@@ -186,6 +187,8 @@ UNCLUTTER_VARIANTS: dict[str, tuple[str, dict | None]] = {
 
 LOADERS: dict[str, Callable[[], Callable[[bytes, str | None], tuple[str, dict | None]]]] = {
     "unclutter": _load_unclutter,
+    # Options.styles="inline": style attributes alone decide hidden text (no stylesheet cascade)
+    "unclutter-inline-styles": lambda: _load_unclutter(styles="inline"),
     **{k: (lambda e=e, v=v: _load_unclutter(e, v)) for k, (e, v) in UNCLUTTER_VARIANTS.items()},
     "trafilatura": _load_trafilatura,
     "trafilatura-defaults": _load_trafilatura_defaults,

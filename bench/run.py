@@ -88,7 +88,7 @@ from rivals import UNCLUTTER_VARIANTS, VERSIONED_PACKAGES, _load_unclutter  # no
 
 REPO = Path(__file__).resolve().parents[1]
 
-DEFAULT_EXTRACTORS = ("unclutter", "trafilatura", "readability-lxml", "resiliparse")
+DEFAULT_EXTRACTORS = ("unclutter", "unclutter-inline-styles", "trafilatura", "readability-lxml", "resiliparse")
 DEFAULT_TIMEOUT_S = 20.0
 #: Extra seconds the parent waits beyond ``--timeout`` before it kills a silent child.
 HARD_KILL_GRACE_S = 10.0

@@ -287,3 +287,19 @@ def test_a_second_run_on_the_same_output_is_refused_while_the_first_writes(folde
     finally:
         first.close()
     assert run_batch([str(folder)], str(out), workers=1, quiet=True).pages == 4
+
+
+def test_records_follow_the_styles_mode(tmp_path):
+    from unclutter import Options
+
+    styled = page("Alpha").replace(b"<article>", b"<style>.x{display:none}</style><article><p class=x>Ruled out</p>")
+    data = PageInput(id="s", source="mem", data=styled)
+    assert "Ruled out" not in extract_record(data)["text"]
+    assert "Ruled out" in extract_record(data, Options(styles="inline"))["text"]
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "a.html").write_bytes(styled)
+    out = tmp_path / "out.jsonl"
+    run_batch([str(folder)], str(out), workers=1, quiet=True, options=Options(styles="inline"))
+    rows = [json.loads(line) for line in out.read_text().splitlines() if line]
+    assert len(rows) == 1 and "Ruled out" in rows[0]["text"]

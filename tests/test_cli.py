@@ -314,3 +314,15 @@ def test_date_search_from_the_visible_text_and_its_switch(tmp_path):
     proc = run(str(page), "-f", "json", "--no-date-search")
     assert proc.returncode == 0, proc.stderr.decode()
     assert json.loads(proc.stdout)["date_published"] is None
+
+
+def test_styles_option(tmp_path):
+    story = "<p>" + "Words of a story, with commas, and more words. " * 20 + "</p>"
+    page = tmp_path / "styled.html"
+    page.write_text(f"<html><head><style>.x{{display:none}}</style></head><body><article><h1>A story</h1>"
+                    f"{story}<p class='x'>Hidden by a rule</p>{story}</article></body></html>")
+    proc = run(str(page), "-f", "text")
+    assert proc.returncode == 0 and b"Hidden by a rule" not in proc.stdout, proc.stderr.decode()
+    proc = run(str(page), "-f", "text", "--styles", "inline")
+    assert proc.returncode == 0 and b"Hidden by a rule" in proc.stdout, proc.stderr.decode()
+    assert_clean_error(run(str(page), "--styles", "none"), 2, "invalid value")

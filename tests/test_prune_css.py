@@ -169,3 +169,29 @@ def test_has_selectors_and_rule_floods_stay_bounded() -> None:
     spans = "".join(f"<p class=q{i}><span>s{i}</span></p>" for i in range(2000))
     with pytest.raises(InputTooComplexError):
         unclutter.extract(f"<html><head><style>{rules}</style></head><body><article>{STORY}{spans}</article></body></html>")
+
+
+def test_inline_styles_mode_reads_style_attributes_alone() -> None:
+    import pytest
+
+    from unclutter.core.errors import UsageError
+
+    def page(hidden: str) -> str:
+        return f"<html><body><article><h1>T</h1>{STORY}{hidden}{STORY}</article></body></html>"
+
+    by_rule = page("<style>.x{display:none}</style><p class=x>SECRET kept by a rule</p>")
+    assert "SECRET" not in unclutter.extract(by_rule).text
+    assert "SECRET" in unclutter.extract(by_rule, styles="inline").text  # stylesheets are not read
+    # style attributes are read in both modes: display, size, position, both colours
+    for hidden in ('<p style="display:none">SECRET</p>', '<p style="font-size:0">SECRET</p>',
+                   '<p style="position:absolute;left:-9999px">SECRET</p>',
+                   '<p style="color:#fff;background:#fff">SECRET</p>'):
+        for mode in ("cascade", "inline"):
+            assert "SECRET" not in unclutter.extract(page(hidden), styles=mode).text, (hidden, mode)
+    # white text alone: on the white canvas when the page's styles are all known; with
+    # its stylesheets unread, the background is unknown and the text stays
+    white = page('<p style="color:#fff">SECRET white</p>')
+    assert "SECRET" not in unclutter.extract(white).text
+    assert "SECRET" in unclutter.extract(white, styles="inline").text
+    with pytest.raises(UsageError, match="styles must be one of cascade, inline"):
+        unclutter.extract(by_rule, styles="none")

@@ -538,3 +538,15 @@ def test_read_searches_the_date_unless_told_not_to(client) -> None:
     assert r.status_code == 200 and r.json()["date_published"] == "2016-02-09"
     r = client.post("/read", json={"html": html, "url": url, "search_date": False})
     assert r.status_code == 200 and r.json()["date_published"] is None
+
+
+def test_read_takes_the_styles_mode(client) -> None:
+    story = "<p>" + "Words of a story, with commas, and more words. " * 20 + "</p>"
+    html = (f"<html><head><style>.x{{display:none}}</style></head><body><article><h1>A story</h1>{story}"
+            f"<p class='x'>Hidden by a rule</p>{story}</article></body></html>")
+    r = client.post("/read", json={"html": html, "format": "text"})
+    assert r.status_code == 200 and "Hidden by a rule" not in r.text
+    r = client.post("/read", json={"html": html, "format": "text", "styles": "inline"})
+    assert r.status_code == 200 and "Hidden by a rule" in r.text
+    r = client.post("/read", json={"html": html, "styles": "none"})
+    assert r.status_code == 400 and "styles" in r.text

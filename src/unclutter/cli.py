@@ -415,6 +415,9 @@ class _BatchFailed(UnclutterError):
                                                    "truths do).")
 @click.option("--no-refine", is_flag=True, help="auto: skip the learned clean-up of the heuristic's selection "
                                                  "(about 1 ms a page faster, a little less precise).")
+@click.option("--styles", type=click.Choice(["cascade", "inline"]), default="cascade", show_default=True,
+              help="What decides hidden text: the page's stylesheets and style attributes (cascade), or "
+              "style attributes alone (inline: about twice as fast; text a stylesheet hides is kept).")
 @click.option("--no-date-search", is_flag=True, help="Take the publication date from the page's markup only "
                                                       "(no search of its URL and visible text).")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
@@ -441,7 +444,7 @@ class _BatchFailed(UnclutterError):
               help="Rendering: deadline of the whole render (default 20).")
 @click.version_option(package_name="unclutter")
 def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | None, extractor: str,
-        no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, no_date_search: bool, explain: bool, user_agent: str | None,
+        no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, styles: str, no_date_search: bool, explain: bool, user_agent: str | None,
         respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
         allow_private: tuple[str, ...], allow_port: tuple[int, ...], render: str | None, wait_for: str | None,
         wait_seconds: float | None, render_deadline: float | None) -> None:
@@ -458,7 +461,8 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
     from . import pipeline
 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images,
-                   include_captions=not no_captions, refine=not no_refine, search_date=not no_date_search)
+                   include_captions=not no_captions, refine=not no_refine, search_date=not no_date_search,
+                   styles=styles)
     if explain:
         options["explain"] = True  # the removal log is only kept when asked for
     options.update(_summary_settings())

@@ -183,7 +183,7 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     trace: list[str] = []
     html, utf8 = _decode(data, options)
     log = options.explain  # keep the removal log (Article.removed) only when asked
-    page: ParsedPage = parse_for_pruning(html, url, utf8=utf8, report_skipped=log)
+    page: ParsedPage = parse_for_pruning(html, url, utf8=utf8, report_skipped=log, styles=options.styles)
     trace.append(f"parse: base URL {page.base_url!r}")
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.
@@ -221,14 +221,14 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
             trace.append("metadata: date_published from htmldate (URL, visible text) after pruning")
     if log and meta.sources.get("title") != title_source:
         trace.append(f"metadata: title from {meta.sources.get('title') or 'nowhere'} after pruning")
-    selection = select(pruned, options, meta, url, html, repruner(html, url, utf8, True), shown_byline)
+    selection = select(pruned, options, meta, url, html, repruner(html, url, utf8, True, options.styles), shown_byline)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
-        page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log)
+        page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log, styles=options.styles)
         pruned2 = prune(page2, log=log)
-        selection2 = select(pruned2, options, meta, url, html, repruner(html, url, None, False), shown_byline)
+        selection2 = select(pruned2, options, meta, url, html, repruner(html, url, None, False, options.styles), shown_byline)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection = page2, pruned2, selection2

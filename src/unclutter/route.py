@@ -276,11 +276,13 @@ def _description_words(text: str) -> set[str]:
 # --- the cascade ---------------------------------------------------------------------------
 
 
-def repruner(html: str, url: str | None, utf8: bytes | None, scripting: bool) -> Callable[[], Node]:
+def repruner(html: str, url: str | None, utf8: bytes | None, scripting: bool,
+             styles: str = "cascade") -> Callable[[], Node]:
     """``reprune()`` for :func:`select`: the pruned tree of the page built again (parse and
-    prune are deterministic; no removal log: the first build's is the one reported)."""
+    prune are deterministic; no removal log: the first build's is the one reported);
+    ``styles`` as ``Options.styles``."""
     return lambda: prune(parse_for_pruning(html, url, scripting=scripting, utf8=utf8,
-                                           report_skipped=False), log=False).root
+                                           report_skipped=False, styles=styles), log=False).root
 
 
 def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, fields
 from .errors import UsageError
 from .limits import MAX_INPUT_BYTES
 
-__all__ = ["Options", "Ablation", "RenderOptions", "EXTRACTORS", "RENDER_MODES"]
+__all__ = ["Options", "Ablation", "RenderOptions", "EXTRACTORS", "RENDER_MODES", "STYLE_MODES"]
 
 #: Main-content extractors :func:`unclutter.extract` accepts: the Readability-style
 #: heuristic (:mod:`unclutter.score`), those of :mod:`unclutter.classify` (CETD text
@@ -28,6 +28,10 @@ EXTRACTORS = ("heuristic", "cetd", "gbdt", "gnn", "auto")
 #: shell (:func:`unclutter.route.js_shell`); ``always``: render every page
 #: (:mod:`unclutter.fetch.browser`).
 RENDER_MODES = ("never", "auto", "always")
+
+#: What decides which elements the page's styles hide (``Options.styles``): ``cascade``,
+#: its stylesheets and ``style`` attributes; ``inline``, ``style`` attributes alone.
+STYLE_MODES = ("cascade", "inline")
 
 #: Seconds for one whole render of a page: load, wait, snapshot (the browser's start, once
 #: per process, is bounded apart).
@@ -176,6 +180,13 @@ class Options:
         search_date: when the page's markup states no publication date, look for one in
             its URL and visible text (:func:`unclutter.parse.metadata.search_date`,
             htmldate; about 4 ms on such a page); ``False`` leaves ``date_published`` empty.
+        styles: which of the page's styles decide what is hidden: ``"cascade"`` (default)
+            reads its stylesheets and ``style`` attributes through the CSS cascade
+            (:func:`unclutter.prune.css.resolve_hidden`); ``"inline"`` reads ``style``
+            attributes alone, so text a stylesheet rule hides (``.x {display: none}``) is
+            kept, for about half the time per page (the cascade is about half of it on
+            wcxb-dev; F1 and speed of both in ``bench/README.md``): for crawl-scale runs
+            that trade that check for throughput.
         http_charset: charset from the HTTP Content-Type header, if the caller has one.
         max_input_bytes: inputs larger than this (bytes, or characters for ``str``)
             raise ``InputTooLargeError``.
@@ -217,6 +228,7 @@ class Options:
     refine: bool = True
     structured_data_fallback: bool = True
     search_date: bool = True
+    styles: str = "cascade"
     http_charset: str | None = None
     max_input_bytes: int = MAX_INPUT_BYTES
     summary: bool = False
@@ -251,6 +263,8 @@ class Options:
             raise UsageError("summary_words must be positive")
         if self.max_rewrites < 0:
             raise UsageError("max_rewrites must be 0 or more")
+        if self.styles not in STYLE_MODES:
+            raise UsageError(f"styles must be one of {', '.join(STYLE_MODES)}, not {self.styles!r}"[:300])
         if self.extractor not in EXTRACTORS:
             raise UsageError(
                 f"unknown extractor {self.extractor!r}; choose one of: {', '.join(EXTRACTORS)}"

@@ -88,7 +88,8 @@ class PruneResult:
 
 
 def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = True,
-                      utf8: bytes | None = None, report_skipped: bool = True) -> ParsedPage:
+                      utf8: bytes | None = None, report_skipped: bool = True,
+                      styles: str = "cascade") -> ParsedPage:
     """:func:`unclutter.parse.html.parse_html` with this stage's early drops: the
     non-content and hidden elements of :data:`.early_drop.EARLY_DROP` and those the page's own
     stylesheets hide (:func:`.page_styles.page_style_verdicts`) are never copied into the tree; they
@@ -96,9 +97,11 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
     (``rules.PAGE_WRAPPER``: a hidden or chrome element that holds the page stays, chrome
     as a ``<div>``). ``scripting`` as for
     ``parse_html``; ``utf8`` and ``report_skipped`` (``False`` when no removal log will be
-    kept) as for ``parse_html``. Raises what ``parse_html`` raises."""
+    kept) as for ``parse_html``; ``styles`` as ``Options.styles`` (``"inline"``: the
+    stylesheets are not read). Raises what ``parse_html`` raises."""
     panels = _page_panels(html)
-    return parse_html(html, url, style_resolver=partial(page_style_verdicts, panels=panels),
+    resolver = partial(page_style_verdicts, panels=panels, stylesheets=styles != "inline")
+    return parse_html(html, url, style_resolver=resolver,
                       skip_elements=early_drop_filter(panels),
                       scripting=scripting, utf8=utf8, report_skipped=report_skipped,
                       spare_wrappers=PAGE_WRAPPER)

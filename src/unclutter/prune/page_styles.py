@@ -117,7 +117,7 @@ def _selector_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorInd
 
 def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str],
                         page_chars: int, panels: DisclosurePanels | None = None,
-                        honour: set[int] | None = None) -> StyleVerdicts:
+                        honour: set[int] | None = None, stylesheets: bool = True) -> StyleVerdicts:
     """What the page's CSS hides (:func:`.css.resolve_hidden`), for ``parse_html``'s
     ``style_resolver``: rules naming classes or ids the page does not use are skipped;
     ``<html>``, ``<head>`` and ``<body>`` are never judged; a zero opacity is a fade-in
@@ -125,7 +125,9 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
     an animation library's hook (``rules.FADE_IN_HOOK_ATTRIBUTES``) or holds
     ``rules.FADE_IN_MIN_SHARE`` of the page's ``page_chars`` characters; a disclosure
     panel (an id named by the ``aria-controls`` of a control kept while the tree was built,
-    ``panels``) is content in its collapsed state (see :class:`.disclosure.DisclosurePanels`)."""
+    ``panels``) is content in its collapsed state (see :class:`.disclosure.DisclosurePanels`).
+    ``stylesheets=False``: ``style`` attributes alone are read (``Options.styles="inline"``);
+    the page's colours are then unknown, so no text colour is compared with the white canvas."""
 
     def faded(lnode, decls) -> bool:
         if _animated(decls) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(lnode.attributes):
@@ -141,8 +143,9 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
         return _never_judged(lnode, reason)
 
     # (the stylesheets a browser applies are read from the tree: media, type, data: links)
-    return resolve_hidden(tree, None, classes=classes, ids=ids, applicable=applicable_selectors,
-                          combine=combined_selector, faded=faded, keep=keep, honour=honour)
+    return resolve_hidden(tree, None if stylesheets else [], classes=classes, ids=ids,
+                          applicable=applicable_selectors, combine=combined_selector, faded=faded,
+                          keep=keep, honour=honour, complete=None if stylesheets else False)
 
 
 #: What a disclosure panel's collapsed state may be, set by the page's styles.

@@ -32,6 +32,7 @@ __all__ = [
 #: Request fields passed to :func:`unclutter.extract` under the same name, when this
 #: build's extract accepts them (see :func:`accepted_options`).
 EXTRACT_OPTION_FIELDS = ("extractor", "include_links", "include_images", "include_captions", "refine", "search_date",
+                         "styles",
                          "summary",
                          "summary_backend",
                          "summary_sentences", "summary_words", "section_summary_sentences", "strict",
@@ -69,6 +70,9 @@ class ReadOptions(BaseModel):
                                                   "classifier (default true); false is about 1 ms a page faster.")
     search_date: bool | None = Field(None, description="When the markup states no publication date, look for one "
                                                        "in the URL and visible text (default true).")
+    styles: Literal["cascade", "inline"] | None = Field(
+        None, description="What decides hidden text: the page's stylesheets and style attributes (cascade, "
+                          "default) or style attributes alone (inline: about twice as fast).")
     explain: bool = Field(False, description="JSON only: add `removed` and `trace` (what was cut and why).")
     summary: bool | None = Field(
         None, description="Summarise the article and each section (builds with summaries; off by default).")

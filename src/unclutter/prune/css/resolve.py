@@ -174,7 +174,7 @@ def _walk_text(res: _Resolver, top, reason: str, verdicts: StyleVerdicts, walked
 
 def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None = None, ids: set[str] | None = None,
                    applicable=None, combine=None, faded=None, keep=None,
-                   honour: set[int] | None = None) -> StyleVerdicts:
+                   honour: set[int] | None = None, complete: bool | None = None) -> StyleVerdicts:
     """What the page's CSS hides (see the module docstring), as :class:`StyleVerdicts`.
 
     Args:
@@ -192,6 +192,9 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
             was built, see :func:`_inline_for_cascade`).
         keep: ``keep(lnode, reason) -> bool``: elements kept although ``reason`` hides them
             (``reason`` ``None``: never judged at all: ``<html>``, ``<body>``...).
+        complete: whether ``styles`` are all the styles the page has (then text is
+            compared with the initial black on white); ``None``: when the page links no
+            stylesheet (and, with ``styles`` given, as given).
 
     Cost: one lexbor pass over the page for the hiding rules, then the cascade for the
     elements those rules or their ``style`` attributes name (and their ancestors and, for
@@ -199,9 +202,11 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
     """
     verdicts = StyleVerdicts()
     if styles is None:
-        styles, complete = page_stylesheets(tree)
+        styles, linked_none = page_stylesheets(tree)
     else:
-        complete = tree.css_first('link[rel~="stylesheet" i]') is None
+        linked_none = tree.css_first('link[rel~="stylesheet" i]') is None
+    if complete is None:
+        complete = linked_none
     sheets = [read_stylesheet(css) for css in styles if css and not css.isspace()]
     sheets = [sheet for sheet in sheets if sheet.spans]
     inline = [(n, n.attributes.get("style") or "") for n in tree.css("[style]")]
