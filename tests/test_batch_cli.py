@@ -87,6 +87,18 @@ def test_batch_usage_errors_are_one_line(pages, tmp_path):
     assert proc.returncode == 2 and "needs -o OUT" in proc.stderr
     proc = run(pages, "-o", tmp_path / "x.jsonl", "-f", "html")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
+    # folders without a page (an empty one, a glob matching nothing): a usage error, no output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for args in ((empty,), (pages, "--include", "*.htm")):
+        proc = run(*args, "-o", tmp_path / "none.jsonl")
+        assert proc.returncode == 2 and "no pages found" in proc.stderr and proc.stderr.count("\n") == 1
+        assert not (tmp_path / "none.jsonl").exists()
+    one = pages / "p0.html"
+    proc = run(one, pages / "p1.html", "-o", tmp_path / "two.jsonl")
+    assert proc.returncode == 0 and "2 pages in" in proc.stderr
+    proc = run(one, "-o", tmp_path / "one.jsonl", "-i", "-", input="")
+    assert proc.returncode == 0 and "1 page in" in proc.stderr, proc.stderr
 
 
 def test_one_page_without_o_is_unchanged(pages):

@@ -59,7 +59,8 @@ class BatchSummary:
 
     def lines(self) -> list[str]:
         """The end-of-run summary, one fact per line."""
-        out = [f"{self.pages} pages in {self.seconds:.1f} s ({self.pages_per_second:.1f} pages/s, "
+        out = [f"{self.pages} page{'s' if self.pages != 1 else ''} in {self.seconds:.1f} s "
+               f"({self.pages_per_second:.1f} pages/s, "
                f"{self.cpu_seconds:.1f} s CPU, peak {self.worker_peak_rss_mb:.0f} MiB per worker)"]
         if self.resumed:
             out.append(f"{self.resumed} pages were already done (resumed)")

@@ -72,7 +72,7 @@ class ReadOptions(BaseModel):
                                                        "in the URL and visible text (default true).")
     styles: Literal["cascade", "inline"] | None = Field(
         None, description="What decides hidden text: the page's stylesheets and style attributes (cascade, "
-                          "default) or style attributes alone (inline: about twice as fast).")
+                          "default) or style attributes alone (inline: about 1.6x the pages/s).")
     explain: bool = Field(False, description="JSON only: add `removed` and `trace` (what was cut and why).")
     summary: bool | None = Field(
         None, description="Summarise the article and each section (builds with summaries; off by default).")
