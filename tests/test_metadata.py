@@ -1243,10 +1243,27 @@ def test_a_publication_date_labelled_anywhere_on_the_page_is_read():
         page = f"<html><body>{nav}<article><h1>A post</h1>{story * 3}<p>{line}</p></article></body></html>"
         assert unclutter.extract(page, url="https://example.org/blog/a-post").date_published == day, line
     # "Updated" dates a later version, not the publication; a date with no label below
-    # the top of the page is something the text is about
-    for line in ("Last updated: November 13, 2025", "Founded on March 3, 1998", "Retrieved 2016-05-01"):
+    # the top of the page is something the text is about; a label is a dateline's, not prose
+    for line in ("Last updated: November 13, 2025", "Founded on March 3, 1998", "Retrieved 2016-05-01",
+                 "His first novel was published 3 March 1999.", "Posted Dec 1st 2099"):
         page = f"<html><body>{nav}<article><h1>A post</h1>{story * 3}<p>{line}</p></article></body></html>"
         assert unclutter.extract(page, url="https://example.org/blog/a-post").date_published is None, line
+    # a date under the headline comes first
+    top = f"<html><body><article><h1>A post</h1><p>December 1, 2024</p>{story * 3}<p>Posted on May 2, 2011</p></article></body></html>"
+    assert unclutter.extract(top, url="https://example.org/blog/a-post").date_published == "2024-12-01"
+
+
+def test_a_page_of_thousands_of_impossible_labelled_dates_is_read_in_bounded_work(monkeypatch):
+    from unclutter.core.dom import Node
+    from unclutter.parse.metadata import dates as md
+
+    calls = []
+    real = md.clean_date
+    monkeypatch.setattr(md, "clean_date", lambda *a: calls.append(a) or real(*a))
+    root = Node("body")
+    root.append(Node("p")).append(Node("#text", None, "Posted Dec 1st 2099 " * 10000 + "Posted May 2, 2011"))
+    assert md.labelled_date(root) is None
+    assert len(calls) == md.MAX_LABELLED_DATES
 
 
 @pytest.mark.parametrize("stated, url, expected", [
@@ -1259,6 +1276,12 @@ def test_a_publication_date_labelled_anywhere_on_the_page_is_read():
     ("2025-12-19", "https://example.org/2025/12/18/a-post/", "2025-12-19"),
     ("2025-12-25T02:41:41+00:00", "https://example.org/2025/12/18/a-post/", "2025-12-25T02:41:41+00:00"),
     ("2025-12-19T02:41:41+00:00", "https://example.org/blog/a-post/", "2025-12-19T02:41:41+00:00"),
+    # Asia's evening: the permalink's day is the day after
+    ("2025-12-17T20:00:00Z", "https://example.org/2025/12/18/a-post/", "2025-12-18"),
+    # no time zone puts these on the permalink's day (UTC-12:00 to UTC+14:00), nor after today
+    ("2025-12-19T23:30:00Z", "https://example.org/2025/12/18/a-post/", "2025-12-19T23:30:00+00:00"),
+    ("2025-12-17T00:30:00Z", "https://example.org/2025/12/18/a-post/", "2025-12-17T00:30:00+00:00"),
+    ("2099-12-19T02:41:41Z", "https://example.org/2099/12/18/a-post/", None),
 ])
 def test_a_utc_time_next_to_the_permalinks_day_is_the_publishers_day(stated, url, expected):
     import unclutter

@@ -188,10 +188,13 @@ def test_inline_styles_mode_reads_style_attributes_alone() -> None:
                    '<p style="color:#fff;background:#fff">SECRET</p>'):
         for mode in ("cascade", "inline"):
             assert "SECRET" not in unclutter.extract(page(hidden), styles=mode).text, (hidden, mode)
-    # white text alone: on the white canvas when the page's styles are all known; with
-    # its stylesheets unread, the background is unknown and the text stays
+    # white text alone: on the white canvas when the page's styles are all known (it has
+    # no stylesheet); with its stylesheets unread, the background is unknown and the text stays
     white = page('<p style="color:#fff">SECRET white</p>')
-    assert "SECRET" not in unclutter.extract(white).text
-    assert "SECRET" in unclutter.extract(white, styles="inline").text
+    for mode in ("cascade", "inline"):
+        assert "SECRET" not in unclutter.extract(white, styles=mode).text, mode
+    styled = white.replace("<body>", "<body><style>.y{margin:0}</style>")
+    assert "SECRET" not in unclutter.extract(styled).text
+    assert "SECRET" in unclutter.extract(styled, styles="inline").text
     with pytest.raises(UsageError, match="styles must be one of cascade, inline"):
         unclutter.extract(by_rule, styles="none")

@@ -127,7 +127,8 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
     panel (an id named by the ``aria-controls`` of a control kept while the tree was built,
     ``panels``) is content in its collapsed state (see :class:`.disclosure.DisclosurePanels`).
     ``stylesheets=False``: ``style`` attributes alone are read (``Options.styles="inline"``);
-    the page's colours are then unknown, so no text colour is compared with the white canvas."""
+    on a page with ``<style>`` elements its colours are then unknown, so no text colour is
+    compared with the white canvas."""
 
     def faded(lnode, decls) -> bool:
         if _animated(decls) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(lnode.attributes):
@@ -143,9 +144,11 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
         return _never_judged(lnode, reason)
 
     # (the stylesheets a browser applies are read from the tree: media, type, data: links)
+    # (inline: the page's colours are unknown unless it has no stylesheet at all)
+    known = stylesheets or not any(css.strip() for css in styles)
     return resolve_hidden(tree, None if stylesheets else [], classes=classes, ids=ids,
                           applicable=applicable_selectors, combine=combined_selector, faded=faded,
-                          keep=keep, honour=honour, complete=None if stylesheets else False)
+                          keep=keep, honour=honour, complete=None if known else False)
 
 
 #: What a disclosure panel's collapsed state may be, set by the page's styles.

@@ -265,9 +265,9 @@ def search_date(root: Node, url: str | None, modified: str | None = None, extens
     like a URL it would download it (``htmldate.utils.load_html``), and nothing here may
     fetch. ``modified``: the modification date the markup states; a date after it (when it
     begins with an ISO date) is not taken: a page is not published after it was modified.
-    ``extensive``: when htmldate finds nothing, a date the visible page labels as its
-    publication anywhere (:func:`labelled_date`), else the first date written out in the top
-    :data:`DATE_SEARCH_TEXT_CHARS` characters of the visible text (:func:`_text_date`): for
+    ``extensive``: when htmldate finds nothing, the first date written out in the top
+    :data:`DATE_SEARCH_TEXT_CHARS` characters of the visible text (:func:`_text_date`), else
+    a date the visible page labels as its publication anywhere (:func:`labelled_date`): for
     a page known as a story, where such a date is most likely its own; elsewhere (a
     product, a reference page) it is a date the content is about ("Founded February 28,
     1998"). (htmldate's own extensive search reads the same but costs about 40 times more.)"""
@@ -282,7 +282,7 @@ def search_date(root: Node, url: str | None, modified: str | None = None, extens
     except Exception:  # noqa: BLE001 - a third-party library on hostile input: no date, no failure
         return None
     if not found and extensive:
-        found = labelled_date(root) or _text_date(root)
+        found = _text_date(root) or labelled_date(root)
     if not found or not _DATE_ONLY_RE.fullmatch(found):
         return None
     bound = (modified or "")[:10]
@@ -336,16 +336,22 @@ def _visible_text(root: Node, limit: int) -> str:
 DATE_LABEL_SEARCH_CHARS = 200_000
 #: A date the page labels as its first publication: "Published on July 18, 2025",
 #: "Posted: 13 April 2023", "Published On: 15 August 2025", "Written by Ann Lee on Jul
-#: 5th 2022" (a name of up to 40 characters between). "Updated" and "Last modified" are
-#: not such labels: they date a later version (on wcxb-dev's read part they would date
-#: 11 pages that state no publication date, for 3 more right ones). English month names
-#: or ISO dates only (numeric d/m/y forms are ambiguous). RE2: linear time on any text.
+#: 5th 2022" (a name of up to 40 characters between). The label starts with a capital, as
+#: a dateline does ("his first novel was published 3 March 1999" is prose). "Updated" and
+#: "Last modified" are not such labels: they date a later version (on wcxb-dev's read part
+#: they would date 11 pages that state no publication date, for 3 more right ones).
+#: English month names or ISO dates only (numeric d/m/y forms are ambiguous). RE2: linear
+#: time on any text.
 _LABELLED_DATE_RE = re2.compile(
-    r"(?i)\b(?:published|posted|first published|date published|publish date|publication date|written)"
-    r"(?:\s+(?:on|at))?\s*[:\-\x{2013}\x{2014}]?\s*(?:by\s+[^|\x{00b7}\x{2022}\n]{1,40}?\s+(?:on\s+)?)?("
+    r"\b(?:P(?i:ublished|osted|ublish date|ublication date)|F(?i:irst published)|D(?i:ate published)"
+    r"|W(?i:ritten))(?i:(?:\s+(?:on|at))?\s*[:\-\x{2013}\x{2014}]?\s*"
+    r"(?:by\s+[^|\x{00b7}\x{2022}\n]{1,40}?\s+(?:on\s+)?)?("
     + _MONTH + r"\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}"
     r"|\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTH + r",?\s+\d{4}"
-    r"|\d{4}-\d{2}-\d{2})\b")
+    r"|\d{4}-\d{2}-\d{2}))\b")
+#: Most labelled dates read before giving up (each costs a parse; a page of thousands of
+#: impossible ones, "Posted Dec 1st 2099", is not worth reading to the end).
+MAX_LABELLED_DATES = 16
 
 
 def labelled_date(root: Node) -> str | None:
@@ -355,7 +361,7 @@ def labelled_date(root: Node) -> str | None:
     real date no later than today; else ``None``."""
     text = _visible_text(root, DATE_LABEL_SEARCH_CHARS)
     today = _dt.date.today().isoformat()
-    for m in _LABELLED_DATE_RE.finditer(text):
+    for m in itertools.islice(_LABELLED_DATE_RE.finditer(text), MAX_LABELLED_DATES):
         iso = clean_date(m.group(1).replace(" of ", " "), 64)
         if iso and iso[:10] <= today:
             return iso[:10]
@@ -371,8 +377,9 @@ def local_day(date: str | None, url: str | None) -> str | None:
     day next to it: a permalink's ``/2025/12/18/`` is the day in the publisher's time zone,
     while a CMS states its times in UTC (``2025-12-19T02:41:41+00:00`` for an evening post
     in America). Only a time stated in UTC (``Z``, ``+00:00``) on a day next to the URL's
-    is moved (to a date alone: the local time is unknown); otherwise ``date`` is returned
-    unchanged."""
+    is moved (to a date alone: the local time is unknown), and only where a real time zone
+    (UTC-12:00 to UTC+14:00) can put that time on the URL's day, never after today;
+    otherwise ``date`` is returned unchanged."""
     if not date or not url or len(date) <= 10:
         return date
     m = _URL_DAY_RE.search(url.split("?", 1)[0].split("#", 1)[0])
@@ -383,7 +390,11 @@ def local_day(date: str | None, url: str | None) -> str | None:
         stated = _dt.datetime.fromisoformat(date)
     except ValueError:
         return date
-    if stated.utcoffset() != _dt.timedelta(0) or abs((stated.date() - day).days) != 1:
+    if stated.utcoffset() != _dt.timedelta(0) or day > _dt.date.today():
+        return date
+    local = stated.replace(tzinfo=None)
+    earliest, latest = local - _dt.timedelta(hours=12), local + _dt.timedelta(hours=14)
+    if day == stated.date() or not earliest.date() <= day <= latest.date():
         return date
     return day.isoformat()
 
