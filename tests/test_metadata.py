@@ -1290,3 +1290,15 @@ def test_a_utc_time_next_to_the_permalinks_day_is_the_publishers_day(stated, url
     page = (f'<html><head><meta property="article:published_time" content="{stated}"></head>'
             f"<body><article><h1>A post</h1>{story}</article></body></html>")
     assert unclutter.extract(page, url=url).date_published == expected
+
+
+def test_the_date_search_reads_the_top_of_one_huge_text_node_only():
+    from unclutter.core.dom import Node
+    from unclutter.parse.metadata import dates as md
+
+    root = Node("body")
+    root.append(Node("p")).append(Node("#text", None, "word " * 60_000 + "Published 2020-01-02"))
+    assert md.search_date(root, None) is None
+    root = Node("body")
+    root.append(Node("p")).append(Node("#text", None, "Published 2020-01-02 " + "word " * 60_000))
+    assert md.search_date(root, None) == "2020-01-02"

@@ -209,8 +209,8 @@ _NOT_XML_RE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]"
 
 
 def _lxml_tree(root: Node):
-    """An lxml HTML document holding a copy of the top of ``root``'s subtree (up to
-    :data:`DATE_SEARCH_TEXT_CHARS` of text; one pass, no parser: no depth limit, nothing
+    """An lxml HTML document holding a copy of the top of ``root``'s subtree (its first
+    :data:`DATE_SEARCH_TEXT_CHARS` characters of text; one pass, no parser: no depth limit, nothing
     fetched); attributes lxml refuses are left out, and so is an element's tag it refuses
     (its content stays). ``None`` over :data:`DATE_SEARCH_MAX_ELEMENTS` elements."""
     from lxml import etree
@@ -229,7 +229,8 @@ def _lxml_tree(root: Node):
             continue
         tag = child.tag
         if tag == TEXT:
-            text = _NOT_XML_RE.sub("", child.text)
+            # (a text node past the budget is cut there: one huge node is no top of a page)
+            text = _NOT_XML_RE.sub("", child.text[:DATE_SEARCH_TEXT_CHARS - chars])
             chars += len(text)
             if len(parent):
                 last = parent[-1]
