@@ -181,7 +181,10 @@ def test_inline_styles_mode_reads_style_attributes_alone() -> None:
 
     by_rule = page("<style>.x{display:none}</style><p class=x>SECRET kept by a rule</p>")
     assert "SECRET" not in unclutter.extract(by_rule).text
-    assert "SECRET" in unclutter.extract(by_rule, styles="inline").text  # stylesheets are not read
+    inline = unclutter.extract(by_rule, styles="inline")
+    assert "SECRET" in inline.text  # stylesheets are not read
+    assert any("styles inline" in line for line in inline.trace)  # (what --explain shows)
+    assert not any("styles inline" in line for line in unclutter.extract(by_rule).trace)
     # style attributes are read in both modes: display, size, position, both colours
     for hidden in ('<p style="display:none">SECRET</p>', '<p style="font-size:0">SECRET</p>',
                    '<p style="position:absolute;left:-9999px">SECRET</p>',

@@ -185,6 +185,8 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     log = options.explain  # keep the removal log (Article.removed) only when asked
     page: ParsedPage = parse_for_pruning(html, url, utf8=utf8, report_skipped=log, styles=options.styles)
     trace.append(f"parse: base URL {page.base_url!r}")
+    if options.styles == "inline":
+        trace.append("parse: styles inline: style attributes decide hidden text, the stylesheets are not read")
     # The structured-data body (JSON-LD / __NEXT_DATA__) is only decoded when needed below,
     # but it must be read before pruning removes the <script> elements that hold it.
     meta: Metadata = extract_metadata(page, article_body=False)
