@@ -29,15 +29,18 @@ def check_input_limits(html: str) -> None:
             squared attribute counts of the long start tags, summed) over
             ``MAX_ATTRIBUTE_PAIRS``.
     """
-    # Nesting can only exceed the limit when there are more '<' than the limit: skip the
-    # scans for ordinary pages; the simulation runs only when the quick estimate is over.
-    if html.count("<") > MAX_DOM_DEPTH and estimate_depth(html) > MAX_DOM_DEPTH:
+    # Nesting can only exceed the limit when there are more start tags than the limit, and
+    # a start tag is a '<' that opens neither an end tag nor a comment: skip the scans for
+    # ordinary pages; the simulation runs only when the quick estimate is over.
+    opens = html.count("<")
+    if (opens > MAX_DOM_DEPTH and opens - html.count("</") - html.count("<!") > MAX_DOM_DEPTH
+            and estimate_depth(html) > MAX_DOM_DEPTH):
         depth = simulated_depth(html, MAX_DOM_DEPTH)
         if depth > MAX_DOM_DEPTH:
             raise InputTooDeepError(
                 f"unreadable input: elements nested more than {MAX_DOM_DEPTH} levels deep"
             )
-    if html.count("<") > MAX_ELEMENTS:
+    if opens > MAX_ELEMENTS:
         tags = start_tag_count(html)
         if tags > MAX_ELEMENTS:
             raise InputTooComplexError(

@@ -216,11 +216,6 @@ class ParsedPage:
 MAX_MICRODATA_TYPES = 64
 
 
-#: A page spelling the attribute none of these ways has no microdata item (attribute names
-#: are case-insensitive; a case-folded search of the whole page costs ~1 ms per 100 KB).
-_MICRODATA_SPELLINGS = ("itemtype", "itemType", "ITEMTYPE", "ItemType")
-
-
 def _microdata_types(tree) -> list[str]:
     """The first :data:`MAX_MICRODATA_TYPES` ``itemtype`` attribute values (each cut to
     ``MAX_ATTRIBUTE_CHARS`` characters) of a lexbor document's top-level items (no
@@ -249,12 +244,12 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              ids: set[str] | None = None, tagged: dict[str, list[Node]] | None = None,
              streamed: list[str] | None = None,
              deferred: list | None = None, wrapper: tuple[float, float, int] | None = None,
-             sizes: list[int] | None = None, tex_scripts: bool = False,
+             sizes: list[int] | None = None, tex_scripts: Callable[[], bool] | None = None,
              honour: set[int] | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
-    ``tex_scripts``: the page loads MathJax (:func:`loads_mathjax`): its TeX scripts are
-    read as formulas (:func:`_tex_script_math`).
+    ``tex_scripts()``: whether the page loads MathJax (:func:`loads_mathjax`; asked at the
+    first TeX script): then its TeX scripts are read as formulas (:func:`_tex_script_math`).
 
     Iterative depth-first walk over a stack of lexbor child iterators, one per open
     element: children are appended to their parent's copy as they come, so no node needs a
@@ -357,7 +352,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                         # a style or class too long to read may hide the element: it is
                         # hidden (padding must not smuggle "display:none" past the checks)
                         attrs["style"] = "display:none"
-            if tex_scripts and tag == "script" and attrs and TEX_SCRIPT_TYPE_RE.match(attrs.get("type") or ""):
+            if (tag == "script" and tex_scripts is not None and attrs
+                    and TEX_SCRIPT_TYPE_RE.match(attrs.get("type") or "") and tex_scripts()):
                 text_chars += _tex_script_math(child, attrs, parent, siblings)
                 continue
             defer = None
@@ -617,7 +613,14 @@ def parse_html(html: str, url: str | None = None, *,
     """
     check_input_limits(html)
     tree = LexborHTMLParser(utf8 if utf8 is not None else html)
-    tex_scripts = ("athjax" in html or "athJax" in html) and loads_mathjax(html)
+    mathjax: list[bool] = []
+
+    def tex_scripts() -> bool:
+        # asked only on a page with a TeX script: searching the whole page costs about as
+        # much as lexbor's parse of it
+        if not mathjax:
+            mathjax.append(("athjax" in html or "athJax" in html) and loads_mathjax(html))
+        return mathjax[0]
 
     def build():
         if skip_elements is not None and skip_elements.start is not None:
@@ -671,7 +674,7 @@ def parse_html(html: str, url: str | None = None, *,
                       data_scripts=data_scripts, skipped=skipped or [], tagged=tagged,
                       style_selectors_applied=callable(skip_selector) or style_resolver is not None,
                       skip_elements=skip_elements,
-                      microdata_types=_microdata_types(tree) if any(w in html for w in _MICRODATA_SPELLINGS) else [])
+                      microdata_types=_microdata_types(tree))
     head = page.head
     if head is not None:
         for n in head.iter_elements():
