@@ -40,6 +40,11 @@ KNOWN = {
     # Quadratic on a tag start with no ">" after it; every caller bounds the scan at the
     # last ">" (depth._tags_end), see test_tag_scans_are_linear_where_used.
     "unclutter.parse.depth._TAG_RE": "callers scan up to the last '>' only",
+    # Quadratic searched from every character of a long name run ("--aaaa...") with no ":"
+    # after it; only matched at a name start whose look-behind holds, see
+    # test_declaration_scans_are_linear_where_used.
+    "unclutter.prune.css.triggers._CUSTOM_AT_RE": "matched only at a checked name start",
+    "unclutter.prune.css.triggers._COLOUR_AT_RE": "matched only at a checked name start",
 }
 
 #: Hang guard: seconds one operation may take on a 50,000-character input.
@@ -57,6 +62,20 @@ def test_known_exceptions_are_still_collected():
     """A KNOWN entry whose pattern is gone must leave the list."""
     names = {p.name for p in complexity.collect_patterns()}
     assert set(KNOWN) <= names
+
+
+def test_declaration_scans_are_linear_where_used():
+    """The two-step declaration scans on the shapes that make their patterns quadratic when
+    searched: name runs without a colon, names inside rejected values, dash runs."""
+    from unclutter.prune.css import triggers
+
+    n = 100_000
+    assert triggers.custom_declarations("-" * (3 * n)) == []
+    assert triggers.custom_declarations("x--a:" * n) == []
+    assert triggers.custom_declarations("--" + "a" * (3 * n)) == []
+    assert triggers.colour_declarations("xcolor:" * n) == []
+    assert triggers.colour_declarations(("color" + " " * 50) * n)[:1] == []
+    assert len(triggers.colour_declarations(";color:red" * n)) == n
 
 
 def test_tag_scans_are_linear_where_used():
@@ -238,3 +257,13 @@ def test_page_wide_attribute_budget_refuses_many_crowded_elements():
         unclutter.extract(page)
     # inside a script the same text opens no tag: counted for nothing
     assert guards.attribute_pairs("<script>" + crowded * 2 + "</script>") == 0
+
+
+@settings(max_examples=400, deadline=None)
+@given(_texts(["color", "COLOR", "background", "Background-Color", "-webkit-text-fill-color", "-", "--", "x",
+               "\u212a", "\u0130", ":", ";", " ", "\n", "!", "{", "}", "red", "#fff", "_", "9"]))
+def test_stylesheet_declaration_scans_match_the_regexes(css):
+    from unclutter.prune.css import triggers
+
+    assert triggers.colour_declarations(css) == triggers._COLOUR_DECLARATION_RE.findall(css)
+    assert triggers.custom_declarations(css) == triggers._CUSTOM_DECLARATION_RE.findall(css)

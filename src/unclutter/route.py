@@ -51,7 +51,7 @@ from urllib.parse import unquote, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from .core.dom import Node
+from .core.dom import TEXT, Node
 from .core.errors import UnclutterError
 from .core.limits import MAX_INPUT_BYTES
 from .core.models import Metadata
@@ -259,9 +259,17 @@ def reads_as_one_article(root: Node) -> tuple[bool, int, int, int]:
 
 def _more_elements_than(root: Node, limit: int) -> bool:
     """Whether ``root``'s subtree holds more than ``limit`` elements (stops counting there)."""
-    n = 0
-    for _ in root.iter_elements():
-        n += 1
+    # (children lists walked in any order: only the count matters)
+    n = 0 if root.tag == TEXT else 1
+    stack = [root.children]
+    pop = stack.pop
+    push = stack.append
+    while stack:
+        for c in pop():
+            if c.tag != TEXT:
+                n += 1
+                if c.children:
+                    push(c.children)
         if n > limit:
             return True
     return False

@@ -101,9 +101,17 @@ class Node:
                 stack.extend(reversed(node.children))
 
     def iter_elements(self, include_self: bool = True) -> Iterator["Node"]:
-        for node in self.iter(include_self):
-            if node.tag != TEXT:
-                yield node
+        """:meth:`iter` without the text nodes (one generator, not two stacked)."""
+        stack = [self] if include_self else list(reversed(self.children))
+        pop = stack.pop
+        while stack:
+            node = pop()
+            if node.tag == TEXT:
+                continue
+            yield node
+            # (read after the yield, as in iter: the caller may edit the children first)
+            if node.children:
+                stack.extend(reversed(node.children))
 
     def iter_postorder(self) -> Iterator["Node"]:
         """Post-order walk (children before parents), text nodes included."""

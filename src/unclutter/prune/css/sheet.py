@@ -23,13 +23,13 @@ from .selectors import (
     _split_prelude,
 )
 from .triggers import (
-    _COLOUR_DECLARATION_RE,
     _COLOUR_PROPERTIES,
-    _CUSTOM_DECLARATION_RE,
     _MAY_HIDE_RE,
     _is_trigger,
     _value_colour,
     _var_rule_hides,
+    colour_declarations,
+    custom_declarations,
 )
 from .values import Declaration, _display_none, _serialize, _visibility_hidden
 
@@ -284,7 +284,7 @@ class Sheet:
                 if k is not None:
                     static.add(k)
             colours: dict[str, tuple] = {}
-            for prop, value in set(_COLOUR_DECLARATION_RE.findall(self.css)):
+            for prop, value in set(colour_declarations(self.css)):
                 prop = prop.lower()
                 value = value.rstrip(" \t\n\r\f")
                 c = _value_colour(prop, value)
@@ -326,7 +326,7 @@ class Sheet:
         """Every value text the sheet declares for each custom property (memoized)."""
         if self._custom is None:
             out: dict[str, set[str]] = {}
-            for name, value in set(_CUSTOM_DECLARATION_RE.findall(self.css)):
+            for name, value in set(custom_declarations(self.css)):
                 out.setdefault(name, set()).add(value.strip(" \t\n\r\f"))
             self._custom = out
         return self._custom

@@ -62,6 +62,53 @@ _CUSTOM_DECLARATION_RE = re.compile(r"(?<![\w-])(--[\w-]+)" + _WS + ":" + _WS + 
 _COLOUR_DECLARATION_RE = re.compile(
     r"(?<![\w-])(-webkit-text-fill-color|color|background-color|background)" + _WS + ":" + _WS + r"([^;{}!]*)",
     re.IGNORECASE)
+# The same in two steps: the property name is searched for (a pattern that opens with a
+# literal, searched for as a string; for colours in the lower-cased text), its look-behind
+# checked, then the declaration matched there: about five times faster over a stylesheet
+# than trying the look-behind at every character, and linear (a rejected name is never
+# followed into its value).
+_CUSTOM_NAME_RE = re.compile(r"--")
+_CUSTOM_AT_RE = re.compile(r"(--[\w-]+)" + _WS + ":" + _WS + r"([^;{}!]*)")
+_COLOUR_NAME_RE = re.compile(r"-webkit-text-fill-color|color|background")
+_COLOUR_AT_RE = re.compile(
+    r"(-webkit-text-fill-color|color|background-color|background)" + _WS + ":" + _WS + r"([^;{}!]*)")
+_NAME_CHAR_RE = re.compile(r"[\w-]")
+
+
+def custom_declarations(css: str) -> list[tuple[str, str]]:
+    """``(name, value)`` of each custom property declaration in ``css``: what
+    ``_CUSTOM_DECLARATION_RE.findall(css)`` returns."""
+    return _scan_declarations(_CUSTOM_NAME_RE, _CUSTOM_AT_RE, css, css)
+
+
+def colour_declarations(css: str) -> list[tuple[str, str]]:
+    """``(property, value)`` of each text or background colour declaration in ``css``, as
+    written: what ``_COLOUR_DECLARATION_RE.findall(css)`` returns."""
+    low = css.lower()
+    if len(low) != len(css):  # (a few characters lower-case to two: the offsets would move)
+        return _COLOUR_DECLARATION_RE.findall(css)
+    return _scan_declarations(_COLOUR_NAME_RE, _COLOUR_AT_RE, low, css)
+
+
+def _scan_declarations(name: re.Pattern, declaration: re.Pattern, text: str, css: str) -> list[tuple[str, str]]:
+    """The two groups of each ``declaration`` match in ``text`` that starts where ``name``
+    matches, not after a name character, read from ``css`` (``text`` or a same-length copy
+    of it); the search goes on after each declaration, or one character after each
+    rejected start, as ``findall`` with the look-behind does."""
+    out: list[tuple[str, str]] = []
+    find = name.search
+    at = declaration.match
+    name_char = _NAME_CHAR_RE.match
+    pos = 0
+    while (m := find(text, pos)) is not None:
+        start = m.start()
+        d = None if start and name_char(text, start - 1) else at(text, start)
+        if d is None:
+            pos = start + 1
+            continue
+        out.append((css[start:d.end(1)], css[d.start(2):d.end(2)]))
+        pos = d.end()
+    return out
 
 
 @lru_cache(maxsize=4096)
