@@ -132,6 +132,7 @@ class Sheet:
         self._hides_alone: dict[int, tuple] = {}
         self._props: dict[int, frozenset[str]] = {}
         self._keys: dict[str | None, dict[tuple, list[tuple[int, str | None]]]] = {}
+        self._re2_text: str | bytes | None = None
         self._scan()
         self.starts = [b for _, b, _ in self.spans]
 
@@ -279,7 +280,7 @@ class Sheet:
         which :func:`.resolve.resolve_hidden` compares with the page's other colours."""
         if self._triggers is None:
             static = set(self.dirty)
-            for m in _MAY_HIDE_RE.finditer(self.css):
+            for m in _MAY_HIDE_RE.finditer(self.re2_text):
                 k = self.rule_at(m.end() - 1)  # (a match may start with the character before)
                 if k is not None:
                     static.add(k)
@@ -303,7 +304,7 @@ class Sheet:
             re.escape(prop) + _WS + ":" + _WS + re.escape(value) + _WS + r"(?:[;{}!]|$)"
             for prop, value in wanted) + ")")
         out = set()
-        for m in regex.finditer(self.css):
+        for m in regex.finditer(self.re2_text):
             k = self.rule_at(m.end() - 1)
             if k is not None:
                 out.add(k)
@@ -330,6 +331,16 @@ class Sheet:
                 out.setdefault(name, set()).add(value.strip(" \t\n\r\f"))
             self._custom = out
         return self._custom
+
+    @property
+    def re2_text(self) -> str | bytes:
+        """The text for RE2 searches (offsets as in :attr:`css`): an ASCII stylesheet as
+        bytes, which RE2 reads as they are; given a ``str``, the wrapper encodes it to UTF-8
+        on every search and converts the offsets of every match back, several times the
+        cost of the search on a stylesheet of many matches."""
+        if self._re2_text is None:
+            self._re2_text = self.css.encode("ascii") if self.css.isascii() else self.css
+        return self._re2_text
 
     def rule_at(self, offset: int) -> int | None:
         """The rule whose block holds character ``offset``, or ``None``."""
