@@ -336,8 +336,7 @@ class Sheet:
     def re2_text(self) -> str | bytes:
         """The text for RE2 searches (offsets as in :attr:`css`): an ASCII stylesheet as
         bytes, which RE2 reads as they are; given a ``str``, the wrapper encodes it to UTF-8
-        on every search and converts the offsets of every match back, several times the
-        cost of the search on a stylesheet of many matches."""
+        on every search and converts the offsets of every match back."""
         if self._re2_text is None:
             self._re2_text = self.css.encode("ascii") if self.css.isascii() else self.css
         return self._re2_text

@@ -64,9 +64,9 @@ _COLOUR_DECLARATION_RE = re.compile(
     re.IGNORECASE)
 # The same in two steps: the property name is searched for (a pattern that opens with a
 # literal, searched for as a string; for colours in the lower-cased text), its look-behind
-# checked, then the declaration matched there: about five times faster over a stylesheet
-# than trying the look-behind at every character, and linear (a rejected name is never
-# followed into its value).
+# checked, then the declaration matched there: two to four times faster over a stylesheet
+# than trying the look-behind at every character (measured on wcxb-dev's stylesheets), and
+# linear (a rejected name is never followed into its value).
 _CUSTOM_NAME_RE = re.compile(r"--")
 _CUSTOM_AT_RE = re.compile(r"(--[\w-]+)" + _WS + ":" + _WS + r"([^;{}!]*)")
 _COLOUR_NAME_RE = re.compile(r"-webkit-text-fill-color|color|background")
