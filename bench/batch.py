@@ -2,7 +2,7 @@
 """Crawl-scale benchmark: the batch command on a WARC of real pages, beside trafilatura, Ray
 and Spark, with memory over a long run and kill-and-resume checks.
 
-    python bench/batch.py [--pages 2000] [--workers 1,2] [--rivals trafilatura,ray,spark]
+    python bench/batch.py [--pages 2000] [--workers 1,2] [--rivals trafilatura,trafilatura-markdown,ray,spark]
                           [--styles cascade,inline] [--long-records 20000] [--kills 5]
                           [--out bench/results/batch.json]
 
@@ -19,7 +19,9 @@ What it does, in one run on this machine:
    ``inline`` reads ``style`` attributes only).
 3. **trafilatura in the same harness**: the same WARC reader, worker pool and JSON Lines
    writer, with ``trafilatura.extract(html, url=url, include_comments=False)`` as the
-   record function (``--rivals trafilatura``).
+   record function (``--rivals trafilatura``); and, with ``--rivals trafilatura-markdown``,
+   asked for what unclutter's record holds, Markdown and metadata (``with_metadata=True,
+   output_format="markdown"``; title, author and date read back from its front matter).
 4. **Ray** (local, one CPU per worker) and **Spark** (``local[N]``) on the same WARC:
    wall time from the call to the written Parquet, and their overhead over the batch
    command at the same parallelism. Start-up of the engine is timed apart.
@@ -128,6 +130,44 @@ def trafilatura_record(page, options):
     record = empty_record(page)
     record.update(status=STATUS_OK if text else "error", text=text, markdown=text,
                   error_kind=None if text else "NoContentError", seconds=time.perf_counter() - start)
+    return record
+
+
+def _front_matter(markdown: str) -> tuple[dict[str, str], str]:
+    """The YAML front matter trafilatura writes above its Markdown with ``with_metadata``
+    (``key: value`` lines between ``---`` lines; values unquoted) and the Markdown below it."""
+    if not markdown.startswith("---\n"):
+        return {}, markdown
+    head, sep, body = markdown[4:].partition("\n---\n")
+    if not sep:
+        return {}, markdown
+    fields = {}
+    for line in head.split("\n"):
+        key, colon, value = line.partition(": ")
+        if colon:
+            fields[key.strip()] = value.strip().strip('"')
+    return fields, body
+
+
+def trafilatura_markdown_record(page, options):
+    """The batch record of a page with trafilatura asked for what unclutter's record holds:
+    Markdown and the metadata (title, author, date; ``with_metadata=True``,
+    ``output_format="markdown"``), read back from its front matter into the same columns."""
+    import trafilatura
+
+    from unclutter.batch.record import STATUS_OK, empty_record, error_record
+
+    start = time.perf_counter()
+    try:
+        out = trafilatura.extract(page.data, url=page.url, include_comments=False, with_metadata=True,
+                                  output_format="markdown")
+    except Exception as exc:  # noqa: BLE001 - a rival's crash is an error row here too
+        return error_record(page, "RivalError", f"{type(exc).__name__}: {exc}", time.perf_counter() - start)
+    fields, markdown = _front_matter(out or "")
+    record = empty_record(page)
+    record.update(status=STATUS_OK if markdown.strip() else "error", markdown=markdown, text=markdown,
+                  title=fields.get("title"), byline=fields.get("author"), date_published=fields.get("date"),
+                  error_kind=None if markdown.strip() else "NoContentError", seconds=time.perf_counter() - start)
     return record
 
 
@@ -247,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pages", type=int, default=2000)
     ap.add_argument("--workers", default="1,2")
-    ap.add_argument("--rivals", default="trafilatura,ray,spark")
+    ap.add_argument("--rivals", default="trafilatura,trafilatura-markdown,ray,spark")
     ap.add_argument("--long-records", type=int, default=20000)
     ap.add_argument("--kills", type=int, default=5)
     ap.add_argument("--usd-per-vcpu-hour", type=float, default=0.04)
@@ -287,6 +327,15 @@ def main(argv: list[str] | None = None) -> int:
             report[f"vs_trafilatura_styles_{mode}"] = {
                 str(u["workers"]): round(u["pages_per_s"] / t["pages_per_s"], 2)
                 for u, t in zip(report[f"batch_styles_{mode}"], report["trafilatura"])}
+    if "trafilatura-markdown" in rivals:
+        report["trafilatura_markdown"] = [run_batch_once(args.warc, w, trafilatura_markdown_record)
+                                          for w in workers]
+        print(json.dumps(report["trafilatura_markdown"]), file=sys.stderr)
+        for mode in styles:
+            ours = report["batch"] if mode == styles[0] else report[f"batch_styles_{mode}"]
+            report[f"vs_trafilatura_markdown_styles_{mode}"] = {
+                str(u["workers"]): round(u["pages_per_s"] / t["pages_per_s"], 2)
+                for u, t in zip(ours, report["trafilatura_markdown"])}
     for engine, fn in (("ray", run_ray), ("spark", run_spark)):
         if engine in rivals:
             try:
