@@ -107,6 +107,28 @@ def test_warc_html_responses_are_pages_others_are_skipped(tmp_path):
     assert all(r["id"].startswith("urn:uuid:") for r in records)
 
 
+def test_warc_redirects_are_skipped_and_http_errors_are_error_rows(tmp_path):
+    from warc_build import http_response
+
+    def status_record(url, status, body):
+        return warc_record("response", url, http_response(body, status=status), "application/http; msgtype=response")
+
+    archive = write_warc(tmp_path / "crawl.warc.gz", [
+        status_record("https://example.org/old", "301 Moved Permanently", b"<html><body>Moved <a href=/new>here</a>"),
+        status_record("https://example.org/new", "200 OK", page("New")),
+        status_record("https://example.org/gone", "404 Not Found", page("Not found")),
+        status_record("https://example.org/down", "503 Service Unavailable", page("Try later")),
+    ])
+    records = list(extract_many([archive], workers=1))
+    assert [(r["url"], r["status"], r["error_kind"]) for r in records] == [
+        ("https://example.org/new", "ok", None),
+        ("https://example.org/gone", "error", "HTTPStatusError"),
+        ("https://example.org/down", "error", "HTTPStatusError")]
+    assert "HTTP 404" in records[1]["error_message"] and records[1]["markdown"] is None
+    summary = run_batch([str(archive)], str(tmp_path / "out.jsonl"), workers=1, quiet=True)
+    assert summary.skipped_records == 1 and summary.errors == {"HTTPStatusError": 2}
+
+
 def test_truncated_and_oversized_warc_records_are_error_rows(tmp_path):
     big = response_record("https://example.org/big", b"<p>" + b"a" * (2 * 1024 * 1024) + b"</p>")
     archive = write_warc(tmp_path / "t.warc.gz", [response_record("https://example.org/one", page("One")), big,

@@ -137,6 +137,11 @@ def test_post_read_with_url_and_with_given_html(client, origin) -> None:
     assert r.status_code == 200 and "<h1 id=\"the-local-story\">" in r.text
     r = client.post("/read?format=text", json={"html": ARTICLE.decode()})
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain")
+    # an option in the query string of a POST is refused, not ignored (options go in the body)
+    for query in ("?extractor=nope&format=json", "?max_tokens=2000", "?summary=true"):
+        r = client.post("/read" + query, json={"html": ARTICLE.decode()})
+        assert r.status_code == 400, query
+        assert r.json()["error"]["code"] == "bad_request" and "JSON body" in r.json()["error"]["message"]
 
 
 def test_options_links_images_and_explain(client, origin) -> None:

@@ -9,7 +9,8 @@ sees the same inputs in the same order, which is what makes runs resumable.
 
 WARC archives (``.warc``, ``.warc.gz``; ISO 28500, WARC 1.0/1.1) are read with FastWARC:
 ``response`` records whose HTTP ``Content-Type`` is HTML become pages; every other record
-is skipped and counted. FastWARC over warcio: several times faster on the same archive
+is skipped and counted, redirects (3xx) included; a 4xx or 5xx HTML response is an error
+row (``HTTPStatusError``, as the fetcher reports one). FastWARC over warcio: several times faster on the same archive
 (``bench/batch.py`` measures both), and a record cut short by a truncated archive is
 visible (its WARC headers are incomplete) where warcio's iterator ends silently.
 """
@@ -249,6 +250,13 @@ def _warc_page(name: str, record, max_bytes: int, types) -> PageInput | None:
     media = (record.http_content_type or "").split(";")[0].strip().lower()
     if media not in HTML_MEDIA_TYPES:
         return None
+    status = record.http_headers.status_code or 200  # (a status line FastWARC cannot read: a page)
+    if status < 200 or 300 <= status < 400:
+        return None  # an interim response or a redirect (its target is another record): no page
+    if status >= 400:
+        # an error page the server sent instead of the page, as the fetcher reports it
+        return PageInput(id=record_id, source=source, url=url, error=(
+            "HTTPStatusError", f"{source}: HTTP {status} response"))
     if record.content_length > max_bytes:
         return PageInput(id=record_id, source=source, url=url, error=(
             "InputTooLargeError", f"{source}: record of {record.content_length} bytes, over the limit of {max_bytes}"))

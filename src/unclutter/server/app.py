@@ -157,13 +157,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.post("/read", dependencies=guards, responses=api_responses, response_class=Response,
               summary="Read a URL or given HTML", tags=["api"])
     async def read_post(
+        request: Request,
         body: ReadBody,
         format: Annotated[Format | None, Query(description="Output format; overrides Accept.")] = None,  # noqa: A002
         accept: Annotated[str | None, Header(include_in_schema=False)] = None,
     ) -> Response:
         """`{"url": ...}` fetches the page; `{"html": ..., "url": ...}` extracts the given HTML
         (the optional `url` resolves relative links; nothing is fetched). Options as for
-        `GET /read`."""
+        `GET /read`, in the JSON body; the query string takes `format` alone (400 for any
+        other parameter: an option there would otherwise be ignored)."""
+        extra = sorted(set(request.query_params) - {"format"})
+        if extra:
+            raise ServiceError("bad_request", f"query parameter {extra[0][:100]!r} is not read by POST /read: "
+                                              "give options in the JSON body (format alone may be in the query)")
         fmt = body.format or format or negotiate(accept, "json")
         return await serve(body.url, body.html, body, fmt)
 
