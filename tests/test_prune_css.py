@@ -171,6 +171,36 @@ def test_has_selectors_and_rule_floods_stay_bounded() -> None:
         unclutter.extract(f"<html><head><style>{rules}</style></head><body><article>{STORY}{spans}</article></body></html>")
 
 
+def test_a_flood_of_hiding_selectors_is_refused_before_lexbor_compiles_it(monkeypatch) -> None:
+    import pytest
+
+    from unclutter.errors import InputTooComplexError
+    from unclutter.parse import html as parse_html_module
+    from unclutter.prune import page_styles
+    from unclutter.prune.css import MAX_HIDING_SELECTORS
+
+    # lexbor compiles a list of :not() selectors in about quadratic time: a list over the
+    # limit is counted and refused, never handed to lexbor whole
+    compiled: list[int] = []
+    real = page_styles.combined_selector
+
+    def counting(tree, selectors):
+        compiled.append(len(selectors))
+        return real(tree, selectors)
+
+    monkeypatch.setattr(page_styles, "combined_selector", counting)
+    monkeypatch.setattr(parse_html_module, "combined_selector", counting)
+    flood = ",".join(f"p:not(.x{i})" for i in range(4 * MAX_HIDING_SELECTORS))
+    with pytest.raises(InputTooComplexError, match="limit"):
+        unclutter.extract(f"<html><head><style>{flood}{{display:none}}</style></head><body><article>{STORY}</article></body></html>")
+    assert all(n <= MAX_HIDING_SELECTORS for n in compiled), compiled
+    # rules naming classes the page lacks are not counted: the page is read, the log is bounded
+    absent = ",".join(f".absent{i} p:not(.x{i})" for i in range(2 * MAX_HIDING_SELECTORS))
+    compiled.clear()
+    article = unclutter.extract(f"<html><head><style>{absent}{{display:none}}</style></head><body><article>{STORY}</article></body></html>")
+    assert article.text.strip() and all(n <= MAX_HIDING_SELECTORS for n in compiled), compiled
+
+
 def test_inline_styles_mode_reads_style_attributes_alone() -> None:
     import pytest
 

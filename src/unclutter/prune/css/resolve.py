@@ -263,7 +263,21 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
     verdicts.styled = _style_may_hide
     if triggers:
         everything = list(dict.fromkeys(tame_has(sel) for sel, _ in triggers))
-        verdicts.selectors = combine(tree, everything) if combine is not None else ", ".join(everything)
+        if len(everything) > MAX_HIDING_SELECTORS:
+            # lexbor compiles a selector list in time growing faster than its length (with
+            # :not(), about quadratic): too many to read is refused before any is compiled
+            # (lexbor_matches below refuses the same pages), and the removal log counts
+            # every skipped element holding elements as holding hidden text
+            lexbor_check = list(dict.fromkeys(sel for sel, _ in triggers))
+            if applicable is not None and classes is not None and ids is not None:
+                lexbor_check = applicable(lexbor_check, classes, ids)
+            if len(lexbor_check) > MAX_HIDING_SELECTORS:
+                raise InputTooComplexError(
+                    f"unreadable input: {len(lexbor_check)} CSS rules that may hide text apply to the page "
+                    f"(limit {MAX_HIDING_SELECTORS})")
+            verdicts.selectors = "*"
+        else:
+            verdicts.selectors = combine(tree, everything) if combine is not None else ", ".join(everything)
     candidates: dict[int, object] = {}
     if triggers:
         for n in lexbor_matches([sel for sel, _ in triggers]):
