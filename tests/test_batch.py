@@ -325,3 +325,35 @@ def test_records_follow_the_styles_mode(tmp_path):
     run_batch([str(folder)], str(out), workers=1, quiet=True, options=Options(styles="inline"))
     rows = [json.loads(line) for line in out.read_text().splitlines() if line]
     assert len(rows) == 1 and "Ruled out" in rows[0]["text"]
+
+
+def test_list_files_are_read_line_by_line_and_bounded(tmp_path):
+    import os
+
+    from unclutter.batch.sources import MAX_LIST_LINE_BYTES, read_list
+    from unclutter.errors import UsageError
+
+    good = tmp_path / "good.html"
+    good.write_bytes(page("Good"))
+    odd = os.fsencode(str(tmp_path)) + b"/caf\xe9-latin1.html"  # a name that is not UTF-8
+    with open(odd, "wb") as handle:
+        handle.write(page("Odd name"))
+    listing = tmp_path / "list.txt"
+    listing.write_bytes(b"# pages\n\n" + os.fsencode(str(good)) + b"\r\n" + odd + b"\n" + os.fsencode(str(good)) + b"\n"
+                        + b"y" * 300 + b"\n")
+    names = read_list(str(listing))
+    assert names[0] == str(good) and os.fsencode(names[1]) == odd and len(names) == 4
+    # a name given twice is one record; a name too long for the file system is an error row
+    records = list(extract_many(names, workers=1))
+    assert [r["status"] for r in records] == ["ok", "ok", "error"]
+    assert records[1]["title"] == "Odd name" and "\\xe9" in records[1]["id"]
+    assert records[2]["error_kind"] == "InputReadError" and len(records[2]["error_message"]) < 400
+    # a binary file or a line without end is no list: one usage error, read no further
+    (tmp_path / "binary.txt").write_bytes(b"pages/a.html\n\x00\x01\x02" + b"z" * 100)
+    with pytest.raises(UsageError, match="NUL byte"):
+        read_list(str(tmp_path / "binary.txt"))
+    (tmp_path / "endless.txt").write_bytes(b"x" * (MAX_LIST_LINE_BYTES + 10))
+    with pytest.raises(UsageError, match="line 1 .* over"):
+        read_list(str(tmp_path / "endless.txt"))
+    with pytest.raises(UsageError, match="more than 2 entries"):
+        read_list(str(listing), limit=2)

@@ -188,3 +188,30 @@ def test_a_jsonl_or_folder_output_makes_one_page_a_batch(pages, tmp_path):
     out = tmp_path / "one.jsonl"
     assert run(pages / "p1.html", "-o", out, "--quiet").returncode == 0
     assert [r["title"] for r in rows(out)] == ["Page 1"]
+
+
+def test_batch_limits_out_of_range_are_usage_errors_before_any_output(pages, tmp_path):
+    import os
+
+    out = tmp_path / "out.jsonl"
+    too_many = str(4 * (os.cpu_count() or 1) + 1)
+    for args, says in ((["--page-timeout", "nan"], "--page-timeout"), (["--page-timeout", "inf"], "--page-timeout"),
+                       (["--max-memory", "99999999999999"], "--max-memory"), (["--workers", too_many], "per core")):
+        proc = run(pages, "-o", out, *args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert says in proc.stderr and "Traceback" not in proc.stderr and len(proc.stderr.splitlines()) == 1
+        assert not out.exists() and not list(tmp_path.glob("out.jsonl*"))
+    # a list that is a binary file: one line, exit 2
+    binary = tmp_path / "list.bin"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)))
+    proc = run("-i", binary, "-o", out)
+    assert proc.returncode == 2 and "NUL byte" in proc.stderr and len(proc.stderr.splitlines()) == 1
+
+
+def test_one_page_is_never_written_over_its_own_input(pages):
+    page = pages / "p0.html"
+    before = page.read_bytes()
+    for target in (str(page), str(pages / "." / "p0.html")):
+        proc = run(page, "-o", target)
+        assert proc.returncode == 2 and "is the input file" in proc.stderr
+        assert page.read_bytes() == before

@@ -15,6 +15,7 @@ partial file is left behind.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import stat
@@ -308,7 +309,7 @@ def _batch_options(f):
         click.option("-i", "--input-file", multiple=True, metavar="LIST", help="Batch: read paths and URLs, one "
                      "per line, from LIST (- for standard input). Repeatable."),
         click.option("--workers", type=click.IntRange(min=1, max=256), help="Batch: worker processes, at most "
-                     "256 (default: the machine's cores)."),
+                     "4 per core (default: the machine's cores)."),
         click.option("--include", multiple=True, metavar="GLOB", help="Batch: file names read inside folders "
                      "(default *.html, *.htm, *.xhtml, *.html.gz; WARC archives always). Repeatable."),
         click.option("--exclude", multiple=True, metavar="GLOB", help="Batch: skip files inside folders whose "
@@ -323,7 +324,7 @@ def _batch_options(f):
                      help="Batch: seconds a page may take; then its worker is killed and the page is an "
                      "error row."),
         click.option("--max-memory", type=click.IntRange(min=512), metavar="MB", help="Batch: address-space "
-                     "(virtual memory) ceiling per worker in MiB, at least 512; a page needing more is an "
+                     "(virtual memory) ceiling per worker in MiB, 512 to 1048576; a page needing more is an "
                      "error row."),
         click.option("--per-host", type=click.IntRange(min=1), default=2, show_default=True,
                      help="Batch: most requests to one host at a time."),
@@ -338,6 +339,19 @@ def _batch_options(f):
 
 
 _BATCH_KEY = "unclutter.batch"
+#: ``--workers`` above this many per core gain nothing (extraction is CPU work; fetching is
+#: done apart) and cost a worker's memory each (about 100 MiB).
+WORKERS_PER_CORE = 4
+#: Largest ``--max-memory``, MiB (1 TiB; beyond it the operating system's limit overflows).
+MAX_WORKER_MEMORY_MB = 1024 * 1024
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one existing file (links and ``./`` followed)."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
 
 
 def _is_batch(sources: tuple[str, ...], input_file: tuple[str, ...], output: str | None) -> bool:
@@ -364,6 +378,15 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
                          "a .jsonl file, a .parquet file or a folder")
     if fmt not in ("markdown", "json"):
         raise UsageError(f"-f {fmt}: a batch run writes Markdown or JSON pages (or .jsonl/.parquet records)")
+    if not math.isfinite(b["page_timeout"]):
+        raise UsageError("--page-timeout must be a number of seconds (a page without a deadline could hang the run)")
+    if b["max_memory"] is not None and b["max_memory"] > MAX_WORKER_MEMORY_MB:
+        raise UsageError(f"--max-memory {b['max_memory']}: at most {MAX_WORKER_MEMORY_MB} MiB")
+    cores = os.cpu_count() or 1
+    if b["workers"] is not None and b["workers"] > WORKERS_PER_CORE * cores:
+        raise UsageError(f"--workers {b['workers']}: at most {WORKERS_PER_CORE * cores} on this machine "
+                         f"({WORKERS_PER_CORE} per core: the workers extract pages, which is CPU work, "
+                         "and each holds its own models)")
     names = list(sources)
     for listing in b["input_file"]:
         try:
@@ -507,6 +530,8 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
         if batch:
             options["render_policy"] = policy
             return _run_batch(sources, output, fmt, options, policy)
+    if output and output != "-" and source and source != "-" and not _is_url(source) and _same_file(source, output):
+        raise UsageError(f"-o {output!r} is the input file: the page would be replaced by its extraction")
     if _is_url(source) and not batch:
         article = _explained(explain, pipeline.extract_url, source, policy=policy, **options)
     else:

@@ -61,6 +61,11 @@ def printable_name(name: str) -> str:
         return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
 
 
+def _brief(name: str, limit: int = 300) -> str:
+    """``name`` for an error message: at most ``limit`` characters."""
+    return name if len(name) <= limit else name[:limit] + "..."
+
+
 def is_url(text: str) -> bool:
     return text.startswith(("http://", "https://"))
 
@@ -69,15 +74,49 @@ def is_warc(name: str) -> bool:
     return name.lower().endswith(WARC_SUFFIXES)
 
 
-def read_list(path: str) -> list[str]:
+#: Longest line of a list file (``-i``), in bytes: a path or URL is far shorter.
+MAX_LIST_LINE_BYTES = 64 * 1024
+#: Most entries read from list files in one run (the names are held in memory, and hashed
+#: into the run's identity for resuming); larger jobs are split, or run on Ray or Spark.
+MAX_LIST_ENTRIES = 5_000_000
+
+
+def read_list(path: str, limit: int = MAX_LIST_ENTRIES) -> list[str]:
     """Entries of a list file (``-`` reads standard input): one path or URL per line; blank
-    lines and lines starting with ``#`` are ignored."""
-    if path == "-":
-        lines = sys.stdin.read().splitlines()
-    else:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            lines = handle.read().splitlines()
-    return [line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#")]
+    lines and lines starting with ``#`` are ignored. Lines are read one at a time, as bytes:
+    names that are not UTF-8 are kept as the file system gives them (``os.fsdecode``).
+
+    Raises:
+        OSError: the list cannot be read.
+        UsageError: a line over :data:`MAX_LIST_LINE_BYTES` bytes or holding a NUL byte (not
+            a list of paths or URLs: a binary file), or more than ``limit`` entries.
+    """
+    from ..core.errors import UsageError
+
+    shown = printable_name(path)[:200]
+    out: list[str] = []
+    handle = sys.stdin.buffer if path == "-" else open(path, "rb")
+    try:
+        number = 0
+        while True:
+            raw = handle.readline(MAX_LIST_LINE_BYTES + 1)
+            if not raw:
+                return out
+            number += 1
+            if len(raw) > MAX_LIST_LINE_BYTES:
+                raise UsageError(f"line {number} of the list {shown!r} is over {MAX_LIST_LINE_BYTES} bytes: "
+                                 "not a list of paths or URLs")
+            if b"\0" in raw:
+                raise UsageError(f"line {number} of the list {shown!r} holds a NUL byte: not a list of paths or URLs")
+            line = os.fsdecode(raw.strip())
+            if not line or line.startswith("#"):
+                continue
+            if len(out) >= limit:
+                raise UsageError(f"the list {shown!r} holds more than {limit} entries: split it into several runs")
+            out.append(line)
+    finally:
+        if handle is not sys.stdin.buffer:
+            handle.close()
 
 
 def _matches(name: str, patterns: Iterable[str]) -> bool:
@@ -92,17 +131,26 @@ def expand_sources(names: Iterable[str], include: Iterable[str] = (), exclude: I
     Inside folders a file is read when its name matches ``include`` (default
     :data:`DEFAULT_INCLUDE`, plus WARC archives) and no ``exclude`` pattern matches its path
     relative to the folder (``fnmatch`` patterns: ``*`` crosses ``/``). Files and URLs
-    named directly are always read. A path that does not exist is yielded as a ``file``
-    item; reading it gives an error row.
+    named directly are always read. A path that does not exist (or that the file system
+    cannot look up) is yielded as a ``file`` item; reading it gives an error row. A name
+    given twice is read once.
     """
     include = tuple(include) or DEFAULT_INCLUDE
     exclude = tuple(exclude)
+    seen: set[str] = set()
     for name in names:
+        if name in seen:
+            continue  # named twice (on the command line, in a list): one record
+        seen.add(name)
         if is_url(name):
             yield Item("url", name)
             continue
         path = Path(name)
-        if path.is_dir():
+        try:
+            folder = path.is_dir()
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte
+            folder = False  # (reading it gives the error row)
+        if folder:
             for dirpath, dirnames, filenames in os.walk(path):
                 dirnames.sort()
                 for filename in sorted(filenames):
@@ -183,15 +231,15 @@ def _file_page(name: str, max_bytes: int, rel: str | None = None) -> PageInput:
         st = os.stat(name)
         if not stat.S_ISREG(st.st_mode):  # a FIFO or device would block or never end
             return PageInput(id=shown, source=shown, name=rel, error=(
-                "InputReadError", f"{shown}: not a regular file"))
+                "InputReadError", f"{_brief(shown)}: not a regular file"))
         if st.st_size > max_bytes:
             return PageInput(id=shown, source=shown, name=rel, error=(
-                "InputTooLargeError", f"{shown}: {st.st_size} bytes, over the limit of {max_bytes}"))
+                "InputTooLargeError", f"{_brief(shown)}: {st.st_size} bytes, over the limit of {max_bytes}"))
         with open(name, "rb") as handle:
             data = handle.read(max_bytes + 1)
     except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
         return PageInput(id=shown, source=shown, name=rel,
-                         error=("InputReadError", f"{shown}: {getattr(exc, 'strerror', None) or exc}"))
+                         error=("InputReadError", f"{_brief(shown)}: {getattr(exc, 'strerror', None) or exc}"))
     return PageInput(id=shown, source=shown, data=data, name=rel)
 
 
@@ -204,11 +252,11 @@ def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[Pag
     shown = printable_name(name)
     try:
         if not stat.S_ISREG(os.stat(name).st_mode):
-            raise OSError(f"{shown}: not a regular file")
+            raise OSError(f"{_brief(shown)}: not a regular file")
         handle = open(name, "rb")
     except (OSError, ValueError) as exc:
         yield PageInput(id=shown, source=shown,
-                        error=("InputReadError", f"{shown}: {getattr(exc, 'strerror', None) or exc}"))
+                        error=("InputReadError", f"{_brief(shown)}: {getattr(exc, 'strerror', None) or exc}"))
         return
     name = shown
     with handle:
