@@ -149,6 +149,35 @@ def test_truncated_and_oversized_warc_records_are_error_rows(tmp_path):
     assert s.truncated_archives == 1 and s.failed == 2
 
 
+@pytest.mark.parametrize("suffix", [".warc", ".warc.gz"])
+@pytest.mark.parametrize("damage", ["garbage", "huge length", "negative length", "long header"])
+def test_unreadable_data_inside_a_warc_is_one_error_row_and_the_records_after_it_are_read(tmp_path, suffix, damage):
+    good = [response_record(f"https://example.org/{i}", page(f"Page {i}")) for i in range(5)]
+    bad = good[2]
+    if damage == "garbage":
+        parts = good[:2] + [b"GARBAGE\r\n" * 20] + good[2:]
+    elif damage == "huge length":
+        parts = good[:2] + [bad.replace(b"Content-Length: ", b"Content-Length: 1000000000000000", 1)] + good[3:]
+    elif damage == "negative length":
+        parts = good[:2] + [bad.replace(b"Content-Length: ", b"Content-Length: -", 1)] + good[3:]
+    else:
+        parts = good[:2] + [bad.replace(b"https://example.org/2", b"https://example.org/" + b"a" * 40_000, 1)] + good[3:]
+    archive = write_warc(tmp_path / ("crawl" + suffix), parts)
+    records = list(extract_many([archive], workers=1))
+    ok = [r["title"] for r in records if r["status"] == "ok"]
+    errors = [r["error_kind"] for r in records if r["status"] != "ok"]
+    # every good record is read; the damage is one error row (two where the damaged record is
+    # itself an HTML response row), in archive order
+    expected = ["Page 0", "Page 1", "Page 2", "Page 3", "Page 4"] if damage == "garbage" else [
+        "Page 0", "Page 1", "Page 3", "Page 4"]
+    assert ok == expected, records
+    assert 1 <= len(errors) <= 2 and set(errors) <= {"CorruptArchiveError", "InputTooLargeError",
+                                                    "TruncatedArchiveError"}, errors
+    assert len({r["id"] for r in records}) == len(records)
+    summary = run_batch([str(archive)], str(tmp_path / "out.jsonl"), workers=1, quiet=True)
+    assert summary.pages == len(records) and summary.status["ok"] == len(expected)
+
+
 @pytest.mark.parametrize("name", ["out.jsonl", "out.parquet", "outdir"])
 def test_batch_outputs_hold_every_record(folder, tmp_path, name):
     if name.endswith(".parquet"):
@@ -343,11 +372,11 @@ def test_list_files_are_read_line_by_line_and_bounded(tmp_path):
                         + b"y" * 300 + b"\n")
     names = read_list(str(listing))
     assert names[0] == str(good) and os.fsencode(names[1]) == odd and len(names) == 4
-    # a name given twice is one record; a name too long for the file system is an error row
+    # a name too long for the file system is an error row with a bounded message
     records = list(extract_many(names, workers=1))
-    assert [r["status"] for r in records] == ["ok", "ok", "error"]
+    assert [r["status"] for r in records] == ["ok", "ok", "ok", "error"]
     assert records[1]["title"] == "Odd name" and "\\xe9" in records[1]["id"]
-    assert records[2]["error_kind"] == "InputReadError" and len(records[2]["error_message"]) < 400
+    assert records[3]["error_kind"] == "InputReadError" and len(records[3]["error_message"]) < 400
     # a binary file or a line without end is no list: one usage error, read no further
     (tmp_path / "binary.txt").write_bytes(b"pages/a.html\n\x00\x01\x02" + b"z" * 100)
     with pytest.raises(UsageError, match="NUL byte"):

@@ -64,7 +64,8 @@ class PageInput:
     """One page to extract: its bytes (or text) and what is known about it.
 
     Attributes:
-        id: stable identifier, unique within a run (resumption and output names use it).
+        id: stable identifier (a path, URL or WARC record id; an input named twice gives
+            two records with one id).
         source: where the bytes came from, for people (path, URL, ``file.warc.gz@offset``).
         data: the page as bytes (decoded by the pipeline) or ``str``; ``None`` when the
             input could not be read, in which case ``error`` says why.

@@ -34,6 +34,8 @@ class BatchSummary:
         status: records per status (``"ok"``, ``"error"``).
         errors: error records per error kind.
         skipped_records: WARC records that are not HTML responses (not in the output).
+        truncated_archives: archives that end inside a record or are unreadable past a point;
+            ``corrupt_regions``: unreadable data inside archives, skipped to the next record.
         seconds: wall time of the run; ``cpu_seconds``: CPU time of this process plus the
             workers' CPU time spent on pages.
         worker_peak_rss_mb: the largest peak resident set of a worker, MiB.
@@ -45,6 +47,7 @@ class BatchSummary:
     errors: Counter = field(default_factory=Counter)
     skipped_records: int = 0
     truncated_archives: int = 0
+    corrupt_regions: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     worker_peak_rss_mb: float = 0.0
@@ -72,6 +75,8 @@ class BatchSummary:
             out.append(f"skipped WARC records (not HTML responses): {self.skipped_records}")
         if self.truncated_archives:
             out.append(f"truncated archives: {self.truncated_archives}")
+        if self.corrupt_regions:
+            out.append(f"unreadable archive regions skipped: {self.corrupt_regions}")
         return out
 
 
@@ -204,6 +209,7 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
             bar.close()
     summary.skipped_records = counts["skipped_records"]
     summary.truncated_archives = counts["truncated_archives"]
+    summary.corrupt_regions = counts["corrupt_regions"]
     summary.seconds = time.perf_counter() - started
     summary.cpu_seconds = _cpu_seconds() - cpu0 + worker_cpu[0]
     summary.worker_peak_rss_mb = stats.get("worker_peak_rss_kb", 0) / 1024

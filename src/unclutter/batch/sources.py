@@ -7,7 +7,12 @@ lazily, one at a time, so a batch of millions never holds more than a few pages 
 The order is the order given, folders walked in sorted order: re-running the same command
 sees the same inputs in the same order, which is what makes runs resumable.
 
-WARC archives (``.warc``, ``.warc.gz``; ISO 28500, WARC 1.0/1.1) are read with FastWARC:
+WARC archives (``.warc``, ``.warc.gz``; ISO 28500, WARC 1.0/1.1) are read with FastWARC.
+Unreadable data inside an archive (garbage between records, a corrupt gzip member, a header
+block past FastWARC's limit, a ``Content-Length`` that lies) is one error row
+(``CorruptArchiveError``), and reading goes on at the next record (the next gzip member
+that decompresses to a ``WARC/1.x`` line, or such a line at a line start); an archive that
+ends inside a record gives ``TruncatedArchiveError``.
 ``response`` records whose HTTP ``Content-Type`` is HTML become pages; every other record
 is skipped and counted, redirects (3xx) included; a 4xx or 5xx HTML response is an error
 row (``HTTPStatusError``, as the fetcher reports one). FastWARC over warcio: several times faster on the same archive
@@ -133,15 +138,11 @@ def expand_sources(names: Iterable[str], include: Iterable[str] = (), exclude: I
     relative to the folder (``fnmatch`` patterns: ``*`` crosses ``/``). Files and URLs
     named directly are always read. A path that does not exist (or that the file system
     cannot look up) is yielded as a ``file`` item; reading it gives an error row. A name
-    given twice is read once.
+    given twice is read twice (two records with one ``id``).
     """
     include = tuple(include) or DEFAULT_INCLUDE
     exclude = tuple(exclude)
-    seen: set[str] = set()
     for name in names:
-        if name in seen:
-            continue  # named twice (on the command line, in a list): one record
-        seen.add(name)
         if is_url(name):
             yield Item("url", name)
             continue
@@ -170,7 +171,8 @@ def expand_sources(names: Iterable[str], include: Iterable[str] = (), exclude: I
 
 class SourceCounts(Counter):
     """Counts kept while reading: ``pages``, ``warc_records``, ``skipped_records`` (WARC
-    records that are not HTML responses) and ``truncated_archives``."""
+    records that are not HTML responses), ``truncated_archives`` and ``corrupt_regions``
+    (unreadable data inside an archive, after which reading went on at the next record)."""
 
 
 def read_pages(items: Iterable[Item], counts: SourceCounts | None = None, *,
@@ -260,21 +262,92 @@ def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[Pag
         return
     name = shown
     with handle:
-        try:
-            for record in ArchiveIterator(handle, parse_http=False):
-                counts["warc_records"] += 1
-                page = _warc_page(name, record, max_bytes, WarcRecordType)
-                if page is None:
-                    counts["skipped_records"] += 1
-                    continue
-                counts["pages"] += 1
-                if page.error and page.error[0] == "TruncatedArchiveError":
-                    counts["truncated_archives"] += 1
-                yield page
-        except Exception as exc:  # noqa: BLE001 - a corrupt archive ends with one error row
-            counts["truncated_archives"] += 1
-            yield PageInput(id=f"{name}@end", source=name, error=(
-                "TruncatedArchiveError", f"{name}: archive unreadable after this point ({type(exc).__name__})"))
+        gz = handle.read(2) == b"\x1f\x8b"
+        size = os.fstat(handle.fileno()).st_size
+        at = 0
+        while at is not None:
+            handle.seek(at)
+            last: tuple[int, PageInput | None] | None = None  # (offset, page) of the last record read
+            try:
+                for record in ArchiveIterator(handle, parse_http=False):
+                    counts["warc_records"] += 1
+                    page = _warc_page(name, record, max_bytes, WarcRecordType)
+                    last = (record.stream_pos, page)
+                    if page is None:
+                        counts["skipped_records"] += 1
+                        continue
+                    counts["pages"] += 1
+                    if page.error and page.error[0] == "TruncatedArchiveError":
+                        counts["truncated_archives"] += 1
+                    yield page
+            except Exception as exc:  # noqa: BLE001 - unreadable data: an error row, then the next record
+                where = last[0] if last else at
+                resume = _next_record_start(handle, where + 1, gz, size)
+                counts["truncated_archives" if resume is None else "corrupt_regions"] += 1
+                if resume is None:
+                    yield PageInput(id=f"{name}@end", source=name, error=(
+                        "TruncatedArchiveError", f"{name}: archive unreadable after offset {where} "
+                        f"({type(exc).__name__})"))
+                else:
+                    yield PageInput(id=f"{name}@{where}-{resume}", source=f"{name}@{where}", error=(
+                        "CorruptArchiveError", f"{name}: unreadable data after offset {where} "
+                        f"({type(exc).__name__}); reading goes on at offset {resume}"))
+                at = resume
+                continue
+            at = None
+            # a record whose declared length runs past the archive (cut short, or over the size
+            # limit and skipped) may be a length that lies: records after it are looked for
+            if last is not None and last[1] is not None and last[1].error and last[1].error[0] in (
+                    "TruncatedArchiveError", "InputTooLargeError"):
+                at = _next_record_start(handle, last[0] + 1, gz, size)
+                if at is not None and last[1].error[0] == "TruncatedArchiveError":
+                    counts["truncated_archives"] -= 1  # (not the archive's end: a corrupt record)
+                    counts["corrupt_regions"] += 1
+
+
+#: Bytes read at a time when looking for the next record after unreadable data.
+_SCAN_CHUNK = 1 << 20
+_GZIP_MEMBER = b"\x1f\x8b\x08"
+_WARC_VERSIONS = (b"WARC/1.0\r\n", b"WARC/1.1\r\n", b"WARC/1.0\n", b"WARC/1.1\n")
+
+
+def _next_record_start(handle, offset: int, gz: bool, size: int) -> int | None:
+    """Offset of the first WARC record starting at or after ``offset`` (a gzip member that
+    decompresses to a ``WARC/1.x`` line, or such a line at a line start), or ``None``.
+    One pass over the rest of the file, ``_SCAN_CHUNK`` bytes at a time."""
+    import zlib
+
+    marker = _GZIP_MEMBER if gz else b"WARC/1."
+    pos = offset
+    while pos < size:
+        handle.seek(pos)
+        chunk = handle.read(_SCAN_CHUNK + 16)
+        if not chunk:
+            return None
+        i = chunk.find(marker)
+        while 0 <= i < _SCAN_CHUNK:
+            at = pos + i
+            if gz:
+                handle.seek(at)
+                try:
+                    head = zlib.decompressobj(31).decompress(handle.read(4096), 16)
+                except zlib.error:
+                    head = b""
+                if head.startswith(_WARC_VERSIONS[:2]):
+                    return at
+            elif chunk[i:i + 11].startswith(_WARC_VERSIONS):
+                before = chunk[i - 1:i] if i else _byte_before(handle, at)
+                if at == 0 or before == b"\n":
+                    return at
+            i = chunk.find(marker, i + 1)
+        pos += _SCAN_CHUNK
+    return None
+
+
+def _byte_before(handle, at: int) -> bytes:
+    """The byte before offset ``at`` (``at`` > 0)."""
+    handle.seek(at - 1)
+    return handle.read(1)
 
 
 def _warc_page(name: str, record, max_bytes: int, types) -> PageInput | None:
