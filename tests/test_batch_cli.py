@@ -142,6 +142,30 @@ def test_killed_runs_resume_to_the_uninterrupted_output(tmp_path):
     assert not (tmp_path / "resumed.jsonl.parts").exists()
 
 
+def test_sigterm_ends_a_batch_run_with_one_line_and_the_run_resumes(tmp_path):
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(80):
+        (root / f"p{i:02d}.html").write_text(BODY.format(title=f"Page {i}", n=i), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    args = [sys.executable, "-m", "unclutter", str(root), "-o", str(out), "--quiet", "--shard-size", "3",
+            "--workers", "1"]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    parts = tmp_path / "out.jsonl.parts"
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < deadline and not list(parts.glob("shard-*")):
+        time.sleep(0.01)
+    if proc.poll() is not None:
+        pytest.skip("the run ended before it could be stopped")
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip() == "unclutter: error: interrupted" and "Traceback" not in err
+    final = subprocess.run(args, capture_output=True, text=True, timeout=300)
+    assert final.returncode == 0, final.stderr
+    assert [r["title"] for r in rows(out)] == [f"Page {i}" for i in range(80)]
+
+
 def test_urls_go_through_the_fetch_policy_with_retries(tmp_path):
     calls = {"flaky": 0}
 

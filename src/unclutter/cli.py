@@ -18,9 +18,11 @@ import json
 import math
 import os
 import re
+import signal
 import stat
 import sys
 import tempfile
+import threading
 
 import click
 
@@ -346,6 +348,10 @@ WORKERS_PER_CORE = 4
 MAX_WORKER_MEMORY_MB = 1024 * 1024
 
 
+def _terminate(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
 def _same_file(a: str, b: str) -> bool:
     """Whether paths ``a`` and ``b`` name one existing file (links and ``./`` followed)."""
     try:
@@ -400,6 +406,10 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
         raise UsageError("no pages found: no file in the folders matches --include ("
                          + ", ".join(b["include"] or DEFAULT_INCLUDE) + ", or a WARC archive)")
     fetcher = BatchFetcher(policy, per_host=b["per_host"], delay=b["delay"], retries=b["retries"])
+    # SIGTERM (a scheduler stopping the job) ends the run as Ctrl-C does: shards written so
+    # far stay, the same command resumes, one line says so
+    previous = signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() \
+        else None
     try:
         summary = run_batch(names, output, options=Options(**options), workers=b["workers"], include=b["include"],
                             exclude=b["exclude"], page_format=fmt, shard_size=b["shard_size"],
@@ -408,6 +418,9 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
                             quiet=b["quiet"])
     except KeyboardInterrupt:
         raise click.exceptions.Abort() from None
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     if not b["quiet"]:
         for line in summary.lines():
             click.echo(f"unclutter: {line}", err=True)
