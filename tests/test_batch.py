@@ -386,3 +386,36 @@ def test_list_files_are_read_line_by_line_and_bounded(tmp_path):
         read_list(str(tmp_path / "endless.txt"))
     with pytest.raises(UsageError, match="more than 2 entries"):
         read_list(str(listing), limit=2)
+    # a byte order mark before the first name is no part of it
+    (tmp_path / "bom.txt").write_bytes(b"\xef\xbb\xbf" + os.fsencode(str(good)) + b"\n")
+    assert read_list(str(tmp_path / "bom.txt")) == [str(good)]
+
+
+def test_a_fetch_thread_waiting_out_a_host_delay_stops_when_the_run_stops():
+    import threading
+    import time
+
+    from unclutter.batch.fetching import BatchFetcher, _Stopped
+
+    fetcher = BatchFetcher(delay=3600.0)
+    gate = fetcher.gate
+    gate.enter("example.org")  # the first request: the next one may start in an hour
+    gate.leave("example.org")
+    outcome: list = []
+
+    def second():
+        try:
+            gate.enter("example.org")
+            outcome.append("entered")
+        except _Stopped:
+            outcome.append("stopped")
+
+    waiter = threading.Thread(target=second)
+    waiter.start()
+    time.sleep(0.2)
+    assert outcome == [] and waiter.is_alive()  # waiting out the delay
+    fetcher._stop.set()  # what closing the fetch window does (Ctrl-C, SIGTERM)
+    waiter.join(10)
+    assert not waiter.is_alive() and outcome == ["stopped"]
+    # the host's slot was given back: a later run's gate is not blocked by the stopped wait
+    assert gate.sems["example.org"].acquire(timeout=0)

@@ -322,7 +322,7 @@ def _batch_options(f):
                      "an interrupted run of the same command resumes)."),
         click.option("--shard-size", type=click.IntRange(min=1), default=500, show_default=True,
                      help="Batch: pages per output shard (the work a crash can cost)."),
-        click.option("--page-timeout", type=click.FloatRange(min=0.05), default=60.0, show_default=True,
+        click.option("--page-timeout", type=click.FloatRange(min=0.05, max=86400), default=60.0, show_default=True,
                      help="Batch: seconds a page may take; then its worker is killed and the page is an "
                      "error row."),
         click.option("--max-memory", type=click.IntRange(min=512), metavar="MB", help="Batch: address-space "
@@ -330,7 +330,7 @@ def _batch_options(f):
                      "error row."),
         click.option("--per-host", type=click.IntRange(min=1), default=2, show_default=True,
                      help="Batch: most requests to one host at a time."),
-        click.option("--delay", type=click.FloatRange(min=0), default=0.5, show_default=True,
+        click.option("--delay", type=click.FloatRange(min=0, max=3600), default=0.5, show_default=True,
                      help="Batch: seconds between two requests to the same host."),
         click.option("--retries", type=click.IntRange(min=0, max=10), default=2, show_default=True,
                      help="Batch: retries of a URL after a timeout, a connection error, HTTP 429 or 5xx."),
@@ -386,6 +386,8 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
         raise UsageError(f"-f {fmt}: a batch run writes Markdown or JSON pages (or .jsonl/.parquet records)")
     if not math.isfinite(b["page_timeout"]):
         raise UsageError("--page-timeout must be a number of seconds (a page without a deadline could hang the run)")
+    if not math.isfinite(b["delay"]):
+        raise UsageError("--delay must be a number of seconds")
     if b["max_memory"] is not None and b["max_memory"] > MAX_WORKER_MEMORY_MB:
         raise UsageError(f"--max-memory {b['max_memory']}: at most {MAX_WORKER_MEMORY_MB} MiB")
     cores = os.cpu_count() or 1

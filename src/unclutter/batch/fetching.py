@@ -46,12 +46,23 @@ def is_transient(exc: UnclutterError) -> bool:
     return type(exc) is FetchError  # connection/TLS/protocol; its subclasses are final answers
 
 
-class _HostGate:
-    """Per-host limit on requests in flight and spacing between their starts."""
+class _Stopped(Exception):
+    """The fetch window was closed (Ctrl-C, SIGTERM, the run ended) while a thread waited."""
 
-    def __init__(self, per_host: int, delay: float) -> None:
+
+#: Longest a waiting fetch thread goes without looking whether the run was stopped, seconds.
+_STOP_POLL_S = 0.5
+
+
+class _HostGate:
+    """Per-host limit on requests in flight and spacing between their starts. Waits end
+    early, raising :class:`_Stopped`, once ``stop`` is set: a thread waiting out a long
+    ``delay`` must not hold up the end of an interrupted run."""
+
+    def __init__(self, per_host: int, delay: float, stop: threading.Event) -> None:
         self.per_host = per_host
         self.delay = delay
+        self.stop = stop
         self.lock = threading.Lock()
         self.sems: dict[str, threading.Semaphore] = {}
         self.next_start: dict[str, float] = {}
@@ -59,7 +70,9 @@ class _HostGate:
     def enter(self, host: str) -> None:
         with self.lock:
             sem = self.sems.setdefault(host, threading.Semaphore(self.per_host))
-        sem.acquire()
+        while not sem.acquire(timeout=_STOP_POLL_S):
+            if self.stop.is_set():
+                raise _Stopped
         while True:
             with self.lock:
                 now = time.monotonic()
@@ -67,7 +80,9 @@ class _HostGate:
                 if now >= start:
                     self.next_start[host] = now + self.delay
                     return
-            time.sleep(start - now)
+            if self.stop.wait(start - now):
+                sem.release()
+                raise _Stopped
 
     def leave(self, host: str) -> None:
         self.sems[host].release()
@@ -87,7 +102,8 @@ class BatchFetcher:
                  backoff: float = DEFAULT_BACKOFF_S) -> None:
         self.policy = policy
         self.concurrency = max(1, concurrency)
-        self.gate = _HostGate(max(1, per_host), max(0.0, delay))
+        self._stop = threading.Event()
+        self.gate = _HostGate(max(1, per_host), max(0.0, delay), self._stop)
         self.retries = max(0, retries)
         self.backoff = max(0.0, backoff)
 
@@ -105,7 +121,10 @@ class BatchFetcher:
             return PageInput(id=url, source=url, url=url, error=("PolicyError", f"invalid URL {url[:200]!r}: {exc}"))
         attempt = 0
         while True:
-            self.gate.enter(host)
+            try:
+                self.gate.enter(host)
+            except _Stopped:
+                return PageInput(id=url, source=url, url=url, error=("FetchError", "the run was stopped"))
             try:
                 page = fetch(url, self.policy)
             except UnclutterError as exc:
@@ -118,12 +137,14 @@ class BatchFetcher:
             if attempt >= self.retries or not is_transient(error):
                 message = getattr(error, "public_message", None) or str(error)
                 return PageInput(id=url, source=url, url=url, error=(type(error).__name__, message))
-            time.sleep(self.backoff * (2 ** attempt))
+            if self._stop.wait(self.backoff * (2 ** attempt)):
+                return PageInput(id=url, source=url, url=url, error=("FetchError", "the run was stopped"))
             attempt += 1
 
     def __call__(self, urls: list[str]) -> Iterator[PageInput]:
         """Fetch ``urls`` with up to ``concurrency`` at once; yield pages in the given order."""
         pool = ThreadPoolExecutor(max_workers=self.concurrency)
+        self._stop.clear()
         try:
             window: deque[Future] = deque()
             for url in urls:
@@ -133,5 +154,7 @@ class BatchFetcher:
             while window:
                 yield window.popleft().result()
         finally:
-            # on Ctrl-C or a closed generator, queued fetches are dropped, not waited for
+            # on Ctrl-C or a closed generator, queued fetches are dropped, not waited for,
+            # and threads waiting out a host's delay or a backoff stop waiting
+            self._stop.set()
             pool.shutdown(wait=False, cancel_futures=True)

@@ -100,6 +100,8 @@ def read_list(path: str, limit: int = MAX_LIST_ENTRIES) -> list[str]:
 
     shown = printable_name(path)[:200]
     out: list[str] = []
+    if path == "-" and sys.stdin is None:
+        raise UsageError("-i -: standard input is closed")
     handle = sys.stdin.buffer if path == "-" else open(path, "rb")
     try:
         number = 0
@@ -108,6 +110,8 @@ def read_list(path: str, limit: int = MAX_LIST_ENTRIES) -> list[str]:
             if not raw:
                 return out
             number += 1
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]  # a UTF-8 byte order mark (editors on Windows write one)
             if len(raw) > MAX_LIST_LINE_BYTES:
                 raise UsageError(f"line {number} of the list {shown!r} is over {MAX_LIST_LINE_BYTES} bytes: "
                                  "not a list of paths or URLs")
@@ -265,6 +269,7 @@ def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[Pag
         gz = handle.read(2) == b"\x1f\x8b"
         size = os.fstat(handle.fileno()).st_size
         at = 0
+        region: tuple[int, str, str] | None = None  # an unreadable stretch not yet reported
         while at is not None:
             handle.seek(at)
             last: tuple[int, PageInput | None] | None = None  # (offset, page) of the last record read
@@ -281,18 +286,25 @@ def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[Pag
                         counts["truncated_archives"] += 1
                     yield page
             except Exception as exc:  # noqa: BLE001 - unreadable data: an error row, then the next record
-                where = last[0] if last else at
-                resume = _next_record_start(handle, where + 1, gz, size)
-                counts["truncated_archives" if resume is None else "corrupt_regions"] += 1
+                if last is not None or region is None:  # (a failure right where reading resumed
+                    # extends the region before it: one row per unreadable stretch)
+                    region = (last[0] if last else at, type(exc).__name__,
+                              "after the record at offset" if last else "at offset")
+                resume = _next_record_start(handle, (last[0] if last else at) + 1, gz, size)
                 if resume is None:
+                    counts["truncated_archives"] += 1
                     yield PageInput(id=f"{name}@end", source=name, error=(
-                        "TruncatedArchiveError", f"{name}: archive unreadable after offset {where} "
-                        f"({type(exc).__name__})"))
-                else:
-                    yield PageInput(id=f"{name}@{where}-{resume}", source=f"{name}@{where}", error=(
-                        "CorruptArchiveError", f"{name}: unreadable data after offset {where} "
-                        f"({type(exc).__name__}); reading goes on at offset {resume}"))
+                        "TruncatedArchiveError", f"{name}: archive unreadable {region[2]} "
+                        f"{region[0]} ({region[1]})"))
+                    return
                 at = resume
+                handle.seek(at)
+                if _reads_a_record(handle, ArchiveIterator):
+                    counts["corrupt_regions"] += 1
+                    yield PageInput(id=f"{name}@{region[0]}-{resume}", source=f"{name}@{region[0]}", error=(
+                        "CorruptArchiveError", f"{name}: unreadable data {region[2]} {region[0]} "
+                        f"({region[1]}); reading goes on at offset {resume}"))
+                    region = None
                 continue
             at = None
             # a record whose declared length runs past the archive (cut short, or over the size
@@ -305,7 +317,18 @@ def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[Pag
                     counts["corrupt_regions"] += 1
 
 
-#: Bytes read at a time when looking for the next record after unreadable data.
+def _reads_a_record(handle, iterator) -> bool:
+    """Whether a whole WARC record's headers read from the handle's position (a place to
+    resume reading after unreadable data)."""
+    try:
+        return next(iter(iterator(handle, parse_http=False)), None) is not None
+    except Exception:  # noqa: BLE001 - more unreadable data
+        return False
+
+
+#: Bytes read at a time when looking for the next record after unreadable data: the first
+#: read, then doubling up to the second.
+_SCAN_FIRST_CHUNK = 1 << 12
 _SCAN_CHUNK = 1 << 20
 _GZIP_MEMBER = b"\x1f\x8b\x08"
 _WARC_VERSIONS = (b"WARC/1.0\r\n", b"WARC/1.1\r\n", b"WARC/1.0\n", b"WARC/1.1\n")
@@ -313,19 +336,21 @@ _WARC_VERSIONS = (b"WARC/1.0\r\n", b"WARC/1.1\r\n", b"WARC/1.0\n", b"WARC/1.1\n"
 
 def _next_record_start(handle, offset: int, gz: bool, size: int) -> int | None:
     """Offset of the first WARC record starting at or after ``offset`` (a gzip member that
-    decompresses to a ``WARC/1.x`` line, or such a line at a line start), or ``None``.
-    One pass over the rest of the file, ``_SCAN_CHUNK`` bytes at a time."""
+    decompresses to a ``WARC/1.x`` line; ``WARC/1.x`` and CRLF anywhere, or with LF at a
+    line start), or ``None``.
+    One pass over the rest of the file, in reads growing to ``_SCAN_CHUNK`` bytes."""
     import zlib
 
     marker = _GZIP_MEMBER if gz else b"WARC/1."
     pos = offset
+    step = _SCAN_FIRST_CHUNK  # (small first: the next record is usually near)
     while pos < size:
         handle.seek(pos)
-        chunk = handle.read(_SCAN_CHUNK + 16)
+        chunk = handle.read(step + 16)
         if not chunk:
             return None
         i = chunk.find(marker)
-        while 0 <= i < _SCAN_CHUNK:
+        while 0 <= i < step:
             at = pos + i
             if gz:
                 handle.seek(at)
@@ -335,12 +360,15 @@ def _next_record_start(handle, offset: int, gz: bool, size: int) -> int | None:
                     head = b""
                 if head.startswith(_WARC_VERSIONS[:2]):
                     return at
-            elif chunk[i:i + 11].startswith(_WARC_VERSIONS):
+            elif chunk[i:i + 10] in _WARC_VERSIONS[:2]:
+                return at  # "WARC/1.x" and CRLF, as writers end it: anywhere (garbage may run into it)
+            elif chunk[i:i + 9] in _WARC_VERSIONS[2:]:
                 before = chunk[i - 1:i] if i else _byte_before(handle, at)
                 if at == 0 or before == b"\n":
                     return at
             i = chunk.find(marker, i + 1)
-        pos += _SCAN_CHUNK
+        pos += step
+        step = min(step * 2, _SCAN_CHUNK)
     return None
 
 
