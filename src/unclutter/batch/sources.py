@@ -12,7 +12,10 @@ Unreadable data inside an archive (garbage between records, a corrupt gzip membe
 block past FastWARC's limit, a ``Content-Length`` that lies) is one error row
 (``CorruptArchiveError``), and reading goes on at the next record (the next gzip member
 that decompresses to a ``WARC/1.x`` line, or such a line at a line start); an archive that
-ends inside a record gives ``TruncatedArchiveError``.
+ends inside a record gives ``TruncatedArchiveError``. What no reader can tell apart: a
+``Content-Length`` that lies by covering whole records after it (their text joins the
+record's body), and a record written inside a page's body, found when reading resumes inside
+that body after its record's length lied.
 ``response`` records whose HTTP ``Content-Type`` is HTML become pages; every other record
 is skipped and counted, redirects (3xx) included; a 4xx or 5xx HTML response is an error
 row (``HTTPStatusError``, as the fetcher reports one). FastWARC over warcio: several times faster on the same archive
