@@ -106,17 +106,24 @@ def test_one_page_without_o_is_unchanged(pages):
     assert proc.returncode == 0 and proc.stdout.startswith("# Page 1")
 
 
-def test_killed_runs_resume_to_the_uninterrupted_output(tmp_path):
+def many_pages(tmp_path, n: int):
+    """A folder of ``n`` pages, and the batch command's arguments writing them to ``out``
+    in shards of 3 with one worker."""
     root = tmp_path / "many"
     root.mkdir()
-    for i in range(120):
+    for i in range(n):
         (root / f"p{i:02d}.html").write_text(BODY.format(title=f"Page {i}", n=i), encoding="utf-8")
+    return root, lambda out: [sys.executable, "-m", "unclutter", str(root), "-o", str(out), "--quiet",
+                              "--shard-size", "3", "--workers", "1"]
+
+
+def test_killed_runs_resume_to_the_uninterrupted_output(tmp_path):
+    root, command = many_pages(tmp_path, 120)
     full = tmp_path / "full.jsonl"
-    assert run(root, "-o", full, "--quiet", "--shard-size", "3", "--workers", "1").returncode == 0
+    assert subprocess.run(command(full), capture_output=True, timeout=300).returncode == 0
     out = tmp_path / "resumed.jsonl"
     rng = random.Random(7)
-    args = [sys.executable, "-m", "unclutter", str(root), "-o", str(out), "--quiet", "--shard-size", "3",
-            "--workers", "1"]
+    args = command(out)
     kills = 0
     for _ in range(3):
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -143,13 +150,9 @@ def test_killed_runs_resume_to_the_uninterrupted_output(tmp_path):
 
 
 def test_sigterm_ends_a_batch_run_with_one_line_and_the_run_resumes(tmp_path):
-    root = tmp_path / "many"
-    root.mkdir()
-    for i in range(80):
-        (root / f"p{i:02d}.html").write_text(BODY.format(title=f"Page {i}", n=i), encoding="utf-8")
+    _, command = many_pages(tmp_path, 80)
     out = tmp_path / "out.jsonl"
-    args = [sys.executable, "-m", "unclutter", str(root), "-o", str(out), "--quiet", "--shard-size", "3",
-            "--workers", "1"]
+    args = command(out)
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     parts = tmp_path / "out.jsonl.parts"
     deadline = time.monotonic() + 60

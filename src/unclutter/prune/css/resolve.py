@@ -247,7 +247,9 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
                         if colour is not None:
                             by.setdefault(colour, []).append(r.selector)
 
-    def lexbor_matches(selectors: list[str]) -> list:
+    def applying(selectors: list[str]) -> list[str]:
+        """The distinct ``selectors`` that can match the page; more than
+        :data:`MAX_HIDING_SELECTORS` raise ``InputTooComplexError``."""
         selectors = list(dict.fromkeys(selectors))
         if applicable is not None and classes is not None and ids is not None:
             selectors = applicable(selectors, classes, ids)
@@ -256,7 +258,10 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
             raise InputTooComplexError(
                 f"unreadable input: {len(selectors)} CSS rules that may hide text apply to the page "
                 f"(limit {MAX_HIDING_SELECTORS})")
-        selectors = [tame_has(sel) for sel in selectors]
+        return selectors
+
+    def lexbor_matches(selectors: list[str]) -> list:
+        selectors = [tame_has(sel) for sel in applying(selectors)]
         combined = combine(tree, selectors) if combine is not None else ", ".join(selectors)
         return tree.css(combined) if combined else []
 
@@ -268,13 +273,7 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
             # :not(), about quadratic): too many to read is refused before any is compiled
             # (lexbor_matches below refuses the same pages), and the removal log counts
             # every skipped element holding elements as holding hidden text
-            lexbor_check = list(dict.fromkeys(sel for sel, _ in triggers))
-            if applicable is not None and classes is not None and ids is not None:
-                lexbor_check = applicable(lexbor_check, classes, ids)
-            if len(lexbor_check) > MAX_HIDING_SELECTORS:
-                raise InputTooComplexError(
-                    f"unreadable input: {len(lexbor_check)} CSS rules that may hide text apply to the page "
-                    f"(limit {MAX_HIDING_SELECTORS})")
+            applying([sel for sel, _ in triggers])
             verdicts.selectors = "*"
         else:
             verdicts.selectors = combine(tree, everything) if combine is not None else ", ".join(everything)
