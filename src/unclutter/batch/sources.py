@@ -318,6 +318,10 @@ def _warc_pages(name: str, counts: SourceCounts, max_bytes: int) -> Iterator[Pag
                 if at is not None and last[1].error[0] == "TruncatedArchiveError":
                     counts["truncated_archives"] -= 1  # (not the archive's end: a corrupt record)
                     counts["corrupt_regions"] += 1
+            if at is None and region is not None:  # (reading resumed, and found nothing more)
+                counts["truncated_archives"] += 1
+                yield PageInput(id=f"{name}@end", source=name, error=(
+                    "TruncatedArchiveError", f"{name}: archive unreadable {region[2]} {region[0]} ({region[1]})"))
 
 
 def _reads_a_record(handle, iterator) -> bool:
