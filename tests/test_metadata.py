@@ -1231,6 +1231,38 @@ def test_a_story_without_date_markup_gets_the_first_date_written_near_its_top():
     assert unclutter.extract(late, url="https://example.org/kettles").date_published is None
 
 
+def test_a_date_the_content_is_about_is_not_taken_for_the_pages_date():
+    """Family: a reference page dated by a fact it states (an infobox's "Founded" row, an
+    event told in a sentence of prose) instead of a dateline."""
+    import unclutter
+
+    infobox = ("<table class='infobox'><tr><th>Founded</th><td>February 28, 1998<span>; 18 years"
+               " ago</span></td></tr><tr><th>Type</th><td>Free-software community</td></tr></table>")
+    event = ("<p>On January 23, 1998, the company made two announcements: first, that its suite will"
+             " be free; second, that the source code will also be free, and a small group was tasked"
+             " with the coordination of the new community.</p>")
+    story = "<p>" + "More words of the encyclopedia article, read as prose. " * 20 + "</p>"
+    page = f"<html><body><h1>Mozilla</h1>{infobox}{event}{story}</body></html>"
+    assert unclutter.extract(page, url="https://example.org/wiki/Mozilla").date_published is None
+    # the same date as a dateline of its own, or in a short byline line, is the page's
+    # (a layout table's cell beside the title included: its row has no header cell)
+    for dateline in ("<p>January 23, 1998</p>", "<div>By Ann Lee | Staff writer | January 23, 1998 | 4 min read</div>",
+                     "<table><tr><td><h3>Mozilla</h3></td><td align='right'>January 23rd, 1998</td></tr></table>"):
+        dated = page.replace("<h1>Mozilla</h1>", "<h1>Mozilla</h1>" + dateline)
+        assert unclutter.extract(dated, url="https://example.org/wiki/Mozilla").date_published == "1998-01-23", dateline
+
+
+def test_the_dateline_word_count_stops_reading_early():
+    from unclutter.core.dom import Node
+    from unclutter.parse.metadata import dates as md
+
+    block = Node("div")
+    for _ in range(3):
+        block.append(Node("#text", None, "word " * 10))
+    assert md._more_words_than(block, 25) and not md._more_words_than(block, 30)
+    assert not md._more_words_than(block, 30) and md._more_words_than(block, 29)
+
+
 def test_a_publication_date_labelled_anywhere_on_the_page_is_read():
     import unclutter
 

@@ -20,6 +20,37 @@ def test_scripting_disabled_view_is_used_when_the_page_is_empty_without_it():
     assert "IGNORE PREVIOUS" not in unclutter.extract(hidden).markdown
 
 
+def test_a_noscript_is_read_as_a_browser_that_runs_scripts_reads_it():
+    """Family: ``<noscript>`` content parsed as markup in the scripting view. A tag manager's
+    ``<noscript><iframe ... /></noscript>`` (an iframe never closed: raw text to the end of
+    the page when parsed as markup) must not swallow what follows; a ``<noscript><style>``
+    hides nothing while scripts run; a ``<noscript>`` in ``<head>`` leaves the head whole."""
+    import unclutter
+
+    story = "".join(f"<p>Paragraph {i} of the story, with commas, clauses, and words enough to read as prose.</p>"
+                    for i in range(6))
+    gtm = '<noscript><iframe src="https://tags.example/ns.html" height="0" width="0" style="display:none" /></noscript>'
+    page = f"<html><head><title>T</title></head><body>{gtm}<main><h1>Story</h1>{story}</main></body></html>"
+    assert "Paragraph 5 of the story" in unclutter.extract(page).text
+    styled = page.replace(gtm, "<noscript><style>.js-only{display:none}</style></noscript>").replace(
+        "<h1>Story</h1>", "<h1>Story</h1><p class='js-only'>Paragraph 9, shown by the script, with commas, clauses, and words.</p>")
+    assert "Paragraph 9" in unclutter.extract(styled).text
+    head = page.replace("<title>T</title>", "<title>T</title><noscript><img src='p.gif'></noscript>"
+                                               "<link rel='canonical' href='https://e.org/a'>")
+    assert unclutter.extract(head).canonical_url == "https://e.org/a"
+
+
+def test_the_scripting_disabled_view_reads_the_page_type_its_noscript_declares():
+    import unclutter
+
+    posts = "".join(f"<div itemscope itemtype='https://schema.org/DiscussionForumPosting'><p itemprop='text'>Reply {i}: "
+                    "the crawler view of a forum thread, with commas, words, and replies.</p></div>" for i in range(6))
+    html = ("<html><head><meta property='og:type' content='website'></head><body><div id='app'></div>"
+            f"<noscript>{posts}</noscript></body></html>")
+    article = unclutter.extract(html, url="https://forum.example/t/1")
+    assert "Reply 5" in article.text and article.page_type == "forum"
+
+
 LEAKY_PAGE = r"""<html><head><style>
 .wrap .inner{display:none} article > .c1{display:none} [data-h]{display:none} *[class~="x"]{visibility:hidden}
 .z\31{display:none} @media screen{.m{display:none}} @supports (display:grid){.s{display:none}} @media print{.p{display:none}}

@@ -179,6 +179,23 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
         gc.collect(0)
 
 
+def _view_metadata(meta: Metadata, page: ParsedPage, view: ParsedPage) -> Metadata:
+    """``meta`` for the scripting-disabled ``view`` of ``page``: the declared page type is
+    read again when the view holds other microdata (a thread's ``DiscussionForumPosting``
+    items inside ``<noscript>``, as forum software serves its crawler view), every other
+    field as ``meta`` has it."""
+    if view.microdata_types == page.microdata_types:
+        return meta
+    declared = extract_metadata(view, article_body=False)
+    if declared.page_type == meta.page_type:
+        return meta
+    sources = dict(meta.sources)
+    sources.pop("page_type", None)
+    if declared.page_type is not None:
+        sources["page_type"] = declared.sources.get("page_type", "")
+    return replace(meta, page_type=declared.page_type, sources=sources)
+
+
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     trace: list[str] = []
     html, utf8 = _decode(data, options)
@@ -229,11 +246,12 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
         page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log, styles=options.styles)
+        meta2 = _view_metadata(meta, page, page2)
         pruned2 = prune(page2, log=log)
-        selection2 = select(pruned2, options, meta, url, html, repruner(html, url, None, False, options.styles), shown_byline)
+        selection2 = select(pruned2, options, meta2, url, html, repruner(html, url, None, False, options.styles), shown_byline)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
-            page, pruned, selection = page2, pruned2, selection2
+            page, pruned, selection, meta = page2, pruned2, selection2, meta2
             trace.extend("select: " + line for line in selection.attempts)
 
     title = meta.title

@@ -671,7 +671,7 @@ def _js_shell(html: str | bytes) -> ShellVerdict:
     except UnclutterError as exc:
         return ShellVerdict(False, f"not a JavaScript shell: not judged ({exc})", signals)
 
-    tree = LexborHTMLParser(source)
+    tree = LexborHTMLParser(source, scripting=True)
     code = data = external = 0
     for script in tree.css("script"):
         attrs = script.attributes

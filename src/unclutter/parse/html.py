@@ -612,7 +612,10 @@ def parse_html(html: str, url: str | None = None, *,
             (:func:`~.guards.check_input_limits`).
     """
     check_input_limits(html)
-    tree = LexborHTMLParser(utf8 if utf8 is not None else html)
+    # lexbor tokenizes <noscript> by the scripting flag (WHATWG "parsing HTML documents"): with
+    # it on, its content is raw text, as in a browser that runs scripts; off, it is markup (an
+    # unclosed <iframe> in it, a tag manager's `<iframe />`, would swallow the rest of the page)
+    tree = LexborHTMLParser(utf8 if utf8 is not None else html, scripting=scripting)
     mathjax: list[bool] = []
 
     def tex_scripts() -> bool:

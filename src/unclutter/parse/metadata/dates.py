@@ -4,6 +4,7 @@ the URL and the top of the pruned page when the markup states no publication dat
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import itertools
 import re
@@ -302,16 +303,95 @@ _TEXT_DATE_RE = re.compile(
     r"|\d{4}-\d{2}-\d{2})\b")
 
 
+#: A text date inside a block of more words than this is part of a sentence of prose ("On
+#: January 23, 1998, Netscape made two announcements..."): an event the text tells of, not a
+#: dateline (a byline line with its date, "Ann Lee | Staff writer | March 3, 2024 | 4 min
+#: read", is shorter).
+DATELINE_MAX_WORDS = 25
+#: Elements whose text is one block (the unit a dateline is): a date is judged by the words
+#: of its nearest such ancestor.
+_DATE_BLOCK_TAGS = frozenset((
+    "p", "div", "li", "dd", "dt", "td", "th", "caption", "h1", "h2", "h3", "h4", "h5", "h6",
+    "blockquote", "figcaption", "section", "article", "header", "footer", "aside", "main",
+    "address", "pre", "body"))
 def _text_date(root: Node) -> str | None:
     """The first date written out (:data:`_TEXT_DATE_RE`) in the first
     :data:`DATE_SEARCH_TEXT_CHARS` characters of the visible text under ``root``, as
-    ``YYYY-MM-DD``, if it is a real date no later than today."""
-    text = _visible_text(root, DATE_SEARCH_TEXT_CHARS)
+    ``YYYY-MM-DD``, if it is a real date no later than today and reads as a dateline: not in
+    a key/value table row (:func:`_in_key_value_row`) nor in a block of prose (its nearest block
+    element, :data:`_DATE_BLOCK_TAGS`, holds over :data:`DATELINE_MAX_WORDS` words)."""
+    pieces, blocks = _visible_pieces(root, DATE_SEARCH_TEXT_CHARS)
+    starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
+    text = " ".join(pieces)
+    today = _dt.date.today().isoformat()
+    prose: dict[int, bool] = {}
     for m in _TEXT_DATE_RE.finditer(text):
+        block = blocks[bisect.bisect_right(starts, m.start()) - 1]
+        if block is not None:
+            if _in_key_value_row(block):
+                continue
+            if id(block) not in prose:
+                prose[id(block)] = _more_words_than(block, DATELINE_MAX_WORDS)
+            if prose[id(block)]:
+                continue
         iso = clean_date(m.group().replace(" of ", " "), 64)
-        if iso and iso[:10] <= _dt.date.today().isoformat():
+        if iso and iso[:10] <= today:
             return iso[:10]
     return None
+
+
+def _more_words_than(node: Node, limit: int) -> bool:
+    """Whether the text under ``node`` holds more than ``limit`` words (whitespace-separated;
+    a word cut by an element boundary counts twice). Stops reading once it knows."""
+    count = 0
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.tag == TEXT:
+            count += len(n.text.split(None, limit + 1 - count)[: limit + 1 - count])
+            if count > limit:
+                return True
+        elif n.tag not in ("script", "style", "template"):
+            stack.extend(reversed(n.children))
+    return False
+
+
+def _in_key_value_row(node: Node) -> bool:
+    """Whether ``node`` is or lies inside a header cell, or a cell of a table row holding a
+    header cell (``<tr><th>Founded</th><td>...</td></tr>``)."""
+    n: Node | None = node
+    while n is not None:
+        if n.tag == "th":
+            return True
+        if n.tag == "td":
+            row = n.parent
+            return row is not None and any(c.tag == "th" for c in row.children)
+        n = n.parent
+    return False
+
+
+def _visible_pieces(root: Node, limit: int) -> tuple[list[str], list[Node | None]]:
+    """The text nodes under ``root`` as :func:`_visible_text` reads them (the same window of
+    ``limit`` characters), each with its runs of whitespace collapsed (empty ones left out),
+    beside its nearest block ancestor (:data:`_DATE_BLOCK_TAGS`; ``None`` when it has none
+    under ``root``)."""
+    pieces: list[str] = []
+    blocks: list[Node | None] = []
+    size = 0
+    stack: list[tuple[Node, Node | None]] = [(root, root if root.tag in _DATE_BLOCK_TAGS else None)]
+    while stack and size < limit:
+        n, block = stack.pop()
+        if n.tag == TEXT:
+            raw = n.text[:limit - size]
+            size += len(n.text)
+            piece = " ".join(raw.split())
+            if piece:
+                pieces.append(piece)
+                blocks.append(block)
+        elif n.tag not in ("script", "style", "template"):
+            inner = n if n.tag in _DATE_BLOCK_TAGS else block
+            stack.extend((c, inner) for c in reversed(n.children))
+    return pieces, blocks
 
 
 def _visible_text(root: Node, limit: int) -> str:
