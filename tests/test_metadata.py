@@ -1244,6 +1244,9 @@ def test_a_date_the_content_is_about_is_not_taken_for_the_pages_date():
     story = "<p>" + "More words of the encyclopedia article, read as prose. " * 20 + "</p>"
     page = f"<html><body><h1>Mozilla</h1>{infobox}{event}{story}</body></html>"
     assert unclutter.extract(page, url="https://example.org/wiki/Mozilla").date_published is None
+    # nor a labelled one in such a row ("Publication date" of the book an infobox describes)
+    book = page.replace("<th>Founded</th>", "<th>Publication date</th>")
+    assert unclutter.extract(book, url="https://example.org/wiki/Mozilla").date_published is None
     # the same date as a dateline of its own, or in a short byline line, is the page's
     # (a layout table's cell beside the title included: its row has no header cell)
     for dateline in ("<p>January 23, 1998</p>", "<div>By Ann Lee | Staff writer | January 23, 1998 | 4 min read</div>",
@@ -1252,15 +1255,38 @@ def test_a_date_the_content_is_about_is_not_taken_for_the_pages_date():
         assert unclutter.extract(dated, url="https://example.org/wiki/Mozilla").date_published == "1998-01-23", dateline
 
 
-def test_the_dateline_word_count_stops_reading_early():
+def test_a_dateline_is_judged_by_its_line_not_its_block():
+    import unclutter
+
+    story = "<p>" + "Words of the story, read as prose, with commas and clauses. " * 12 + "</p>"
+    for top in ("<em>March 3, 2024</em>", "By Ann | March 3, 2024", "By Ann<br>March 3, 2024<br>" + "word " * 100):
+        page = f"<html><body><article><h1>T</h1>{top}{story}</article></body></html>"
+        assert unclutter.extract(page, url="https://example.org/blog/t").date_published == "2024-03-03", top
+    # a long line without spaces (prose in Chinese) is prose too
     from unclutter.core.dom import Node
     from unclutter.parse.metadata import dates as md
 
-    block = Node("div")
-    for _ in range(3):
-        block.append(Node("#text", None, "word " * 10))
-    assert md._more_words_than(block, 25) and not md._more_words_than(block, 30)
-    assert not md._more_words_than(block, 30) and md._more_words_than(block, 29)
+    body = Node("body")
+    body.append(Node("p")).append(Node("#text", None, "网景公司于 March 3, 2024 宣布" + "其浏览器套件将免费提供源代码" * 16))
+    assert md._text_date(body) is None
+    body.children[0].children[0].text = "网景公司于 March 3, 2024 宣布"
+    assert md._text_date(body) == "2024-03-03"
+
+
+def test_the_dateline_measure_reads_a_bounded_number_of_nodes():
+    from unclutter.core.dom import Node
+    from unclutter.parse.metadata import dates as md
+
+    line = Node("span")
+    for _ in range(5000):
+        line.append(Node("i"))  # wordless elements
+    text = line.append(Node("#text", None, "March 3, 2024"))
+    block = Node("p")
+    block.append(line)
+    assert md._long_line(text)  # (gave up reading: taken for prose)
+    short = Node("p")
+    t = short.append(Node("#text", None, "By Ann | March 3, 2024"))
+    assert not md._long_line(t)
 
 
 def test_a_publication_date_labelled_anywhere_on_the_page_is_read():

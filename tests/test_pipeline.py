@@ -43,12 +43,16 @@ def test_a_noscript_is_read_as_a_browser_that_runs_scripts_reads_it():
 def test_the_scripting_disabled_view_reads_the_page_type_its_noscript_declares():
     import unclutter
 
-    posts = "".join(f"<div itemscope itemtype='https://schema.org/DiscussionForumPosting'><p itemprop='text'>Reply {i}: "
+    posts = "".join(f"<div itemscope itemtype='https://schema.org/DiscussionForumPosting'><span itemprop='author' itemscope "
+                    "itemtype='https://schema.org/Person'><span itemprop='name'>ann</span></span><time itemprop='datePublished' "
+                    f"datetime='2024-03-0{i + 1}'>March {i + 1}</time><p itemprop='text'>Reply {i}: "
                     "the crawler view of a forum thread, with commas, words, and replies.</p></div>" for i in range(6))
     html = ("<html><head><meta property='og:type' content='website'></head><body><div id='app'></div>"
             f"<noscript>{posts}</noscript></body></html>")
     article = unclutter.extract(html, url="https://forum.example/t/1")
     assert "Reply 5" in article.text and article.page_type == "forum"
+    # (and the byline and date its microdata states, which the page's own view lacks)
+    assert (article.byline, article.date_published) == ("ann", "2024-03-01")
 
 
 LEAKY_PAGE = r"""<html><head><style>

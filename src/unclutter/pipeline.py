@@ -180,20 +180,30 @@ def run_pipeline(data: str | bytes, url: str | None, options: Options) -> Articl
 
 
 def _view_metadata(meta: Metadata, page: ParsedPage, view: ParsedPage) -> Metadata:
-    """``meta`` for the scripting-disabled ``view`` of ``page``: the declared page type is
-    read again when the view holds other microdata (a thread's ``DiscussionForumPosting``
-    items inside ``<noscript>``, as forum software serves its crawler view), every other
-    field as ``meta`` has it."""
+    """``meta`` for the scripting-disabled ``view`` of ``page``: when the view holds other
+    microdata (a thread's ``DiscussionForumPosting`` items inside ``<noscript>``, as forum
+    software serves its crawler view), the page type is the view's, and the byline and
+    dates ``meta`` lacks are taken from the view; every other field as ``meta`` has it."""
     if view.microdata_types == page.microdata_types:
         return meta
     declared = extract_metadata(view, article_body=False)
-    if declared.page_type == meta.page_type:
-        return meta
+    changes: dict = {}
     sources = dict(meta.sources)
-    sources.pop("page_type", None)
-    if declared.page_type is not None:
-        sources["page_type"] = declared.sources.get("page_type", "")
-    return replace(meta, page_type=declared.page_type, sources=sources)
+    if declared.page_type != meta.page_type:
+        changes["page_type"] = declared.page_type
+        sources.pop("page_type", None)
+        if declared.page_type is not None:
+            sources["page_type"] = declared.sources.get("page_type", "")
+    for name in _VIEW_FILLED_FIELDS:
+        if getattr(meta, name) is None and getattr(declared, name) is not None:
+            changes[name] = getattr(declared, name)
+            sources[name] = declared.sources.get(name, "")
+    return replace(meta, sources=sources, **changes) if changes else meta
+
+
+#: Fields of :class:`Metadata` the scripting-disabled view fills when the page's own view
+#: states none (:func:`_view_metadata`).
+_VIEW_FILLED_FIELDS = ("byline", "date_published", "date_modified")
 
 
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:

@@ -614,6 +614,16 @@ class ShellVerdict:
     signals: dict[str, float] = field(default_factory=dict)
 
 
+def _noscript_words(markup: str) -> list[str]:
+    """The words ``<noscript>`` markup shows a browser without scripts (its style, script
+    and template text left out)."""
+    if not markup.strip():
+        return []
+    tree = LexborHTMLParser(markup)
+    tree.strip_tags(_UNSEEN_ELEMENTS)
+    return tree.text(separator=" ").split()
+
+
 def js_shell(html: str | bytes) -> ShellVerdict:
     """Whether the served page ``html`` (decoded text, or bytes decoded as the pipeline
     decodes them) is a JavaScript shell: a page whose content scripts build in the browser,
@@ -695,7 +705,7 @@ def _js_shell(html: str | bytes) -> ShellVerdict:
         signals["script_text_ratio"] = (code + data) / max(text_chars, 1)
         return ShellVerdict(False, f"not a JavaScript shell: {_words_phrase(len(words), text_chars)}", signals)
 
-    noscript = (LexborHTMLParser(noscript_markup).text(separator=" ") if noscript_markup.strip() else "").split()
+    noscript = _noscript_words(noscript_markup)
     readable_words = len(words) + len(noscript)
     readable_chars = text_chars + sum(map(len, noscript))
     ratio = (code + data) / max(readable_chars, 1)

@@ -19,8 +19,33 @@ from ..core.limits import (
 from .depth import RAW_TEXT_ELEMENTS, estimate_depth, simulated_depth
 
 
+_NOSCRIPT_RE = re.compile(r"(?i)<noscript(?=[\s/>])")
+_NOSCRIPT_END_RE = re.compile(r"(?i)</noscript(?=[\s/>])")
+
+
+def _without_noscript_content(html: str) -> str:
+    """``html`` with the content of each ``<noscript>`` left out, as the tree builder with
+    scripting on reads it (raw text up to ``</noscript``). One forward pass."""
+    out = []
+    pos = 0
+    while (m := _NOSCRIPT_RE.search(html, pos)) is not None:
+        gt = html.find(">", m.end())
+        if gt < 0:
+            break
+        out.append(html[pos:gt + 1])
+        close = _NOSCRIPT_END_RE.search(html, gt + 1)
+        if close is None:
+            return "".join(out)
+        pos = close.start()
+    out.append(html[pos:])
+    return "".join(out)
+
+
 def check_input_limits(html: str) -> None:
-    """Raise when ``html`` is over a parser limit (see :func:`unclutter.parse.html.parse_html`).
+    """Raise when ``html`` is over a parser limit (see :func:`unclutter.parse.html.parse_html`)
+    as the tree builder reads it with scripting off and, when it holds a ``<noscript>``, with
+    scripting on too (``<noscript>`` content is then raw text: a ``<textarea>`` opened in it
+    no longer hides the markup after it from the checks), since a page is parsed both ways.
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -29,6 +54,12 @@ def check_input_limits(html: str) -> None:
             squared attribute counts of the long start tags, summed) over
             ``MAX_ATTRIBUTE_PAIRS``.
     """
+    _check_limits(html)
+    if _NOSCRIPT_RE.search(html):
+        _check_limits(_without_noscript_content(html))
+
+
+def _check_limits(html: str) -> None:
     # Nesting can only exceed the limit when there are more start tags than the limit, and
     # a start tag is a '<' that opens neither an end tag nor a comment: skip the scans for
     # ordinary pages; the simulation runs only when the quick estimate is over.

@@ -237,6 +237,10 @@ def _child(node: Node, tag: str) -> Node | None:
     return None
 
 
+#: Block elements that make a ``<noscript>`` a block of the scripting-disabled view.
+_NOSCRIPT_BLOCKS = "p,div,ul,ol,dl,table,h1,h2,h3,h4,h5,h6,section,article,main,aside,header,footer,blockquote,pre,figure,form,hr"
+
+
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              skipped: list | None = None, scripting: bool = True,
              skip_elements: ElementFilter | None = None,
@@ -329,9 +333,9 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                         streamed.append(tid)  # a React streaming boundary or placeholder
                 continue
             if tag == "noscript" and not scripting:
-                # unwrap: its children join the parent, in its place
-                push((child.iter(include_text=True), parent, pre))
-                break
+                # rendered as an ordinary container (a block one when it holds blocks): its
+                # own attributes and the stylesheets' rules for it still hide it
+                tag = "div" if child.css_first(_NOSCRIPT_BLOCKS) is not None else "span"
             attrs = child.attributes
             if attrs:
                 values = attrs.values()
@@ -525,6 +529,35 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
     return len(tex)
 
 
+#: Elements of a ``<math>`` whose text is not read: annotations (the TeX source is read
+#: apart), and elements never rendered.
+_MATH_UNREAD = frozenset(("annotation", "annotation-xml", "script", "style", "noscript", "template"))
+_HIDING_STYLE_RE = re.compile(r"(?i)(?:display\s*:\s*none|visibility\s*:\s*hidden)")
+
+
+def _math_tokens(lnode) -> list[str]:
+    """The words of the text under the lexbor ``<math>`` element ``lnode``, in document
+    order, leaving out :data:`_MATH_UNREAD` elements and those their ``hidden`` attribute or
+    style attribute (``display: none``, ``visibility: hidden``) hides."""
+    words: list[str] = []
+    stack = [lnode.iter(include_text=True)]
+    while stack:
+        for child in stack[-1]:
+            if child.tag == "-text":
+                words.extend((child.text_content or "").split())
+                continue
+            if child.tag in _MATH_UNREAD or child.tag.startswith("-"):
+                continue
+            attrs = child.attributes
+            if attrs and ("hidden" in attrs or _HIDING_STYLE_RE.search(attrs.get("style") or "")):
+                continue
+            stack.append(child.iter(include_text=True))
+            break
+        else:
+            stack.pop()
+    return words
+
+
 def _read_math(node: Node, lnode) -> None:
     """Make the ``<math>`` copy ``node`` one text node: the formula read token by token
     (MathML's ``mi``/``mn``/``mo``... text, space-separated, its annotations left out), with
@@ -533,7 +566,6 @@ def _read_math(node: Node, lnode) -> None:
     ``inline``), every other attribute dropped."""
     attrs = node.attrs or {}
     tex = " ".join((attrs.get("alttext") or "").split())
-    notes = lnode.css("annotation, annotation-xml")
     if not tex:
         for ann in lnode.css(_TEX_ANNOTATION):
             tex = " ".join(ann.text(deep=True).split())
@@ -542,12 +574,7 @@ def _read_math(node: Node, lnode) -> None:
     m = TEX_STYLE_RE.match(tex)
     if m:
         tex = m.group(1).strip()
-    text = lnode.text(deep=True, separator=" ")
-    for ann in notes:
-        note = ann.text(deep=True, separator=" ")
-        if note:
-            text = text.replace(note, " ")
-    text = " ".join(text.split())
+    text = " ".join(_math_tokens(lnode))
     display = (attrs.get("display") or "").strip().lower()
     node.attrs = {"display": display} if display else {}
     if tex:
@@ -582,8 +609,9 @@ def parse_html(html: str, url: str | None = None, *,
             early-drop rules).
         scripting: ``True`` builds the page as a browser with scripting enabled sees it
             (``<noscript>`` content is not rendered, so it is left out); ``False`` builds the
-            scripting-disabled view: ``<noscript>`` elements are unwrapped and their content
-            takes their place (WHATWG HTML, "the noscript element").
+            scripting-disabled view: ``<noscript>`` elements are rendered (WHATWG HTML, "the
+            noscript element"), each as a ``div`` (a ``span`` when it holds no block), hidden
+            as any element by its attributes and the page's styles.
         utf8: ``html`` encoded as UTF-8, when the caller has those bytes (lexbor parses
             UTF-8; given the bytes, it need not be encoded again). Must be exactly
             ``html.encode("utf-8")``.

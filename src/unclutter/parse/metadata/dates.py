@@ -303,53 +303,77 @@ _TEXT_DATE_RE = re.compile(
     r"|\d{4}-\d{2}-\d{2})\b")
 
 
-#: A text date inside a block of more words than this is part of a sentence of prose ("On
+#: A text date on a line of more words than this is part of a sentence of prose ("On
 #: January 23, 1998, Netscape made two announcements..."): an event the text tells of, not a
 #: dateline (a byline line with its date, "Ann Lee | Staff writer | March 3, 2024 | 4 min
-#: read", is shorter).
+#: read", is shorter). A line: the run of text and inline elements around the date between
+#: block elements and ``<br>``.
 DATELINE_MAX_WORDS = 25
-#: Elements whose text is one block (the unit a dateline is): a date is judged by the words
-#: of its nearest such ancestor.
-_DATE_BLOCK_TAGS = frozenset((
-    "p", "div", "li", "dd", "dt", "td", "th", "caption", "h1", "h2", "h3", "h4", "h5", "h6",
-    "blockquote", "figcaption", "section", "article", "header", "footer", "aside", "main",
-    "address", "pre", "body"))
+#: ... or of more characters than this (prose in a script written without spaces).
+DATELINE_MAX_CHARS = 200
+#: Most nodes read to measure one line: past it, the line is taken for prose.
+_DATELINE_MAX_NODES = 400
+#: Elements that end a line of text.
+_LINE_BREAKS = frozenset((
+    "p", "div", "li", "ul", "ol", "dl", "dd", "dt", "table", "tr", "td", "th", "caption",
+    "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "figure", "figcaption", "section",
+    "article", "header", "footer", "aside", "main", "nav", "address", "pre", "hr", "br",
+    "form", "body", "details", "summary"))
+
+
 def _text_date(root: Node) -> str | None:
     """The first date written out (:data:`_TEXT_DATE_RE`) in the first
     :data:`DATE_SEARCH_TEXT_CHARS` characters of the visible text under ``root``, as
     ``YYYY-MM-DD``, if it is a real date no later than today and reads as a dateline: not in
-    a key/value table row (:func:`_in_key_value_row`) nor in a block of prose (its nearest block
-    element, :data:`_DATE_BLOCK_TAGS`, holds over :data:`DATELINE_MAX_WORDS` words)."""
-    pieces, blocks = _visible_pieces(root, DATE_SEARCH_TEXT_CHARS)
+    a key/value table row (:func:`_in_key_value_row`) nor on a line of prose
+    (:func:`_long_line`)."""
+    pieces, nodes = _visible_pieces(root, DATE_SEARCH_TEXT_CHARS)
     starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
     text = " ".join(pieces)
     today = _dt.date.today().isoformat()
-    prose: dict[int, bool] = {}
     for m in _TEXT_DATE_RE.finditer(text):
-        block = blocks[bisect.bisect_right(starts, m.start()) - 1]
-        if block is not None:
-            if _in_key_value_row(block):
-                continue
-            if id(block) not in prose:
-                prose[id(block)] = _more_words_than(block, DATELINE_MAX_WORDS)
-            if prose[id(block)]:
-                continue
+        node = nodes[bisect.bisect_right(starts, m.start()) - 1]
+        if _in_key_value_row(node) or _long_line(node):
+            continue
         iso = clean_date(m.group().replace(" of ", " "), 64)
         if iso and iso[:10] <= today:
             return iso[:10]
     return None
 
 
-def _more_words_than(node: Node, limit: int) -> bool:
-    """Whether the text under ``node`` holds more than ``limit`` words (whitespace-separated;
-    a word cut by an element boundary counts twice). Stops reading once it knows."""
-    count = 0
-    stack = [node]
+def _long_line(text: Node) -> bool:
+    """Whether the line of the text node ``text`` (its run of text and inline elements between
+    :data:`_LINE_BREAKS` elements) holds over :data:`DATELINE_MAX_WORDS` words or
+    :data:`DATELINE_MAX_CHARS` non-blank characters. Reads at most
+    :data:`_DATELINE_MAX_NODES` nodes (past them: a long line)."""
+    at = text
+    while at.parent is not None and at.parent.tag not in _LINE_BREAKS:
+        at = at.parent
+    parent = at.parent
+    if parent is None:
+        run = [at]
+    else:
+        siblings = parent.children
+        i = next(k for k, c in enumerate(siblings) if c is at)
+        lo = i
+        while lo > 0 and siblings[lo - 1].tag not in _LINE_BREAKS:
+            lo -= 1
+        hi = i + 1
+        while hi < len(siblings) and siblings[hi].tag not in _LINE_BREAKS:
+            hi += 1
+        run = siblings[lo:hi]
+    words = chars = seen = 0
+    stack = list(reversed(run))
     while stack:
         n = stack.pop()
+        seen += 1
+        if seen > _DATELINE_MAX_NODES:
+            return True
         if n.tag == TEXT:
-            count += len(n.text.split(None, limit + 1 - count)[: limit + 1 - count])
-            if count > limit:
+            parts = n.text.split(None, DATELINE_MAX_WORDS + 1)
+            words += len(parts)
+            chars += sum(map(len, parts[:DATELINE_MAX_WORDS + 1]))
+            if words > DATELINE_MAX_WORDS or chars > DATELINE_MAX_CHARS:
                 return True
         elif n.tag not in ("script", "style", "template"):
             stack.extend(reversed(n.children))
@@ -357,8 +381,8 @@ def _more_words_than(node: Node, limit: int) -> bool:
 
 
 def _in_key_value_row(node: Node) -> bool:
-    """Whether ``node`` is or lies inside a header cell, or a cell of a table row holding a
-    header cell (``<tr><th>Founded</th><td>...</td></tr>``)."""
+    """Whether ``node`` lies inside a header cell, or a cell of a table row holding a header
+    cell (``<tr><th>Founded</th><td>...</td></tr>``)."""
     n: Node | None = node
     while n is not None:
         if n.tag == "th":
@@ -370,47 +394,28 @@ def _in_key_value_row(node: Node) -> bool:
     return False
 
 
-def _visible_pieces(root: Node, limit: int) -> tuple[list[str], list[Node | None]]:
-    """The text nodes under ``root`` as :func:`_visible_text` reads them (the same window of
-    ``limit`` characters), each with its runs of whitespace collapsed (empty ones left out),
-    beside its nearest block ancestor (:data:`_DATE_BLOCK_TAGS`; ``None`` when it has none
-    under ``root``)."""
+def _visible_pieces(root: Node, limit: int) -> tuple[list[str], list[Node]]:
+    """The text nodes under ``root`` (scripts, styles and templates left out) as far as they
+    hold ``limit`` characters, whitespace counted as written in the markup (counting it as
+    shown widened the top-of-page window on indented pages: on wcxb-dev it dated 8 more pages
+    whose truth has none for 3 more right dates), the last one cut there; each with its runs
+    of whitespace collapsed to one space (empty ones left out), beside the text node itself."""
     pieces: list[str] = []
-    blocks: list[Node | None] = []
+    nodes: list[Node] = []
     size = 0
-    stack: list[tuple[Node, Node | None]] = [(root, root if root.tag in _DATE_BLOCK_TAGS else None)]
+    stack = [root]
     while stack and size < limit:
-        n, block = stack.pop()
+        n = stack.pop()
         if n.tag == TEXT:
             raw = n.text[:limit - size]
             size += len(n.text)
             piece = " ".join(raw.split())
             if piece:
                 pieces.append(piece)
-                blocks.append(block)
-        elif n.tag not in ("script", "style", "template"):
-            inner = n if n.tag in _DATE_BLOCK_TAGS else block
-            stack.extend((c, inner) for c in reversed(n.children))
-    return pieces, blocks
-
-
-def _visible_text(root: Node, limit: int) -> str:
-    """The text under ``root`` (scripts, styles and templates left out) as far as its text
-    nodes hold ``limit`` characters, whitespace counted as written in the markup (counting
-    it as shown widened the top-of-page window on indented pages: on wcxb-dev it dated 8
-    more pages whose truth has none for 3 more right dates), cut at ``limit`` characters,
-    runs of whitespace then collapsed to one space."""
-    pieces: list[str] = []
-    size = 0
-    stack = [root]
-    while stack and size < limit:
-        n = stack.pop()
-        if n.tag == TEXT:
-            pieces.append(n.text)
-            size += len(n.text)
+                nodes.append(n)
         elif n.tag not in ("script", "style", "template"):
             stack.extend(reversed(n.children))
-    return " ".join(" ".join(pieces)[:limit].split())
+    return pieces, nodes
 
 
 #: Most characters of visible text read for a labelled publication date (:func:`labelled_date`).
@@ -439,10 +444,15 @@ def labelled_date(root: Node) -> str | None:
     """The first date the visible text under ``root`` labels as the page's publication
     (:data:`_LABELLED_DATE_RE`), anywhere in its first :data:`DATE_LABEL_SEARCH_CHARS`
     characters (a post's "Posted on" line often closes it), as ``YYYY-MM-DD``, if it is a
-    real date no later than today; else ``None``."""
-    text = _visible_text(root, DATE_LABEL_SEARCH_CHARS)
+    real date no later than today and not in a key/value table row (:func:`_in_key_value_row`:
+    a book's "Publication date" in an infobox); else ``None``."""
+    pieces, nodes = _visible_pieces(root, DATE_LABEL_SEARCH_CHARS)
+    starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
+    text = " ".join(pieces)
     today = _dt.date.today().isoformat()
     for m in itertools.islice(_LABELLED_DATE_RE.finditer(text), MAX_LABELLED_DATES):
+        if _in_key_value_row(nodes[bisect.bisect_right(starts, m.start(1)) - 1]):
+            continue
         iso = clean_date(m.group(1).replace(" of ", " "), 64)
         if iso and iso[:10] <= today:
             return iso[:10]
