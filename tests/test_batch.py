@@ -300,6 +300,21 @@ def test_overwrite_replaces_only_what_the_run_writes(folder, tmp_path):
     assert (out / "notes.txt").read_text() == "keep me" and (out / "a.md").exists()
 
 
+def test_a_folder_of_the_users_own_files_is_not_written_into_without_overwrite(folder, tmp_path):
+    from unclutter.core.errors import UsageError
+
+    out = tmp_path / "notes"
+    out.mkdir()
+    (out / "a.md").write_text("MINE")
+    with pytest.raises(UsageError, match="already holds files"):
+        run_batch([str(folder)], str(out) + "/", workers=1, quiet=True)
+    assert (out / "a.md").read_text() == "MINE" and not (out / ".parts").exists()
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    run_batch([str(folder)], str(empty) + "/", workers=1, quiet=True)  # an empty folder is fine
+    assert (empty / "a.md").exists()
+
+
 def test_duplicate_inputs_and_non_utf8_names_keep_every_page(tmp_path):
     import os
 

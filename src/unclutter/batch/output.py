@@ -139,8 +139,9 @@ class ShardedOutput:
         overwrite: replace an existing output instead of refusing.
 
     Raises:
-        UsageError: ``out`` exists (complete) and ``overwrite`` is false; a work folder of
-            a different command is there; pyarrow is missing for ``.parquet``.
+        UsageError: ``out`` exists (complete, or a folder output naming a folder that holds
+            other files) and ``overwrite`` is false; a work folder of a different command is
+            there; pyarrow is missing for ``.parquet``.
         OutputError: the output folder cannot be created or written.
     """
 
@@ -170,6 +171,10 @@ class ShardedOutput:
                                      "options or shard size); remove it, or pass --overwrite to start again")
             elif self._complete() and not overwrite:
                 raise UsageError(f"{out} already exists; pass --overwrite to replace it")
+            elif self.kind == "folder" and not overwrite and self.out.is_dir() and any(self.out.iterdir()):
+                # a folder of the user's own files: pages written there would replace theirs
+                raise UsageError(f"{out} is a folder that already holds files; name a new or empty folder, "
+                                 "or pass --overwrite to write into it")
             self.parts.mkdir(parents=True, exist_ok=True)
             # one run at a time per output: a second one is refused instead of racing the first
             self._lock = open(self.parts / "lock", "a+b")  # noqa: SIM115 - held until finish()
