@@ -1244,6 +1244,9 @@ def test_a_date_the_content_is_about_is_not_taken_for_the_pages_date():
     story = "<p>" + "More words of the encyclopedia article, read as prose. " * 20 + "</p>"
     page = f"<html><body><h1>Mozilla</h1>{infobox}{event}{story}</body></html>"
     assert unclutter.extract(page, url="https://example.org/wiki/Mozilla").date_published is None
+    # (a table nested in the row's value cell included)
+    nested = page.replace("<td>February 28, 1998", "<td><table><tr><td>February 28, 1998</td></tr></table>")
+    assert unclutter.extract(nested, url="https://example.org/wiki/Mozilla").date_published is None
     # nor a labelled one in such a row ("Publication date" of the book an infobox describes)
     book = page.replace("<th>Founded</th>", "<th>Publication date</th>")
     assert unclutter.extract(book, url="https://example.org/wiki/Mozilla").date_published is None

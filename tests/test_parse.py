@@ -153,3 +153,19 @@ def test_page_hiding_rules_only_run_when_their_classes_and_ids_occur():
     text = page.body.text_content()
     assert "HIDDEN-NOTE" not in text and "Visible text here." in text
     assert [s.text for s in page.skipped if s.tag == "p"] == ["HIDDEN-NOTE"]
+
+
+@pytest.mark.parametrize("between", ["", "<!--<noscript>-->", "<script>'<noscript>'</script>", '<p title="<noscript>">',
+                                     "<svg><noscript>", "<noscript\x0b>"])
+def test_the_parser_limits_hold_for_the_reading_with_scripting_on(between):
+    """A ``<textarea>`` opened inside a ``<noscript>`` hides the rest of the page from a
+    reading with scripting off, not from the tree builder with scripting on (the page's own
+    view): the limits are checked for both readings, whatever ``<noscript`` strings precede."""
+    from unclutter.core.errors import InputTooComplexError, InputTooDeepError
+    from unclutter.parse.html import parse_html
+
+    prefix = "<body><noscript><textarea></noscript>" + between
+    with pytest.raises(InputTooDeepError):
+        parse_html(prefix + "<div>" * 80_000)
+    with pytest.raises(InputTooComplexError):
+        parse_html(prefix + "<div " + " ".join(f"a{i}=1" for i in range(40_000)) + ">x</div>")

@@ -19,24 +19,29 @@ from ..core.limits import (
 from .depth import RAW_TEXT_ELEMENTS, estimate_depth, simulated_depth
 
 
-_NOSCRIPT_RE = re.compile(r"(?i)<noscript(?=[\s/>])")
-_NOSCRIPT_END_RE = re.compile(r"(?i)</noscript(?=[\s/>])")
+_NOSCRIPT_RE = re.compile(r"(?i)<noscript(?=[\t\n\f\r />])")
+_NOSCRIPT_END_RE = re.compile(r"(?i)</noscript(?=[\t\n\f\r />])")
+#: What opens raw text or a comment (a ``<`` that opens no tag after it), as the checks read it.
+_TEXT_OPENER_RE = re.compile(
+    r"(?i)<(?=(?:" + "|".join(sorted(RAW_TEXT_ELEMENTS | {"plaintext"})) + r")[\t\n\f\r />]|!--)")
 
 
-def _without_noscript_content(html: str) -> str:
-    """``html`` with the content of each ``<noscript>`` left out, as the tree builder with
-    scripting on reads it (raw text up to ``</noscript``). One forward pass."""
+def _scripting_on_reading(html: str) -> str:
+    """``html`` as the checks must read it for the tree builder with scripting on, where a
+    ``<noscript>`` holds raw text: inside each ``<noscript>`` (to its ``</noscript`` or the
+    end), the openers of raw-text elements and comments are made text, so that one opened
+    there no longer hides the markup after the ``<noscript>`` from the checks. The tags
+    inside stay counted (the scripting-off view builds them) and a ``<noscript`` that is
+    not a tag (in a comment, a script, an attribute value) is treated as one: both only make
+    the checks count more, never less. One forward pass."""
     out = []
     pos = 0
     while (m := _NOSCRIPT_RE.search(html, pos)) is not None:
-        gt = html.find(">", m.end())
-        if gt < 0:
-            break
-        out.append(html[pos:gt + 1])
-        close = _NOSCRIPT_END_RE.search(html, gt + 1)
-        if close is None:
-            return "".join(out)
-        pos = close.start()
+        close = _NOSCRIPT_END_RE.search(html, m.end())
+        end = close.start() if close is not None else len(html)
+        out.append(html[pos:m.end()])
+        out.append(_TEXT_OPENER_RE.sub(" ", html[m.end():end]))
+        pos = end
     out.append(html[pos:])
     return "".join(out)
 
@@ -44,8 +49,9 @@ def _without_noscript_content(html: str) -> str:
 def check_input_limits(html: str) -> None:
     """Raise when ``html`` is over a parser limit (see :func:`unclutter.parse.html.parse_html`)
     as the tree builder reads it with scripting off and, when it holds a ``<noscript>``, with
-    scripting on too (``<noscript>`` content is then raw text: a ``<textarea>`` opened in it
-    no longer hides the markup after it from the checks), since a page is parsed both ways.
+    scripting on too (:func:`_scripting_on_reading`: ``<noscript>`` content is then raw text,
+    and a ``<textarea>`` opened in it no longer hides the markup after it), since a page is
+    parsed both ways.
 
     Raises:
         InputTooDeepError: nesting deeper than ``MAX_DOM_DEPTH``.
@@ -56,7 +62,7 @@ def check_input_limits(html: str) -> None:
     """
     _check_limits(html)
     if _NOSCRIPT_RE.search(html):
-        _check_limits(_without_noscript_content(html))
+        _check_limits(_scripting_on_reading(html))
 
 
 def _check_limits(html: str) -> None:

@@ -410,7 +410,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             ):
                 data_scripts.append(node)
             if tag == "math":
-                _read_math(node, child)
+                _read_math(node, child, skip_elements.hides if skip_elements is not None else None)
                 text_chars += sum(len(c.text) for c in node.children)
                 continue
             if tag not in OPAQUE_TAGS and tag not in VOID_ELEMENTS:
@@ -532,13 +532,16 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
 #: Elements of a ``<math>`` whose text is not read: annotations (the TeX source is read
 #: apart), and elements never rendered.
 _MATH_UNREAD = frozenset(("annotation", "annotation-xml", "script", "style", "noscript", "template"))
-_HIDING_STYLE_RE = re.compile(r"(?i)(?:display\s*:\s*none|visibility\s*:\s*hidden)")
+_HIDING_STYLE_RE = re.compile(
+    r"(?i)(?:display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*(?:0+(?:\.0*)?|\.0+)\s*(?:;|!|$))")
 
 
-def _math_tokens(lnode) -> list[str]:
+def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None) -> list[str]:
     """The words of the text under the lexbor ``<math>`` element ``lnode``, in document
-    order, leaving out :data:`_MATH_UNREAD` elements and those their ``hidden`` attribute or
-    style attribute (``display: none``, ``visibility: hidden``) hides."""
+    order, leaving out :data:`_MATH_UNREAD` elements, ``<mphantom>`` (drawn invisibly),
+    ``aria-hidden="true"`` ones and those their ``hidden`` attribute or style attribute
+    (``display: none``, ``visibility: hidden``, ``opacity: 0``) hides, or ``hides(attributes)``
+    (``ElementFilter.hides``) does. (The page's stylesheets are not applied here.)"""
     words: list[str] = []
     stack = [lnode.iter(include_text=True)]
     while stack:
@@ -548,9 +551,15 @@ def _math_tokens(lnode) -> list[str]:
                 continue
             if child.tag in _MATH_UNREAD or child.tag.startswith("-"):
                 continue
-            attrs = child.attributes
-            if attrs and ("hidden" in attrs or _HIDING_STYLE_RE.search(attrs.get("style") or "")):
+            if child.tag == "mphantom":
                 continue
+            attrs = child.attributes
+            if attrs:
+                attrs = {k: v or "" for k, v in attrs.items()}
+                if ("hidden" in attrs or attrs.get("aria-hidden", "").strip().lower() == "true"
+                        or _HIDING_STYLE_RE.search(attrs.get("style", ""))
+                        or (hides is not None and hides(attrs))):
+                    continue
             stack.append(child.iter(include_text=True))
             break
         else:
@@ -558,7 +567,7 @@ def _math_tokens(lnode) -> list[str]:
     return words
 
 
-def _read_math(node: Node, lnode) -> None:
+def _read_math(node: Node, lnode, hides: Callable[[dict[str, str]], bool] | None = None) -> None:
     """Make the ``<math>`` copy ``node`` one text node: the formula read token by token
     (MathML's ``mi``/``mn``/``mo``... text, space-separated, its annotations left out), with
     its TeX source, when the page gives one (``alttext``, a TeX ``<annotation>``), in the
@@ -574,7 +583,7 @@ def _read_math(node: Node, lnode) -> None:
     m = TEX_STYLE_RE.match(tex)
     if m:
         tex = m.group(1).strip()
-    text = " ".join(_math_tokens(lnode))
+    text = " ".join(_math_tokens(lnode, hides))
     display = (attrs.get("display") or "").strip().lower()
     node.attrs = {"display": display} if display else {}
     if tex:

@@ -354,12 +354,15 @@ def _long_line(text: Node) -> bool:
         run = [at]
     else:
         siblings = parent.children
-        i = next(k for k, c in enumerate(siblings) if c is at)
+        budget = _DATELINE_MAX_NODES  # (the siblings looked at count against the budget too)
+        i = next((k for k, c in enumerate(siblings[:budget]) if c is at), None)
+        if i is None:
+            return True
         lo = i
         while lo > 0 and siblings[lo - 1].tag not in _LINE_BREAKS:
             lo -= 1
         hi = i + 1
-        while hi < len(siblings) and siblings[hi].tag not in _LINE_BREAKS:
+        while hi < len(siblings) and siblings[hi].tag not in _LINE_BREAKS and hi - lo < budget:
             hi += 1
         run = siblings[lo:hi]
     words = chars = seen = 0
@@ -389,7 +392,8 @@ def _in_key_value_row(node: Node) -> bool:
             return True
         if n.tag == "td":
             row = n.parent
-            return row is not None and any(c.tag == "th" for c in row.children)
+            if row is not None and any(c.tag == "th" for c in row.children):
+                return True  # (a table nested in a value cell is that row's value too)
         n = n.parent
     return False
 
