@@ -36,12 +36,17 @@ def _scripting_on_reading(html: str) -> str:
     the checks count more, never less. One forward pass."""
     out = []
     pos = 0
+    changed = 0
     while (m := _NOSCRIPT_RE.search(html, pos)) is not None:
         close = _NOSCRIPT_END_RE.search(html, m.end())
         end = close.start() if close is not None else len(html)
         out.append(html[pos:m.end()])
-        out.append(_TEXT_OPENER_RE.sub(" ", html[m.end():end]))
+        text, n = _TEXT_OPENER_RE.subn(" ", html[m.end():end])
+        out.append(text)
+        changed += n
         pos = end
+    if not changed:
+        return html  # (the same reading: nothing to check again)
     out.append(html[pos:])
     return "".join(out)
 
@@ -61,8 +66,8 @@ def check_input_limits(html: str) -> None:
             ``MAX_ATTRIBUTE_PAIRS``.
     """
     _check_limits(html)
-    if _NOSCRIPT_RE.search(html):
-        _check_limits(_scripting_on_reading(html))
+    if _NOSCRIPT_RE.search(html) and (reading := _scripting_on_reading(html)) is not html:
+        _check_limits(reading)
 
 
 def _check_limits(html: str) -> None:
