@@ -238,7 +238,7 @@ def _child(node: Node, tag: str) -> Node | None:
 
 
 #: Block elements that make a ``<noscript>`` a block of the scripting-disabled view.
-_NOSCRIPT_BLOCKS = "p,div,ul,ol,dl,table,h1,h2,h3,h4,h5,h6,section,article,main,aside,header,footer,blockquote,pre,figure,form,hr"
+_NOSCRIPT_BLOCKS = ",".join(sorted(BLOCK_ELEMENTS))
 
 
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
@@ -530,16 +530,15 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
 
 
 #: Elements of a ``<math>`` whose text is not read: annotations (the TeX source is read
-#: apart), and elements never rendered.
-_MATH_UNREAD = frozenset(("annotation", "annotation-xml", "script", "style", "noscript", "template"))
+#: apart), elements never rendered, and ``<mphantom>`` (drawn invisibly).
+_MATH_UNREAD = frozenset(("annotation", "annotation-xml", "script", "style", "noscript", "template", "mphantom"))
 _HIDING_STYLE_RE = re.compile(
     r"(?i)(?:display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*(?:0+(?:\.0*)?|\.0+)\s*(?:;|!|$))")
 
 
 def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None) -> list[str]:
     """The words of the text under the lexbor ``<math>`` element ``lnode``, in document
-    order, leaving out :data:`_MATH_UNREAD` elements, ``<mphantom>`` (drawn invisibly),
-    ``aria-hidden="true"`` ones and those their ``hidden`` attribute or style attribute
+    order, leaving out :data:`_MATH_UNREAD` elements, ``aria-hidden="true"`` ones and those their ``hidden`` attribute or style attribute
     (``display: none``, ``visibility: hidden``, ``opacity: 0``) hides, or ``hides(attributes)``
     (``ElementFilter.hides``) does. (The page's stylesheets are not applied here.)"""
     words: list[str] = []
@@ -550,8 +549,6 @@ def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None) -
                 words.extend((child.text_content or "").split())
                 continue
             if child.tag in _MATH_UNREAD or child.tag.startswith("-"):
-                continue
-            if child.tag == "mphantom":
                 continue
             attrs = child.attributes
             if attrs:

@@ -10,11 +10,12 @@ import itertools
 import re
 import warnings
 from email.utils import parsedate_to_datetime
-from typing import Any
+from typing import Any, Callable
 
 import re2
 
 from ...core.dom import TEXT, Node
+from ..html import BLOCK_ELEMENTS
 from .normalize import clean_text
 
 #: Plausible publication years: from 1800 (digitised archives) to this year plus 1
@@ -313,12 +314,8 @@ DATELINE_MAX_WORDS = 25
 DATELINE_MAX_CHARS = 200
 #: Most nodes read to measure one line: past it, the line is taken for prose.
 _DATELINE_MAX_NODES = 400
-#: Elements that end a line of text.
-_LINE_BREAKS = frozenset((
-    "p", "div", "li", "ul", "ol", "dl", "dd", "dt", "table", "tr", "td", "th", "caption",
-    "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "figure", "figcaption", "section",
-    "article", "header", "footer", "aside", "main", "nav", "address", "pre", "hr", "br",
-    "form", "body", "details", "summary"))
+#: Elements that end a line of text: those rendered as blocks, and ``<br>``.
+_LINE_BREAKS = BLOCK_ELEMENTS | {"br"}
 
 
 def _text_date(root: Node) -> str | None:
@@ -327,12 +324,10 @@ def _text_date(root: Node) -> str | None:
     ``YYYY-MM-DD``, if it is a real date no later than today and reads as a dateline: not in
     a key/value table row (:func:`_in_key_value_row`) nor on a line of prose
     (:func:`_long_line`)."""
-    pieces, nodes = _visible_pieces(root, DATE_SEARCH_TEXT_CHARS)
-    starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
-    text = " ".join(pieces)
+    text, node_at = _visible_window(root, DATE_SEARCH_TEXT_CHARS)
     today = _dt.date.today().isoformat()
     for m in _TEXT_DATE_RE.finditer(text):
-        node = nodes[bisect.bisect_right(starts, m.start()) - 1]
+        node = node_at(m.start())
         if _in_key_value_row(node) or _long_line(node):
             continue
         iso = clean_date(m.group().replace(" of ", " "), 64)
@@ -398,6 +393,14 @@ def _in_key_value_row(node: Node) -> bool:
     return False
 
 
+def _visible_window(root: Node, limit: int) -> tuple[str, Callable[[int], Node]]:
+    """``(text, node_at)``: the visible text under ``root`` (:func:`_visible_pieces`, the
+    pieces joined by a space) and a function giving the text node that holds a position of it."""
+    pieces, nodes = _visible_pieces(root, limit)
+    starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
+    return " ".join(pieces), lambda pos: nodes[bisect.bisect_right(starts, pos) - 1]
+
+
 def _visible_pieces(root: Node, limit: int) -> tuple[list[str], list[Node]]:
     """The text nodes under ``root`` (scripts, styles and templates left out) as far as they
     hold ``limit`` characters, whitespace counted as written in the markup (counting it as
@@ -450,12 +453,10 @@ def labelled_date(root: Node) -> str | None:
     characters (a post's "Posted on" line often closes it), as ``YYYY-MM-DD``, if it is a
     real date no later than today and not in a key/value table row (:func:`_in_key_value_row`:
     a book's "Publication date" in an infobox); else ``None``."""
-    pieces, nodes = _visible_pieces(root, DATE_LABEL_SEARCH_CHARS)
-    starts = list(itertools.accumulate((len(p) + 1 for p in pieces), initial=0))
-    text = " ".join(pieces)
+    text, node_at = _visible_window(root, DATE_LABEL_SEARCH_CHARS)
     today = _dt.date.today().isoformat()
     for m in itertools.islice(_LABELLED_DATE_RE.finditer(text), MAX_LABELLED_DATES):
-        if _in_key_value_row(nodes[bisect.bisect_right(starts, m.start(1)) - 1]):
+        if _in_key_value_row(node_at(m.start(1))):
             continue
         iso = clean_date(m.group(1).replace(" of ", " "), 64)
         if iso and iso[:10] <= today:
