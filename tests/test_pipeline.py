@@ -148,6 +148,30 @@ def test_broken_urls_are_usage_errors_and_a_broken_base_is_ignored():
     assert "[link](https://e.com/x)" in unclutter.extract(page, url="https://e.com/a").markdown
 
 
+def test_a_saved_page_without_its_address_resolves_links_against_its_canonical_url():
+    import unclutter
+
+    story = "<p>Sea otters crack shellfish open with stones they keep in a pouch of skin.</p>" * 3
+    body = f"<body><article><h1>Otters</h1>{story}<p>See <a href='/notes/2'>notes</a>, <a href='more'>more</a>, " \
+           "<a href='https://other.org/z'>there</a>.</p><img src='img/o.png' alt='An otter'></article></body>"
+    head = "<head><link rel=canonical href='https://news.example.org/animals/otters'>{}</head>"
+    a = unclutter.extract(f"<html>{head.format('')}{body}</html>")
+    assert "[notes](https://news.example.org/notes/2)" in a.markdown
+    assert "[more](https://news.example.org/animals/more)" in a.markdown
+    assert "[there](https://other.org/z)" in a.markdown
+    assert "![An otter](https://news.example.org/animals/img/o.png)" in a.markdown
+    assert any("canonical URL" in line for line in a.trace)
+    assert a.url is None  # nothing was fetched: the address the caller gave stays unknown
+    # a relative <base href> is joined with it; the address the caller gives wins over it
+    based = unclutter.extract(f"<html>{head.format('<base href=/static/>')}{body}</html>")
+    assert "[more](https://news.example.org/static/more)" in based.markdown
+    given = unclutter.extract(f"<html>{head.format('')}{body}</html>", url="https://mirror.example.net/o")
+    assert "[notes](https://mirror.example.net/notes/2)" in given.markdown
+    # an unusable canonical URL (not http(s)) leaves the links as written
+    odd = unclutter.extract(f"<html>{head.format('').replace('https://news', 'javascript:news')}{body}</html>")
+    assert "[notes](/notes/2)" in odd.markdown
+
+
 def test_excerpt_falls_back_to_the_first_paragraph_of_the_main_text():
     import unclutter
     from unclutter.pipeline import EXCERPT_MAX_CHARS

@@ -443,7 +443,8 @@ class _BatchFailed(UnclutterError):
 @click.option("-o", "--output", metavar="OUT",
               help="Write to FILE (atomically) instead of stdout. Batch: a .jsonl file, a .parquet file or "
                    "a folder of one file per page.")
-@click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin.")
+@click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin (default: the "
+              "canonical URL the page states, if any).")
 @click.option("--extractor", default="auto", show_default=True,
               help="Main-content extractor: auto (gbdt on pages that declare a product, an FAQ or a "
                    "forum thread, on a site's front and section pages by their URL, on shop pages "

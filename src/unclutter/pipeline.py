@@ -53,6 +53,7 @@ from .parse.decode import decode_html, gunzip_page
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import (
     extract_metadata,
+    link_base,
     page_byline,
     script_date,
     search_date,
@@ -265,8 +266,11 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
             trace.extend("select: " + line for line in selection.attempts)
 
     title = meta.title
+    base_url = link_base(page.base_url, meta.canonical_url)
+    if base_url != page.base_url:
+        trace.append(f"reconstruct: links resolve against the canonical URL {base_url!r}")
     body_md = to_markdown(
-        selection.root, page.base_url, title=title,
+        selection.root, base_url, title=title,
         include_links=options.include_links, include_images=options.include_images,
         include_captions=options.include_captions,
     )

@@ -171,7 +171,7 @@ from .keys import (
     SITE_NAME_META_KEYS,
     TITLE_META_KEYS,
 )
-from .normalize import absolute_url, alnum_key, clean_text, norm_key, normalise_language, unescape_entities
+from .normalize import absolute_url, alnum_key, link_base, clean_text, norm_key, normalise_language, unescape_entities
 from .scan import Scan, is_hidden, scan_body, scan_head, scan_tagged, visible_text
 from .title import TITLE_SEPARATOR_RE, host_keys, refine_title, settle_title
 
@@ -193,6 +193,7 @@ __all__ = [
     "normalise_date",
     "normalise_language",
     "absolute_url",
+    "link_base",
 ]
 
 

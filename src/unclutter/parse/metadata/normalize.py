@@ -183,6 +183,18 @@ def normalise_language(raw: Any) -> str | None:
     return "-".join(out)
 
 
+def link_base(base_url: str | None, canonical_url: str | None) -> str | None:
+    """The absolute http(s) URL a page's relative links resolve against: ``base_url`` (the
+    page's address joined with its ``<base href>``) when it is one, else the page's own
+    statement of its address, ``canonical_url`` (``<link rel=canonical>`` or ``og:url``,
+    :class:`~unclutter.core.models.Metadata`), joined with a relative ``base_url``, as a
+    saved page read without its address still names it; else ``base_url`` unchanged
+    (``None``: links stay as written)."""
+    if absolute_url(base_url, None) is not None or canonical_url is None:
+        return base_url
+    return absolute_url(base_url, canonical_url) if base_url else canonical_url
+
+
 def absolute_url(raw: Any, base: str | None, limit: int = 2048) -> str | None:
     """``raw`` resolved against ``base`` as an absolute http(s) URL, or ``None``.
 
