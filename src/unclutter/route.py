@@ -103,6 +103,13 @@ AUTO_SECOND_OPINION_MIN_GAIN_CHARS = 500
 #: The ratio on a page declared a story: one article, so the learned extractor must find as
 #: much again (smaller ratios took author boxes, appeals and "Editors' picks" beside it).
 AUTO_SECOND_OPINION_STORY_RATIO = 2.0
+#: With or without a byline: the heuristic's selection holds under this share of the pruned
+#: page's characters, and the learned extractor's at least :data:`AUTO_LOW_SHARE_RATIO`
+#: times as many (and :data:`AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more), text in links
+#: counted: the heuristic took a side block (the site's footer) on a page whose content
+#: is all linked teasers, where the prose test of the second opinion cannot tell.
+AUTO_LOW_SHARE = 0.2
+AUTO_LOW_SHARE_RATIO = 2.0
 #: On a byline page: the heuristic's selection holds under this share of the description's
 #: words and the learned one at least this share ("in one selection and not the other").
 AUTO_DESCRIPTION_FOUND_SHARE = 0.7
@@ -390,6 +397,15 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
                 route += (f"; {what} and the heuristic kept {sel.chars} of {page_chars} {text}"
                           f" -> {AUTO_LEARNED_EXTRACTOR}")
                 extractor, body = AUTO_LEARNED_EXTRACTOR, spare
+        if (extractor == "heuristic" and route is not None and story_type not in STORY_PAGE_TYPES
+                and sel.chars < AUTO_LOW_SHARE * pruned.chars):
+            second = second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url, story=False,
+                                    why=f"the heuristic kept under {AUTO_LOW_SHARE:.0%} of the page",
+                                    ratio=AUTO_LOW_SHARE_RATIO, prose=False)
+            if second is not None:
+                second.attempts.insert(0, route + "; " + second.attempts.pop(0))
+                second.rival_share = rival
+                return second
         if extractor == "heuristic" and route is not None:
             if not byline:
                 second = second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url,
@@ -444,7 +460,7 @@ def _document_title(source: str | None) -> str | None:
 
 def second_opinion(sel: Selection, page_chars: int, spare: Node | None, reprune: Callable[[], Node] | None,
                    options: Options, page_type: str | None, url: str | None, story: bool,
-                   why: str = "no byline") -> Selection | None:
+                   why: str = "no byline", ratio: float | None = None, prose: bool = True) -> Selection | None:
     """``auto``, on a page without a byline (or lacking its description:
     :func:`description_opinion`) whose heuristic selection ``sel`` it keeps: the
     selection of :data:`AUTO_LEARNED_EXTRACTOR` on the pruned page (``spare``, or
@@ -457,7 +473,8 @@ def second_opinion(sel: Selection, page_chars: int, spare: Node | None, reprune:
     leaves no room for that (the learned extractor cannot keep more than the page), on a
     page of more than :data:`AUTO_MAX_LEARNED_ELEMENTS` elements, nor when
     ``options.ablation.second_opinion`` is off."""
-    ratio = AUTO_SECOND_OPINION_STORY_RATIO if story else AUTO_SECOND_OPINION_RATIO
+    if ratio is None:
+        ratio = AUTO_SECOND_OPINION_STORY_RATIO if story else AUTO_SECOND_OPINION_RATIO
     needed = max(sel.chars * ratio, sel.chars + AUTO_SECOND_OPINION_MIN_GAIN_CHARS)
     if needed > page_chars:
         return None
@@ -479,7 +496,7 @@ def second_opinion(sel: Selection, page_chars: int, spare: Node | None, reprune:
         return None
     # more text outside links too: a site map or a list of teasers beside a short story
     # is no missed content
-    if prose_chars(second.root) < ratio * prose_chars(sel.root):
+    if prose and prose_chars(second.root) < ratio * prose_chars(sel.root):
         return None
     line = (f"{why}; the heuristic kept {sel.chars} chars, {AUTO_LEARNED_EXTRACTOR} {second.chars}"
             f" (at least {ratio}x) -> {AUTO_LEARNED_EXTRACTOR}")
