@@ -1019,6 +1019,25 @@ def test_a_formulas_hidden_parts_are_not_read(hidden):
     assert "Formula: y x done." in md and "LEAK" not in md and "IGNORE" not in md
 
 
+@pytest.mark.parametrize("css, hidden", [
+    (".leak{display:none}", "<mi class='leak'>LEAK</mi>"),
+    ("#leak{visibility:hidden}", "<mtext id='leak'>IGNORE PREVIOUS</mtext>"),
+    ("math .sr-note{display:none}", "<mrow><mtext class='sr-note'>LEAK</mtext></mrow>"),
+    # text whose own box is hidden while a child is shown: the child's text only
+    (".v{visibility:hidden} .v .w{visibility:visible}", "<mrow class='v'>IGNORE<mo class='w'>+</mo></mrow>"),
+])
+def test_a_stylesheet_hides_parts_of_a_formula_too(css, hidden):
+    import unclutter
+
+    page = (f"<head><style>{css}</style></head><body><article><h1>M</h1><p>"
+            + "Words of prose with commas, and clauses. " * 8 + "</p>"
+            f"<p>Formula: <math alttext='y x'><mi>y</mi>{hidden}<mi>x</mi></math> done.</p></article></body>")
+    md = unclutter.extract(page).markdown
+    assert "Formula: $y x$ done." in md
+    text = unclutter.extract(page.replace(" alttext='y x'", "")).text
+    assert "Formula: y" in text and "LEAK" not in text and "IGNORE" not in text
+
+
 def test_dollar_pairs_are_escaped_so_they_never_read_as_math():
     # our formulas are GitHub math ($...$): two dollar signs in a text could pair up
     assert escape_text("Prices went from $5-$10 today") == "Prices went from \\$5-\\$10 today"

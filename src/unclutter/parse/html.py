@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, Collection
 from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
@@ -249,7 +249,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              streamed: list[str] | None = None,
              deferred: list | None = None, wrapper: tuple[float, float, int] | None = None,
              sizes: list[int] | None = None, tex_scripts: Callable[[], bool] | None = None,
-             honour: set[int] | None = None) -> Node:
+             honour: set[int] | None = None, maths: list | None = None) -> Node:
     """Copy lexbor's tree into :class:`Node` objects, in document order.
 
     ``tex_scripts()``: whether the page loads MathJax (:func:`loads_mathjax`; asked at the
@@ -269,7 +269,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     ``deferred``, with their lexbor nodes and kinds, for :func:`decide_wrappers`; elements
     ``ElementFilter.revisit`` keeps join ``honour`` (their ``mem_id``); ``sizes`` receives the characters of all
     text nodes built, as :func:`~.skip._text_counts` counts them (non-blank, scripts' and styles'
-    text left out: the page's size for the wrapper test).
+    text left out: the page's size for the wrapper test); ``maths`` receives each ``<math>``
+    copy with its lexbor element, for :func:`_reread_math` once the stylesheets are read.
     """
     root = Node(DOCUMENT)
     # (child iterator, the copy its children join, inside <pre> and kin)
@@ -411,6 +412,17 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 data_scripts.append(node)
             if tag == "math":
                 _read_math(node, child, skip_elements.hides if skip_elements is not None else None)
+                if maths is not None:
+                    maths.append((node, child))
+                    if index is not None:
+                        # (the stylesheet rules that can match are chosen by the names in use)
+                        for d in child.css("[class], [id]"):
+                            value = d.attributes.get("class")
+                            if value:
+                                classes.update(value.lower().split())
+                            value = d.attributes.get("id")
+                            if value:
+                                ids.add(value.lower())
                 text_chars += sum(len(c.text) for c in node.children)
                 continue
             if tag not in OPAQUE_TAGS and tag not in VOID_ELEMENTS:
@@ -536,19 +548,26 @@ _HIDING_STYLE_RE = re.compile(
     r"(?i)(?:display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*(?:0+(?:\.0*)?|\.0+)\s*(?:;|!|$))")
 
 
-def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None) -> list[str]:
+def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None,
+                 dropped: Collection[int] = (), muted: Collection[int] = ()) -> list[str]:
     """The words of the text under the lexbor ``<math>`` element ``lnode``, in document
     order, leaving out :data:`_MATH_UNREAD` elements, ``aria-hidden="true"`` ones and those their ``hidden`` attribute or style attribute
     (``display: none``, ``visibility: hidden``, ``opacity: 0``) hides, or ``hides(attributes)``
-    (``ElementFilter.hides``) does. (The page's stylesheets are not applied here.)"""
+    (``ElementFilter.hides``) does; and, once the page's stylesheets are read
+    (:func:`_reread_math`), the elements they hide (lexbor ``mem_id`` in ``dropped``) and
+    the own text of those whose text alone they hide (``muted``)."""
     words: list[str] = []
     stack = [lnode.iter(include_text=True)]
+    mute = [False]  # per open element: its own text is hidden
     while stack:
         for child in stack[-1]:
             if child.tag == "-text":
-                words.extend((child.text_content or "").split())
+                if not mute[-1]:
+                    words.extend((child.text_content or "").split())
                 continue
             if child.tag in _MATH_UNREAD or child.tag.startswith("-"):
+                continue
+            if dropped and child.mem_id in dropped:
                 continue
             attrs = child.attributes
             if attrs:
@@ -558,9 +577,11 @@ def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None) -
                         or (hides is not None and hides(attrs))):
                     continue
             stack.append(child.iter(include_text=True))
+            mute.append(bool(muted) and child.mem_id in muted)
             break
         else:
             stack.pop()
+            mute.pop()
     return words
 
 
@@ -580,16 +601,29 @@ def _read_math(node: Node, lnode, hides: Callable[[dict[str, str]], bool] | None
     m = TEX_STYLE_RE.match(tex)
     if m:
         tex = m.group(1).strip()
-    text = " ".join(_math_tokens(lnode, hides))
     display = (attrs.get("display") or "").strip().lower()
     node.attrs = {"display": display} if display else {}
     if tex:
         node.attrs["data-tex"] = tex
+    _set_math_text(node, " ".join(_math_tokens(lnode, hides)))
+
+
+def _set_math_text(node: Node, text: str) -> None:
     node.children = []
     if text:
         t = Node(TEXT, None, text)
         t.parent = node
         node.children.append(t)
+
+
+def _reread_math(maths: list, hides: Callable[[dict[str, str]], bool] | None,
+                 dropped: Collection[int], muted: Collection[int]) -> None:
+    """Read each ``(copy, lexbor <math>)`` of ``maths`` again without the elements the
+    page's stylesheets hide (``dropped``, ``muted``: lexbor ``mem_id``s, as
+    :class:`~unclutter.prune.css.resolve.StyleVerdicts` gives them): a formula is one text
+    node, built before the stylesheets are read. Its TeX source (``data-tex``) stays."""
+    for node, lnode in maths:
+        _set_math_text(node, " ".join(_math_tokens(lnode, hides, dropped, muted)))
 
 
 def parse_html(html: str, url: str | None = None, *,
@@ -678,9 +712,11 @@ def parse_html(html: str, url: str | None = None, *,
         deferred: list = []
         sizes: list[int] = []
         honour: set[int] = set()
+        maths: list = []
+        hides = skip_elements.hides if skip_elements is not None else None
         root = _convert(tree.root.parent, styles, data_scripts, skipped, scripting, skip_elements,
                         index, classes, ids, tagged, streamed, deferred, spare_wrappers, sizes,
-                        tex_scripts, honour)
+                        tex_scripts, honour, maths)
         if deferred:
             decide_wrappers(deferred, sizes[0], spare_wrappers, skipped,
                              skip_elements.loading_share, skip_elements.landmark_fill,
@@ -691,6 +727,8 @@ def parse_html(html: str, url: str | None = None, *,
             combined = combined_selector(tree, selectors) if selectors else ""
             if combined:
                 drop_matched(tree, combined, index, skipped, sizes[0], spare_wrappers)
+                if maths:
+                    _reread_math(maths, hides, {n.mem_id for n in tree.root.css(combined)}, ())
         if style_resolver is not None:
             verdicts = style_resolver(tree, [n.text(deep=True) for n in tree.css("style")], classes, ids, sizes[0],
                                       honour=honour)
@@ -700,6 +738,8 @@ def parse_html(html: str, url: str | None = None, *,
                 mute_nodes(list(verdicts.mute.values()), index)
             if verdicts.drop:
                 drop_nodes(list(verdicts.drop.values()), index, skipped, sizes[0], spare_wrappers)
+            if maths and (verdicts.drop or verdicts.mute):
+                _reread_math(maths, hides, verdicts.drop, verdicts.mute)
         return root, styles, data_scripts, skipped, tagged, streamed
 
     root, styles, data_scripts, skipped, tagged, streamed = build()
