@@ -21,6 +21,10 @@ imported only when one runs); both return a :class:`~unclutter.score.select.Sele
    a page not known as an article (:func:`auto_may_fall_back`; a site-wide ``<meta>``
    byline does not make one: :func:`auto_reads_byline`), or under
    :data:`AUTO_MIN_ARTICLE_SELECTION_SHARE` of its text outside links on the others;
+   and, on a page not declared a story, by the learned extractor's when the heuristic's
+   holds under :data:`AUTO_LOW_SHARE` of the page's text and the learned one
+   :data:`AUTO_LOW_SHARE_RATIO` times as much, text in links counted (a listing of linked
+   teasers, where the heuristic takes the footer's plain paragraph);
 5. **second opinion**: on a page without a byline the learned extractor runs beside the
    heuristic and wins when it keeps clearly more (:func:`second_opinion`); on a page with
    one, only when the heuristic's selection lacks the page's description and the learned
@@ -69,7 +73,7 @@ from .score.stories import trim_appended_stories
 __all__ = [
     "AUTO_LEARNED_PAGE_TYPES", "AUTO_LEARNED_EXTRACTOR", "AUTO_MIN_SELECTION_SHARE",
     "AUTO_MIN_ARTICLE_SELECTION_SHARE", "AUTO_SECOND_OPINION_RATIO", "AUTO_SECOND_OPINION_MIN_GAIN_CHARS",
-    "AUTO_SECOND_OPINION_STORY_RATIO", "AUTO_DESCRIPTION_FOUND_SHARE", "AUTO_DESCRIPTION_MIN_WORD_CHARS",
+    "AUTO_SECOND_OPINION_STORY_RATIO", "AUTO_LOW_SHARE", "AUTO_LOW_SHARE_RATIO", "AUTO_DESCRIPTION_FOUND_SHARE", "AUTO_DESCRIPTION_MIN_WORD_CHARS",
     "AUTO_DESCRIPTION_MIN_WORDS", "AUTO_MAX_LEARNED_ELEMENTS", "AUTO_SHOP_MARKUP_RE",
     "AUTO_SITEWIDE_BYLINE_SOURCE", "AUTO_ARTICLE_MIN_PARAGRAPHS", "AUTO_ARTICLE_PARAGRAPH_CHARS",
     "AUTO_LISTING_LINKED_HEADINGS_SHARE", "reads_as_one_article", "auto_extractor", "url_names_index", "names_add_to_cart",
@@ -466,8 +470,9 @@ def second_opinion(sel: Selection, page_chars: int, spare: Node | None, reprune:
     selection of :data:`AUTO_LEARNED_EXTRACTOR` on the pruned page (``spare``, or
     ``reprune()``) when it holds at least :data:`AUTO_SECOND_OPINION_RATIO` times
     ``sel.chars`` (:data:`AUTO_SECOND_OPINION_STORY_RATIO` when ``story``: a page declared
-    a story), and :data:`AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more, and the ratio times its
-    text outside links (:func:`~unclutter.score.features.prose_chars`), refined as the
+    a story; ``ratio`` when given), and :data:`AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more, and
+    (with ``prose``) the ratio times its text outside links
+    (:func:`~unclutter.score.features.prose_chars`), refined as the
     heuristic's would be (:func:`refine`); its first ``attempts`` line says so (opening
     with ``why``); else ``None``. Not run when ``page_chars`` (the pruned page's characters)
     leaves no room for that (the learned extractor cannot keep more than the page), on a
