@@ -1031,11 +1031,36 @@ def test_a_stylesheet_hides_parts_of_a_formula_too(css, hidden):
 
     page = (f"<head><style>{css}</style></head><body><article><h1>M</h1><p>"
             + "Words of prose with commas, and clauses. " * 8 + "</p>"
-            f"<p>Formula: <math alttext='y x'><mi>y</mi>{hidden}<mi>x</mi></math> done.</p></article></body>")
-    md = unclutter.extract(page).markdown
-    assert "Formula: $y x$ done." in md
-    text = unclutter.extract(page.replace(" alttext='y x'", "")).text
-    assert "Formula: y" in text and "LEAK" not in text and "IGNORE" not in text
+            f"<p>Formula: <math><mi>y</mi>{hidden}<mi>x</mi></math> done.</p></article></body>")
+    text = unclutter.extract(page).text
+    assert "Formula: y" in text and "x done." in text and "LEAK" not in text and "IGNORE" not in text
+    # its TeX source would show the hidden part: the formula is written from what shows
+    sourced = unclutter.extract(page.replace("<math>", "<math alttext='y LEAK IGNORE x'>")).markdown
+    assert "Formula: y" in sourced and "LEAK" not in sourced and "IGNORE" not in sourced
+    annotated = unclutter.extract(page.replace("<mi>x</mi></math>", "<mi>x</mi><annotation encoding='application/"
+                                               "x-tex'>y LEAK IGNORE x</annotation></math>")).markdown
+    assert "Formula: y" in annotated and "LEAK" not in annotated and "IGNORE" not in annotated
+    # a formula with nothing hidden keeps its source
+    whole = unclutter.extract(page.replace("<math>", "<math alttext='y + x'>").replace(hidden, "")).markdown
+    assert "Formula: $y + x$ done." in whole
+
+
+@pytest.mark.parametrize("style, shown", [
+    ("fill-opacity:0", True), ("--tw-display:none", True), ("display:none;display:inline", True),
+    ("display:inline;display:none", False), ("display:none !important;display:inline", False),
+    ("opacity:0", False), ("opacity: 0%", False), ("opacity:0.5", True), ("visibility:collapse", False),
+])
+def test_a_formulas_inline_styles_are_read_as_declarations(style, shown):
+    import unclutter
+
+    page = ("<body><article><h1>M</h1><p>" + "Words of prose with commas, and clauses. " * 8 + "</p>"
+            f"<p>Formula: <math><mi>y</mi><mi style='{style}'>SHOWN</mi><mi>x</mi></math> done.</p></article></body>")
+    assert ("SHOWN" in unclutter.extract(page).text) is shown, style
+    # an inline visibility is inherited, and a child may declare itself visible again
+    nested = page.replace("<mi style='{}'>SHOWN</mi>".format(style),
+                          "<mrow style='visibility:hidden'>GONE<mi style='visibility:visible'>SHOWN</mi></mrow>")
+    text = unclutter.extract(nested).text
+    assert "SHOWN" in text and "GONE" not in text
 
 
 def test_dollar_pairs_are_escaped_so_they_never_read_as_math():

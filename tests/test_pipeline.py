@@ -167,6 +167,13 @@ def test_a_saved_page_without_its_address_resolves_links_against_its_canonical_u
     assert "[more](https://news.example.org/static/more)" in based.markdown
     given = unclutter.extract(f"<html>{head.format('')}{body}</html>", url="https://mirror.example.net/o")
     assert "[notes](https://mirror.example.net/notes/2)" in given.markdown
+    # ... however long it is (a URL over the metadata's length limit is still the page's)
+    long_url = "https://mirror.example.net/o?" + "q" * 2100
+    assert "[notes](https://mirror.example.net/notes/2)" in unclutter.extract(
+        f"<html>{head.format('')}{body}</html>", url=long_url).markdown
+    # an unusable <base href> is passed over for the canonical URL
+    passed = unclutter.extract(f"<html>{head.format('<base href=javascript:alert(1)>')}{body}</html>")
+    assert "[notes](https://news.example.org/notes/2)" in passed.markdown
     # an unusable canonical URL (not http(s)) leaves the links as written
     odd = unclutter.extract(f"<html>{head.format('').replace('https://news', 'javascript:news')}{body}</html>")
     assert "[notes](/notes/2)" in odd.markdown

@@ -266,7 +266,8 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
             trace.extend("select: " + line for line in selection.attempts)
 
     title = meta.title
-    base_url = link_base(page.base_url, meta.canonical_url)
+    # (the address the caller gives is the page's: its canonical URL only stands in for it)
+    base_url = page.base_url if url else link_base(page.base_url, meta.canonical_url)
     if base_url != page.base_url:
         trace.append(f"reconstruct: links resolve against the canonical URL {base_url!r}")
     body_md = to_markdown(

@@ -22,9 +22,9 @@ imported only when one runs); both return a :class:`~unclutter.score.select.Sele
    byline does not make one: :func:`auto_reads_byline`), or under
    :data:`AUTO_MIN_ARTICLE_SELECTION_SHARE` of its text outside links on the others;
    and, on a page not declared a story, by the learned extractor's when the heuristic's
-   holds under :data:`AUTO_LOW_SHARE` of the page's text and the learned one
-   :data:`AUTO_LOW_SHARE_RATIO` times as much, text in links counted (a listing of linked
-   teasers, where the heuristic takes the footer's plain paragraph);
+   holds under :data:`AUTO_LOW_SHARE` of the page's text in an element its class weights
+   call boilerplate, and the learned one :data:`AUTO_LOW_SHARE_RATIO` times as much, text
+   in links counted (a listing of linked teasers, where the heuristic takes the footer);
 5. **second opinion**: on a page without a byline the learned extractor runs beside the
    heuristic and wins when it keeps clearly more (:func:`second_opinion`); on a page with
    one, only when the heuristic's selection lacks the page's description and the learned
@@ -65,6 +65,7 @@ from .parse.decode import decode_html
 from .parse.guards import check_input_limits
 from .prune.clean import PruneResult, parse_for_pruning, prune
 from .score.features import collapsed_len, prose_chars, prose_paragraphs
+from .score.heuristic import class_weight
 from .score.select import Selection, select_main_content
 from .score.repeats import drop_repeated_blocks
 from .score.template_text import drop_placeholder_blocks, trim_site_footer
@@ -107,11 +108,15 @@ AUTO_SECOND_OPINION_MIN_GAIN_CHARS = 500
 #: The ratio on a page declared a story: one article, so the learned extractor must find as
 #: much again (smaller ratios took author boxes, appeals and "Editors' picks" beside it).
 AUTO_SECOND_OPINION_STORY_RATIO = 2.0
-#: With or without a byline: the heuristic's selection holds under this share of the pruned
-#: page's characters, and the learned extractor's at least :data:`AUTO_LOW_SHARE_RATIO`
-#: times as many (and :data:`AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more), text in links
-#: counted: the heuristic took a side block (the site's footer) on a page whose content
-#: is all linked teasers, where the prose test of the second opinion cannot tell.
+#: With or without a byline, on a page declaring no story: the heuristic's selection holds
+#: under this share of the pruned page's (collapsed) characters, its top candidate is an
+#: element its class weights call boilerplate (a negative
+#: :func:`~unclutter.score.heuristic.class_weight`: it won only once the weights were off),
+#: and the learned extractor's selection holds at least :data:`AUTO_LOW_SHARE_RATIO` times
+#: as many characters (and :data:`AUTO_SECOND_OPINION_MIN_GAIN_CHARS` more), text in
+#: links counted: the heuristic took the site's footer on a page whose content is all
+#: linked teasers (it scores text in links near zero), where the prose test of the
+#: second opinion cannot tell.
 AUTO_LOW_SHARE = 0.2
 AUTO_LOW_SHARE_RATIO = 2.0
 #: On a byline page: the heuristic's selection holds under this share of the description's
@@ -402,14 +407,20 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
                           f" -> {AUTO_LEARNED_EXTRACTOR}")
                 extractor, body = AUTO_LEARNED_EXTRACTOR, spare
         if (extractor == "heuristic" and route is not None and story_type not in STORY_PAGE_TYPES
-                and sel.chars < AUTO_LOW_SHARE * pruned.chars):
-            second = second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url, story=False,
-                                    why=f"the heuristic kept under {AUTO_LOW_SHARE:.0%} of the page",
-                                    ratio=AUTO_LOW_SHARE_RATIO, prose=False)
-            if second is not None:
-                second.attempts.insert(0, route + "; " + second.attempts.pop(0))
-                second.rival_share = rival
-                return second
+                and sel.chars < AUTO_LOW_SHARE * pruned.chars and class_weight(sel.top) < 0):
+            if spare is None and reprune is not None:
+                spare = reprune()
+            # (pruned.chars counts whitespace as written: the share is of the collapsed text)
+            if spare is not None and sel.chars < AUTO_LOW_SHARE * collapsed_len(spare.text_content()):
+                second = second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url, story=False,
+                                        why=f"the heuristic kept under {AUTO_LOW_SHARE:.0%} of the page, "
+                                            f"in an element its class weights call boilerplate",
+                                        ratio=AUTO_LOW_SHARE_RATIO, prose=False)
+                if second is not None:
+                    second.attempts.insert(0, route + "; " + second.attempts.pop(0))
+                    second.rival_share = rival
+                    return second
+                spare = None  # (the learned extractor consumed it: the next opinion builds its own)
         if extractor == "heuristic" and route is not None:
             if not byline:
                 second = second_opinion(sel, pruned.chars, spare, reprune, options, page_type, url,

@@ -544,45 +544,89 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
 #: Elements of a ``<math>`` whose text is not read: annotations (the TeX source is read
 #: apart), elements never rendered, and ``<mphantom>`` (drawn invisibly).
 _MATH_UNREAD = frozenset(("annotation", "annotation-xml", "script", "style", "noscript", "template", "mphantom"))
-_HIDING_STYLE_RE = re.compile(
-    r"(?i)(?:display\s*:\s*none|visibility\s*:\s*hidden|opacity\s*:\s*(?:0+(?:\.0*)?|\.0+)\s*(?:;|!|$))")
+def _inline_hiding(style: str) -> tuple[bool, bool | None]:
+    """What an element's ``style`` attribute says of its drawing: (not drawn at all:
+    ``display: none`` or ``opacity: 0``; its visibility: ``True`` hidden or collapsed,
+    ``False`` visible, ``None`` inherited). The last declaration of a property wins, an
+    ``!important`` one over the others (CSS Cascade 4, section 6.4)."""
+    decls: dict[str, tuple[str, bool]] = {}
+    for decl in style.split(";"):
+        prop, colon, value = decl.partition(":")
+        if not colon:
+            continue
+        prop = prop.strip(" \t\n\r\f").lower()
+        if prop not in ("display", "opacity", "visibility"):
+            continue
+        value = value.strip(" \t\n\r\f").lower()
+        important = value.endswith("important") and "!" in value
+        if important:
+            value = value[:value.rindex("!")].rstrip(" \t\n\r\f")
+        if important or not decls.get(prop, ("", False))[1]:
+            decls[prop] = (value, important)
+    opacity = decls.get("opacity", ("", False))[0]
+    try:
+        transparent = float(opacity[:-1]) == 0 if opacity.endswith("%") else float(opacity) == 0
+    except ValueError:
+        transparent = False
+    visibility = decls.get("visibility", ("", False))[0]
+    shown = None if visibility not in ("hidden", "collapse", "visible") else visibility != "visible"
+    return decls.get("display", ("", False))[0] == "none" or transparent, shown
 
 
 def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None,
-                 dropped: Collection[int] = (), muted: Collection[int] = ()) -> list[str]:
+                 dropped: Collection[int] = (), muted: Collection[int] = ()) -> tuple[list[str], bool]:
     """The words of the text under the lexbor ``<math>`` element ``lnode``, in document
-    order, leaving out :data:`_MATH_UNREAD` elements, ``aria-hidden="true"`` ones and those their ``hidden`` attribute or style attribute
-    (``display: none``, ``visibility: hidden``, ``opacity: 0``) hides, or ``hides(attributes)``
+    order, leaving out :data:`_MATH_UNREAD` elements, ``aria-hidden="true"`` ones, those
+    their ``hidden`` attribute or style attribute hides (:func:`_inline_hiding`; an inline
+    ``visibility`` inherited as CSS inherits it) or ``hides(attributes)``
     (``ElementFilter.hides``) does; and, once the page's stylesheets are read
     (:func:`_reread_math`), the elements they hide (lexbor ``mem_id`` in ``dropped``) and
-    the own text of those whose text alone they hide (``muted``)."""
+    the own text of those whose text alone they hide (``muted``). Also whether any part was
+    left out as hidden (then a TeX source of the formula would show it)."""
     words: list[str] = []
+    hidden_part = False
     stack = [lnode.iter(include_text=True)]
-    mute = [False]  # per open element: its own text is hidden
+    invisible = [False]  # per open element: its own text is not drawn
+    inherited = [False]  # per open element: the visibility its children inherit is hidden
     while stack:
         for child in stack[-1]:
             if child.tag == "-text":
-                if not mute[-1]:
+                if invisible[-1]:
+                    hidden_part = hidden_part or bool((child.text_content or "").strip())
+                else:
                     words.extend((child.text_content or "").split())
                 continue
             if child.tag in _MATH_UNREAD or child.tag.startswith("-"):
                 continue
             if dropped and child.mem_id in dropped:
+                hidden_part = True
                 continue
             attrs = child.attributes
+            hidden_visibility = inherited[-1]
             if attrs:
                 attrs = {k: v or "" for k, v in attrs.items()}
-                if ("hidden" in attrs or attrs.get("aria-hidden", "").strip().lower() == "true"
-                        or _HIDING_STYLE_RE.search(attrs.get("style", ""))
-                        or (hides is not None and hides(attrs))):
+                if attrs.get("aria-hidden", "").strip().lower() == "true":
+                    continue  # (drawn, but not read to a screen reader: no secret)
+                undrawn, visibility = _inline_hiding(attrs["style"]) if "style" in attrs else (False, None)
+                judged = attrs
+                if visibility:
+                    # (an inline visibility is inherited, read here: a child may show again)
+                    judged = dict(attrs, style=";".join(
+                        d for d in attrs["style"].split(";") if d.partition(":")[0].strip().lower() != "visibility"))
+                if "hidden" in attrs or undrawn or (hides is not None and hides(judged)):
+                    hidden_part = True
                     continue
+                if visibility is not None:
+                    hidden_visibility = visibility
             stack.append(child.iter(include_text=True))
-            mute.append(bool(muted) and child.mem_id in muted)
+            inherited.append(hidden_visibility)
+            invisible.append(hidden_visibility or (bool(muted) and child.mem_id in muted))
             break
         else:
             stack.pop()
-            mute.pop()
-    return words
+            inherited.pop()
+            invisible.pop()
+    return words, hidden_part
 
 
 def _read_math(node: Node, lnode, hides: Callable[[dict[str, str]], bool] | None = None) -> None:
@@ -605,7 +649,10 @@ def _read_math(node: Node, lnode, hides: Callable[[dict[str, str]], bool] | None
     node.attrs = {"display": display} if display else {}
     if tex:
         node.attrs["data-tex"] = tex
-    _set_math_text(node, " ".join(_math_tokens(lnode, hides)))
+    words, hidden_part = _math_tokens(lnode, hides)
+    if hidden_part:
+        node.attrs.pop("data-tex", None)  # (the source would show what the page hides)
+    _set_math_text(node, " ".join(words))
 
 
 def _set_math_text(node: Node, text: str) -> None:
@@ -621,9 +668,13 @@ def _reread_math(maths: list, hides: Callable[[dict[str, str]], bool] | None,
     """Read each ``(copy, lexbor <math>)`` of ``maths`` again without the elements the
     page's stylesheets hide (``dropped``, ``muted``: lexbor ``mem_id``s, as
     :class:`~unclutter.prune.css.resolve.StyleVerdicts` gives them): a formula is one text
-    node, built before the stylesheets are read. Its TeX source (``data-tex``) stays."""
+    node, built before the stylesheets are read. Its TeX source (``data-tex``) is dropped
+    when a part of the formula is hidden: the source would show that part."""
     for node, lnode in maths:
-        _set_math_text(node, " ".join(_math_tokens(lnode, hides, dropped, muted)))
+        words, hidden_part = _math_tokens(lnode, hides, dropped, muted)
+        if hidden_part and node.attrs:
+            node.attrs.pop("data-tex", None)
+        _set_math_text(node, " ".join(words))
 
 
 def parse_html(html: str, url: str | None = None, *,

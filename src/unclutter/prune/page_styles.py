@@ -130,18 +130,19 @@ def page_style_verdicts(tree, styles: list[str], classes: set[str], ids: set[str
     on a page with ``<style>`` elements its colours are then unknown, so no text colour is
     compared with the white canvas."""
 
+    subtrees = _Subtrees()
+
     def faded(lnode, decls) -> bool:
         if _animated(decls) or not FADE_IN_HOOK_ATTRIBUTES.isdisjoint(lnode.attributes):
             return True
-        text = lnode.text(deep=True)
-        return page_chars > 0 and len(text) - text.count(" ") - text.count("\n") >= FADE_IN_MIN_SHARE * page_chars
+        return page_chars > 0 and subtrees.chars(lnode) >= FADE_IN_MIN_SHARE * page_chars
 
     named = panels.named if panels is not None else set()
 
     def keep(lnode, reason: str | None) -> bool:
         if reason in _COLLAPSED_STATES and named and lnode.attributes.get("id") in named:
             return True
-        return _never_judged(lnode, reason)
+        return _never_judged(lnode, reason, subtrees)
 
     # (the stylesheets a browser applies are read from the tree: media, type, data: links)
     # (inline: the page's colours are unknown unless it has no stylesheet at all)
@@ -161,7 +162,7 @@ _VISUAL_HIDING = frozenset({"clipped to nothing", "zero size, overflow hidden", 
                             "font size under 2px", "opacity 0", "scaled to nothing"})
 
 
-def _never_judged(lnode, reason: str | None) -> bool:
+def _never_judged(lnode, reason: str | None, subtrees: "_Subtrees | None" = None) -> bool:
     """``<html>``, ``<head>``, ``<body>`` are never judged (a page hidden until it loads
     is a loading state); an element visually hidden (clipped, tiny, off-screen) that holds
     MathML is a formula's text alternative (MathJax's ``mjx-assistive-mml``, KaTeX's
@@ -173,10 +174,63 @@ def _never_judged(lnode, reason: str | None) -> bool:
         return False
     if lnode.tag == "math":
         return True
-    # only a wrapper holding the formula and nothing else: text beside it is no alternative
-    math = lnode.css_first("math")
-    return math is not None and _words(lnode.text(deep=True)) == _words(math.text(deep=True))
+    # only a wrapper holding a formula and nothing else: text beside it is no alternative
+    return (subtrees or _Subtrees()).formula_only(lnode)
 
 
-def _words(text: str) -> str:
-    return " ".join(text.split())
+class _Subtrees:
+    """Facts about the subtree under a lexbor element, each computed once per element over
+    a page (nested hidden wrappers ask about the same descendants: memoized, the cost is
+    linear in the page, not in wrappers x their size)."""
+
+    def __init__(self) -> None:
+        self._chars: dict[int, int] = {}
+        self._maths: dict[int, int] = {}  # element -> <math> elements under it, -1: text outside them
+
+    def chars(self, lnode) -> int:
+        """Characters of the text under ``lnode``, spaces and line feeds left out."""
+        self._fill(lnode)
+        return self._chars[lnode.mem_id]
+
+    def formula_only(self, lnode) -> bool:
+        """Whether ``lnode`` holds one or more ``<math>`` and no other text than whitespace."""
+        self._fill(lnode)
+        return self._maths[lnode.mem_id] > 0
+
+    def _fill(self, top) -> None:
+        chars, maths = self._chars, self._maths
+        if top.mem_id in chars:
+            return
+        # iterative post-order: pages nest elements thousands deep
+        stack = [(top, top.iter(include_text=True), [0, 0])]
+        while stack:
+            node, children, acc = stack[-1]
+            for child in children:
+                tag = child.tag
+                if tag == "-text":
+                    text = child.text_content or ""
+                    acc[0] += len(text) - text.count(" ") - text.count("\n")
+                    if text.strip():
+                        acc[1] = -1
+                    continue
+                if tag.startswith("-"):
+                    continue
+                known = chars.get(child.mem_id)
+                if known is not None:
+                    acc[0] += known
+                    sub = maths[child.mem_id]
+                    acc[1] = -1 if acc[1] < 0 or sub < 0 else acc[1] + sub
+                    continue
+                stack.append((child, child.iter(include_text=True), [0, 0]))
+                break
+            else:
+                stack.pop()
+                chars[node.mem_id] = acc[0]
+                own = acc[1]
+                if node.tag == "math":
+                    own = 1  # (its own text is the formula's)
+                maths[node.mem_id] = own
+                if stack:
+                    parent = stack[-1][2]
+                    parent[0] += acc[0]
+                    parent[1] = -1 if parent[1] < 0 or own < 0 else parent[1] + own

@@ -184,15 +184,16 @@ def normalise_language(raw: Any) -> str | None:
 
 
 def link_base(base_url: str | None, canonical_url: str | None) -> str | None:
-    """The absolute http(s) URL a page's relative links resolve against: ``base_url`` (the
-    page's address joined with its ``<base href>``) when it is one, else the page's own
-    statement of its address, ``canonical_url`` (``<link rel=canonical>`` or ``og:url``,
-    :class:`~unclutter.core.models.Metadata`), joined with a relative ``base_url``, as a
-    saved page read without its address still names it; else ``base_url`` unchanged
-    (``None``: links stay as written)."""
-    if absolute_url(base_url, None) is not None or canonical_url is None:
+    """For a page read without its address: the absolute http(s) URL its relative links
+    resolve against. ``base_url`` (its ``<base href>``) when that is one, else the page's
+    own statement of its address, ``canonical_url`` (``<link rel=canonical>`` or
+    ``og:url``, :class:`~unclutter.core.models.Metadata`), joined with a relative
+    ``base_url`` (an unusable one, ``javascript:``..., is passed over as a browser passes
+    it over for the document's address); else ``base_url`` unchanged (links stay as
+    written)."""
+    if canonical_url is None or absolute_url(base_url, None) is not None:
         return base_url
-    return absolute_url(base_url, canonical_url) if base_url else canonical_url
+    return (absolute_url(base_url, canonical_url) if base_url else None) or canonical_url
 
 
 def absolute_url(raw: Any, base: str | None, limit: int = 2048) -> str | None:
