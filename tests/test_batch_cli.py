@@ -85,6 +85,8 @@ def test_a_folder_output_mirrors_the_input_names(pages, tmp_path):
 def test_batch_usage_errors_are_one_line(pages, tmp_path):
     proc = run(pages)
     assert proc.returncode == 2 and "needs -o OUT" in proc.stderr
+    proc = run(pages, "-o", "-")
+    assert proc.returncode == 2 and "not standard output" in proc.stderr and proc.stderr.count("\n") == 1
     proc = run(pages, "-o", tmp_path / "x.jsonl", "-f", "html")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     # folders without a page (an empty one, a glob matching nothing): a usage error, no output
@@ -99,6 +101,17 @@ def test_batch_usage_errors_are_one_line(pages, tmp_path):
     assert proc.returncode == 0 and "2 pages in" in proc.stderr
     proc = run(one, "-o", tmp_path / "one.jsonl", "-i", "-", input="")
     assert proc.returncode == 0 and "1 page in" in proc.stderr, proc.stderr
+
+
+def test_options_for_one_page_are_refused_in_a_batch_not_ignored(pages, tmp_path):
+    for flags in (("--summary",), ("--chunks", "4k"), ("--explain",), ("--summary", "--explain")):
+        out = tmp_path / "x.jsonl"
+        proc = run(pages, "-o", out, *flags)
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, (flags, proc.stderr)
+        assert all(f in proc.stderr for f in flags if f.startswith("--")) and "for one page" in proc.stderr
+        assert not out.exists()
+    proc = run(pages / "p1.html", "--summary", "-f", "json")  # one page: as before
+    assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]
 
 
 def test_one_page_without_o_is_unchanged(pages):

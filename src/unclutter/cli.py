@@ -380,7 +380,8 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
 
     b = click.get_current_context().meta[_BATCH_KEY]
     if not output or output == "-":
-        raise UsageError("a batch run (several sources, a folder, a WARC file or -i) needs -o OUT: "
+        why = " (not standard output: it writes atomic shards, to resume)" if output == "-" else ""
+        raise UsageError(f"a batch run (several sources, a folder, a WARC file or -i) needs -o OUT{why}: "
                          "a .jsonl file, a .parquet file or a folder")
     if fmt not in ("markdown", "json"):
         raise UsageError(f"-f {fmt}: a batch run writes Markdown or JSON pages (or .jsonl/.parquet records)")
@@ -518,6 +519,14 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
         raise UsageError("missing SOURCE: give a file, a folder, a WARC archive, an http(s) URL, - for "
                          "standard input, or -i LIST")
     batch = _is_batch(sources, input_file, output)
+    if batch:
+        asked = [flag for flag, on in (("--explain", explain), ("--summary", "summary" in options),
+                                       ("--chunks", (click.get_current_context().meta.get(_SUMMARY_KEY) or {})
+                                        .get("chunks"))) if on]
+        if asked:
+            raise UsageError(f"{', '.join(asked)} {'is' if len(asked) == 1 else 'are'} for one page: a batch run "
+                             "writes one record per page (library: unclutter.extract(..., summary=True), "
+                             "unclutter.chunk())")
     source = sources[0] if sources else ""
     default_render = "auto" if batch or _is_url(source) else "never"
     options.update(_render_settings(render, wait_for, wait_seconds, render_deadline, default_render))
