@@ -285,6 +285,22 @@ def test_section_summaries_attached_to_toc():
     assert "summarize: extractive" in " ".join(a.trace)
 
 
+def test_a_section_with_only_a_caption_is_summarised_from_its_subsections():
+    body = ("<h2>Software</h2><figure><img src='logo.png' alt=''><div>Browser logo</div></figure>"
+            "<h3>Browser</h3><p>The browser renders web pages quickly and blocks trackers by default. "
+            "It runs on desktops and phones.</p>"
+            "<h3>Mail</h3><p>The mail client sorts messages into folders and filters junk mail.</p>"
+            "<h2>Community</h2><p>Volunteers translate the software into ninety languages every year.</p>")
+    a = unclutter.extract(f"<html><head><title>Org</title></head><body><article><h1>Org</h1><p>{ARTICLE}</p>"
+                          f"{body}</article></body></html>", summary=True)
+    by_title = {e.title: e for e in a.toc}
+    assert "Browser logo" in a.text  # (the caption is the section's own text...)
+    software = by_title["Software"].summary
+    assert software and "Browser logo" not in software and ("renders web pages" in software or "mail" in software)
+    assert "Volunteers" not in software  # (...its subsections end where the next section starts)
+    assert by_title["Browser"].summary.startswith("The browser renders web pages")
+
+
 def test_generated_sections_for_pages_without_headings():
     cooking = ("The recipe needs flour, butter, sugar and eggs. Whisk the eggs with the sugar until pale. "
                "Fold the flour into the butter and sugar mixture. Bake the cake in the oven for forty minutes. "

@@ -242,6 +242,12 @@ def summarize_text(text: str, *, backend=None, max_sentences: int | None = 3, ma
                          dropped, before, after, rewrites, refinement)
 
 
+#: A section whose own prose (before its first subsection) is shorter than this many words
+#: (none, an image's caption, a lead-in line such as "Its parts:") is summarised from its
+#: subsections' prose: a summary "Firefox logo" of a section on software says nothing.
+SECTION_OWN_MIN_WORDS = 8
+
+
 #: Markdown block kinds whose text is summarized (code, tables and headings are not prose).
 PROSE_BLOCKS = ("paragraph", "list", "quote")
 
@@ -324,9 +330,11 @@ def summarize_article(article, options) -> Any:
     for k, e in enumerate(entries):
         nxt = offsets[k + 1] if k + 1 < len(offsets) else len(md)
         src = section_text(e.offset, nxt)
-        if not src.strip():
+        if len(src.split()) < SECTION_OWN_MIN_WORDS:
+            # no text of its own to summarise (none, or a caption, a lead-in): its subsections'
             end = next((h.start for h in heads if h.start > e.offset and h.level <= e.level), len(md))
-            src = section_text(e.offset, end)
+            if end > nxt:
+                src = section_text(nxt, end)
         if not src.strip():
             continue
         r = summarize_text(src, max_sentences=options.section_summary_sentences, title=e.title, **common)
