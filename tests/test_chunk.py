@@ -195,6 +195,10 @@ def test_heading_paths():
     # h4 does not open a section
     md = "# A\n\nIntro text here.\n\n#### Deep\n\nMore text follows here."
     assert all(c.heading_path == ["A"] for c in chunk(md, 8))
+    # with_context(headings=True): a first line naming the chunk's place, for retrieval
+    for c in chunks:
+        assert c.with_context(headings=True) == " > ".join(c.heading_path) + "\n\n" + c.with_context()
+    assert chunk("No heading, one paragraph.", 50)[0].with_context(headings=True) == "No heading, one paragraph."
 
 
 def test_sections_first():

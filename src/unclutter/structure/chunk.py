@@ -136,9 +136,15 @@ class Chunk:
     split: str | None = None
     table_header: str | None = None
 
-    def with_context(self) -> str:
-        """``text``, after the table header (and a line break) when ``table_header`` is set."""
-        return f"{self.table_header}\n{self.text}" if self.table_header else self.text
+    def with_context(self, headings: bool = False) -> str:
+        """``text``, after the table header (and a line break) when ``table_header`` is set;
+        with ``headings``, after a first line naming where the chunk stands too: its
+        ``heading_path`` joined by " > " (for a chunk embedded or retrieved on its own). The
+        token budget holds the table header, not that line (it costs the path's tokens)."""
+        text = f"{self.table_header}\n{self.text}" if self.table_header else self.text
+        if headings and self.heading_path:
+            return " > ".join(self.heading_path) + "\n\n" + text
+        return text
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
