@@ -31,6 +31,7 @@ RECORD_SCHEMA: tuple[tuple[str, str], ...] = (
     ("id", "string"),              # the input's stable id: path, URL or WARC record id
     ("source", "string"),          # where the bytes came from (path, URL, "archive.warc.gz@offset")
     ("url", "string"),             # the page's URL, when known
+    ("canonical_url", "string"),   # the address the page states (<link rel=canonical>, og:url)
     ("status", "string"),          # "ok" or "error"
     ("error_kind", "string"),      # exception class name (unclutter.errors) or Timeout/WorkerCrash
     ("error_message", "string"),   # one line, no traceback
@@ -39,6 +40,8 @@ RECORD_SCHEMA: tuple[tuple[str, str], ...] = (
     ("date_published", "string"),  # ISO 8601 as the page gives it
     ("date_modified", "string"),
     ("site_name", "string"),
+    ("excerpt", "string"),         # the page's description, else its first paragraph
+    ("lead_image", "string"),      # absolute URL
     ("language", "string"),        # BCP 47
     ("page_type", "string"),       # "article", "product", "forum"...
     ("extractor", "string"),       # the extractor that chose the main content
@@ -153,7 +156,10 @@ def extract_record(page: PageInput, options: Options | None = None) -> dict[str,
         byline=article.byline,
         date_published=article.date_published,
         date_modified=article.date_modified,
+        canonical_url=article.canonical_url,
         site_name=article.site_name,
+        excerpt=article.excerpt,
+        lead_image=article.lead_image,
         language=article.language,
         page_type=article.page_type,
         extractor=article.extractor,
