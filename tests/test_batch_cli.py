@@ -112,6 +112,13 @@ def test_options_for_one_page_are_refused_in_a_batch_not_ignored(pages, tmp_path
         assert not out.exists()
     proc = run(pages / "p1.html", "--summary", "-f", "json")  # one page: as before
     assert proc.returncode == 0 and json.loads(proc.stdout)["summary"]
+    # one page's chunks into a .jsonl file is no batch: the file holds the chunks
+    proc = run(pages / "p1.html", "--chunks", "200", "-o", tmp_path / "chunks.jsonl")
+    assert proc.returncode == 0, proc.stderr
+    lines = rows(tmp_path / "chunks.jsonl")
+    assert len(lines) > 1 and all("tokens" in c and c["tokens"] <= 200 for c in lines)
+    proc = run(pages, "-o", tmp_path / "y.jsonl", "--summary-sentences", "2")
+    assert proc.returncode == 2 and "implying it" in proc.stderr
 
 
 def test_one_page_without_o_is_unchanged(pages):

@@ -199,6 +199,8 @@ def test_heading_paths():
     for c in chunks:
         assert c.with_context(headings=True) == " > ".join(c.heading_path) + "\n\n" + c.with_context()
     assert chunk("No heading, one paragraph.", 50)[0].with_context(headings=True) == "No heading, one paragraph."
+    long = chunk("# " + "Very long title " * 100 + "\n\nA paragraph of text.", 50)[0].with_context(headings=True)
+    assert len(long.split("\n")[0]) <= 200 and long.split("\n")[0].endswith("…")
 
 
 def test_sections_first():

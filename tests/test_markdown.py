@@ -967,7 +967,7 @@ def test_mathml_formulas_become_tex_or_their_text():
             "<annotation-xml encoding='MathML-Content'><apply><plus/><ci>CONTENT-MATHML</ci></apply>"
             "</annotation-xml></semantics></math>"
             "<p>Famous: <math alttext='{\\displaystyle E=mc^{2}}'><mi>E</mi></math>, and "
-            "<math alttext='\\text{costs } \\$5'><mi>x</mi></math>.</p>"
+            "<math alttext='\\text{costs } \\$5'><mtext>costs</mtext><mn>$5</mn></math>.</p>"
             "<h2>In a heading <math display='block' alttext='y=1'><mi>y</mi></math></h2>"
             "</body></html>")
     md = md_of(html)
@@ -1061,6 +1061,44 @@ def test_a_formulas_inline_styles_are_read_as_declarations(style, shown):
                           "<mrow style='visibility:hidden'>GONE<mi style='visibility:visible'>SHOWN</mi></mrow>")
     text = unclutter.extract(nested).text
     assert "SHOWN" in text and "GONE" not in text
+
+
+@pytest.mark.parametrize("formula", [
+    "<math><mi>y</mi><mtext><iframe>LEAK</iframe></mtext><mi>x</mi></math>",
+    "<math><mi>y</mi><mtext><select><option>a</option><option>LEAK</option></select></mtext><mi>x</mi></math>",
+    "<math><mi>y</mi><mtext><details><summary></summary>LEAK</details></mtext><mi>x</mi></math>",
+    "<math><mi>y</mi><mstyle mathcolor='transparent'><mi>LEAK</mi></mstyle><mi>x</mi></math>",
+    "<math><mi>y</mi><mstyle mathsize='0em'><mi>LEAK</mi></mstyle><mi>x</mi></math>",
+    "<math><mi>y</mi><maction actiontype='toggle'><mi>x</mi><mi>LEAK</mi></maction></math>",
+    "<math><mi>y</mi><maction actiontype='toggle' selection='2'><mi>LEAK</mi><mi>x</mi></maction></math>",
+    "<math><mi>y</mi><maction><mi style='display:none'>LEAK</mi></maction><mi>x</mi></math>",
+    "<math alttext='y LEAK x'><mi>y</mi><mi style='opacity:calc(0)'>LEAK</mi><mi>x</mi></math>",
+    "<math alttext='y \\phantom{LEAK} x'><mi>y</mi><mphantom><mi>LEAK</mi></mphantom><mi>x</mi></math>",
+    # a TeX source naming words the formula does not draw is no source of it
+    "<math alttext='y LEAK x'><mi>y</mi><mi>x</mi></math>",
+    "<math><semantics><mrow><mi>y</mi><mi>x</mi></mrow>"
+    "<annotation encoding='application/x-tex'>\\text{LEAK} y x</annotation></semantics></math>",
+])
+def test_what_a_formula_does_not_draw_is_not_read(formula):
+    import unclutter
+
+    page = ("<body><article><h1>M</h1><p>" + "Words of prose with commas, and clauses. " * 8 + "</p>"
+            f"<p>Formula: {formula} done.</p></article></body>")
+    a = unclutter.extract(page)
+    assert "LEAK" not in a.markdown and "LEAK" not in a.text
+    assert "Formula: y x done." in a.text
+
+
+def test_a_tex_source_matching_its_formula_is_kept():
+    import unclutter
+
+    page = ("<body><article><h1>M</h1><p>" + "Words of prose with commas, and clauses. " * 8 + "</p>"
+            "<p>Matrix: <math alttext='\\begin{pmatrix} a & b \\\\ c & d \\end{pmatrix}'><mi>a</mi><mi>b</mi>"
+            "<mi>c</mi><mi>d</mi></math>, and <math alttext='{\\displaystyle A{\\text{ Hermitian}}\\iff a_{ij}}'>"
+            "<mi>A</mi><mtext> Hermitian</mtext><mo>⟺</mo><msub><mi>a</mi><mi>ij</mi></msub></math>.</p>"
+            "</article></body>")
+    md = unclutter.extract(page).markdown
+    assert "\\begin{pmatrix}" in md and "{\\text{ Hermitian}}" in md
 
 
 def test_dollar_pairs_are_escaped_so_they_never_read_as_math():

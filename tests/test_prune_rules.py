@@ -121,6 +121,28 @@ def test_opacity_zero_hides_planted_text_but_not_fade_in_content():
     assert "Fades in A." in text and "Fades in B." in text
 
 
+def test_script_text_and_images_do_not_make_hidden_text_a_fade_in_or_a_formula():
+    import unclutter
+
+    story = "".join(f"<p>Visible paragraph {i} with several ordinary words in it for the article.</p>"
+                    for i in range(30))
+    # a zero-opacity block padded with script text to look like a page-sized fade-in
+    padded = (f"<html><head><style>.f{{opacity:0}}</style></head><body><article><h1>Head</h1>{story}"
+              f"<div class='f'><p>PLANTED faded text</p><script>/*{'x' * 20000}*/</script></div></article></body></html>")
+    assert "PLANTED" not in unclutter.extract(padded).markdown
+    # an off-screen wrapper holding a formula (a formula's text alternative) and an image
+    offscreen = (f"<html><head><style>.off{{position:absolute;left:-10000px}}</style></head><body><article>"
+                 f"<h1>Head</h1>{story}<p>Formula <span class='off'><math><mi>y</mi></math>"
+                 "<img src='/t.png' alt='PLANTED image'><a href='https://x.example/'><img src='/b.png' alt='PLANTED2'>"
+                 "</a></span> done.</p></article></body></html>")
+    md = unclutter.extract(offscreen).markdown
+    assert "PLANTED" not in md and "x.example" not in md
+    # the formula alone in such a wrapper is its text alternative: read
+    alone = offscreen.replace("<img src='/t.png' alt='PLANTED image'><a href='https://x.example/'>"
+                              "<img src='/b.png' alt='PLANTED2'></a>", "")
+    assert "Formula y done." in unclutter.extract(alone).text
+
+
 def test_content_visibility_hidden_hides_like_display_none():
     import unclutter
 

@@ -518,11 +518,15 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
     if not sources and not input_file:
         raise UsageError("missing SOURCE: give a file, a folder, a WARC archive, an http(s) URL, - for "
                          "standard input, or -i LIST")
+    chunks = (click.get_current_context().meta.get(_SUMMARY_KEY) or {}).get("chunks")
     batch = _is_batch(sources, input_file, output)
+    if batch and chunks and len(sources) == 1 and not input_file and output and output.lower().endswith(".jsonl") \
+            and not _is_batch(sources, input_file, None):
+        batch = False  # one page's chunks into a JSON Lines file: what --chunks writes
     if batch:
-        asked = [flag for flag, on in (("--explain", explain), ("--summary", "summary" in options),
-                                       ("--chunks", (click.get_current_context().meta.get(_SUMMARY_KEY) or {})
-                                        .get("chunks"))) if on]
+        asked = [flag for flag, on in (("--explain", explain), ("--summary (or an option implying it)",
+                                                                "summary" in options),
+                                       ("--chunks", chunks)) if on]
         if asked:
             raise UsageError(f"{', '.join(asked)} {'is' if len(asked) == 1 else 'are'} for one page: a batch run "
                              "writes one record per page (library: unclutter.extract(..., summary=True), "

@@ -542,14 +542,45 @@ def _tex_script_math(lnode, attrs: dict, parent: Node, siblings: list[Node]) -> 
 
 
 #: Elements of a ``<math>`` whose text is not read: annotations (the TeX source is read
-#: apart), elements never rendered, and ``<mphantom>`` (drawn invisibly).
-_MATH_UNREAD = frozenset(("annotation", "annotation-xml", "script", "style", "noscript", "template", "mphantom"))
+#: apart) and elements never rendered.
+_MATH_UNREAD = frozenset(("annotation", "annotation-xml", "script", "style", "noscript", "template"))
+#: ... and elements whose text is not drawn, or not as text: ``<mphantom>`` (drawn
+#: invisibly, MathML Core 3.3.7), HTML inside ``<mtext>`` that renders no text of its own
+#: (embedded content, fallback content, a list's data, SVG's title and description), a
+#: ``<select>`` (one option shows). Not read, and, holding text, a hidden part of the
+#: formula (its TeX source would show it).
+_MATH_UNDRAWN = frozenset(("mphantom", "iframe", "noembed", "noframes", "datalist", "canvas", "video", "audio",
+                           "object", "embed", "title", "desc", "select", "textarea", "input", "img"))
+#: A TeX source's commands whose argument is markup, not shown text (``\begin{pmatrix}``,
+#: ``\color{red}``, ``\label{eq:1}``): left out before its words are compared with the tokens.
+_TEX_MARKUP_ARG_RE = re.compile(
+    r"\\(?:begin|end|color|textcolor|colorbox|label|tag|ref|eqref|href|url|hspace|vspace|mathrm\s*\{\s*d\s*\})"
+    r"\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
+_TEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
+_TEX_WORD_RE = re.compile(r"[^\W\d_]{3,}")
+_CSS_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.S)
+#: A MathML ``mathsize`` of zero (any unit).
+_ZERO_LENGTH_RE = re.compile(r"[+-]?0*\.?0+(?:[a-z]+|%)?")
+
+
+def tex_matches_tokens(tex: str, tokens: list[str]) -> bool:
+    """Whether every word of three or more letters a TeX source writes (outside commands
+    and their markup arguments, :data:`_TEX_MARKUP_ARG_RE`) is among the formula's drawn
+    tokens (case-folded, the tokens joined): a source naming words the formula does not
+    draw (``alttext="SECRET"`` beside ``<mi>x</mi>``) is text no reader sees."""
+    shown = "".join(tokens).casefold()
+    text = _TEX_COMMAND_RE.sub(" ", _TEX_MARKUP_ARG_RE.sub(" ", tex))
+    return all(w.casefold() in shown for w in _TEX_WORD_RE.findall(text))
+
+
 def _inline_hiding(style: str) -> tuple[bool, bool | None]:
     """What an element's ``style`` attribute says of its drawing: (not drawn at all:
     ``display: none`` or ``opacity: 0``; its visibility: ``True`` hidden or collapsed,
     ``False`` visible, ``None`` inherited). The last declaration of a property wins, an
     ``!important`` one over the others (CSS Cascade 4, section 6.4)."""
     decls: dict[str, tuple[str, bool]] = {}
+    if "/*" in style:
+        style = _CSS_COMMENT_RE.sub("", style)
     for decl in style.split(";"):
         prop, colon, value = decl.partition(":")
         if not colon:
@@ -564,6 +595,8 @@ def _inline_hiding(style: str) -> tuple[bool, bool | None]:
         if important or not decls.get(prop, ("", False))[1]:
             decls[prop] = (value, important)
     opacity = decls.get("opacity", ("", False))[0]
+    if opacity.startswith("calc(") and opacity.endswith(")"):
+        opacity = opacity[5:-1].strip(" \t\n\r\f")  # (a constant: calc(0))
     try:
         transparent = float(opacity[:-1]) == 0 if opacity.endswith("%") else float(opacity) == 0
     except ValueError:
@@ -596,10 +629,12 @@ def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None,
                 else:
                     words.extend((child.text_content or "").split())
                 continue
-            if child.tag in _MATH_UNREAD or child.tag.startswith("-"):
+            tag = child.tag
+            if tag in _MATH_UNREAD or tag.startswith("-"):
                 continue
-            if dropped and child.mem_id in dropped:
-                hidden_part = True
+            if (tag in _MATH_UNDRAWN or (dropped and child.mem_id in dropped)
+                    or (tag == "details" and "open" not in child.attributes)):
+                hidden_part = hidden_part or bool(child.text(deep=True).strip()) or tag == "img"
                 continue
             attrs = child.attributes
             hidden_visibility = inherited[-1]
@@ -607,6 +642,10 @@ def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None,
                 attrs = {k: v or "" for k, v in attrs.items()}
                 if attrs.get("aria-hidden", "").strip().lower() == "true":
                     continue  # (drawn, but not read to a screen reader: no secret)
+                if (attrs.get("mathcolor", "").strip().lower() == "transparent"
+                        or _ZERO_LENGTH_RE.fullmatch(attrs.get("mathsize", "").strip().lower())):
+                    hidden_part = True  # (MathML's own presentation attributes: drawn invisibly)
+                    continue
                 undrawn, visibility = _inline_hiding(attrs["style"]) if "style" in attrs else (False, None)
                 judged = attrs
                 if visibility:
@@ -618,6 +657,21 @@ def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None,
                     continue
                 if visibility is not None:
                     hidden_visibility = visibility
+            if tag == "maction":
+                # one child shows: the ``selection``-th (1 by default; MathML 3, 3.7.1)
+                kids = [k for k in child.iter() if not k.tag.startswith("-")]
+                try:
+                    chosen = int((attrs or {}).get("selection", "1").strip() or 1)
+                except ValueError:
+                    chosen = 1
+                shown_kid = kids[chosen - 1] if 1 <= chosen <= len(kids) else None
+                hidden_part = hidden_part or any(k is not shown_kid and k.text(deep=True).strip() for k in kids)
+                if shown_kid is None:
+                    continue
+                stack.append(iter((shown_kid,)))  # (the shown child is judged as any child is)
+                inherited.append(hidden_visibility)
+                invisible.append(hidden_visibility)
+                break
             stack.append(child.iter(include_text=True))
             inherited.append(hidden_visibility)
             invisible.append(hidden_visibility or (bool(muted) and child.mem_id in muted))
@@ -650,8 +704,8 @@ def _read_math(node: Node, lnode, hides: Callable[[dict[str, str]], bool] | None
     if tex:
         node.attrs["data-tex"] = tex
     words, hidden_part = _math_tokens(lnode, hides)
-    if hidden_part:
-        node.attrs.pop("data-tex", None)  # (the source would show what the page hides)
+    if hidden_part or (tex and not tex_matches_tokens(tex, words)):
+        node.attrs.pop("data-tex", None)  # (the source would show what the page does not draw)
     _set_math_text(node, " ".join(words))
 
 

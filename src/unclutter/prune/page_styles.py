@@ -178,6 +178,14 @@ def _never_judged(lnode, reason: str | None, subtrees: "_Subtrees | None" = None
     return (subtrees or _Subtrees()).formula_only(lnode)
 
 
+#: Elements whose text no reader sees (the fade-in test compares the page's text without it).
+_UNSEEN_TEXT = frozenset({"script", "style", "template", "noscript"})
+#: Elements drawn without text of their own: beside a formula in a hidden wrapper they make
+#: it no formula's text alternative (an image, a link around one, a control, an embed).
+_DRAWN_WITHOUT_TEXT = frozenset({"img", "picture", "svg", "video", "audio", "iframe", "object", "embed", "canvas",
+                                 "input", "select", "textarea", "button", "image"})
+
+
 class _Subtrees:
     """Facts about the subtree under a lexbor element, each computed once per element over
     a page (nested hidden wrappers ask about the same descendants: memoized, the cost is
@@ -188,12 +196,14 @@ class _Subtrees:
         self._maths: dict[int, int] = {}  # element -> <math> elements under it, -1: text outside them
 
     def chars(self, lnode) -> int:
-        """Characters of the text under ``lnode``, spaces and line feeds left out."""
+        """Characters of the text under ``lnode``, spaces and line feeds left out, and the
+        text of scripts, styles and templates (:data:`_UNSEEN_TEXT`)."""
         self._fill(lnode)
         return self._chars[lnode.mem_id]
 
     def formula_only(self, lnode) -> bool:
-        """Whether ``lnode`` holds one or more ``<math>`` and no other text than whitespace."""
+        """Whether ``lnode`` holds one or more ``<math>`` and nothing else drawn: no text
+        but whitespace, no :data:`_DRAWN_WITHOUT_TEXT` element."""
         self._fill(lnode)
         return self._maths[lnode.mem_id] > 0
 
@@ -214,6 +224,15 @@ class _Subtrees:
                         acc[1] = -1
                     continue
                 if tag.startswith("-"):
+                    continue
+                if tag in _UNSEEN_TEXT or tag in _DRAWN_WITHOUT_TEXT:
+                    # a script's text is no text a reader sees (not counted), but it is no
+                    # formula either; an image, a control or an embed shows without text
+                    if child.mem_id not in chars:
+                        chars[child.mem_id] = 0
+                        maths[child.mem_id] = -1 if tag in _DRAWN_WITHOUT_TEXT or child.text(deep=True).strip() else 0
+                    sub = maths[child.mem_id]
+                    acc[1] = -1 if acc[1] < 0 or sub < 0 else acc[1]
                     continue
                 known = chars.get(child.mem_id)
                 if known is not None:

@@ -107,6 +107,10 @@ class Section:
     blocks: list[Block] = field(default_factory=list)
 
 
+#: Characters of one heading in :meth:`Chunk.with_context`'s heading line.
+CONTEXT_HEADING_MAX_CHARS = 200
+
+
 @dataclass
 class Chunk:
     """One piece of ``Article.markdown`` within a token budget.
@@ -139,11 +143,16 @@ class Chunk:
     def with_context(self, headings: bool = False) -> str:
         """``text``, after the table header (and a line break) when ``table_header`` is set;
         with ``headings``, after a first line naming where the chunk stands too: its
-        ``heading_path`` joined by " > " (for a chunk embedded or retrieved on its own). The
-        token budget holds the table header, not that line (it costs the path's tokens)."""
+        ``heading_path`` joined by " > " (for a chunk embedded or retrieved on its own; each
+        heading on one line, cut to :data:`CONTEXT_HEADING_MAX_CHARS` characters). The token
+        budget holds the table header, not that line (it costs the path's tokens)."""
         text = f"{self.table_header}\n{self.text}" if self.table_header else self.text
         if headings and self.heading_path:
-            return " > ".join(self.heading_path) + "\n\n" + text
+            # (a heading is a title: one over CONTEXT_HEADING_MAX_CHARS is cut, so the line
+            # repeated on every chunk stays small beside the budget)
+            path = [" ".join(h.split()) for h in self.heading_path]
+            path = [h if len(h) <= CONTEXT_HEADING_MAX_CHARS else h[:CONTEXT_HEADING_MAX_CHARS - 1] + "…" for h in path]
+            return " > ".join(path) + "\n\n" + text
         return text
 
     def to_dict(self) -> dict[str, Any]:

@@ -24,6 +24,7 @@ Every summary then passes the grounding check (:mod:`.grounding`) and readabilit
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -147,12 +148,12 @@ def heading_terms(titles: list[str]) -> list[str]:
     stop words (e.g. ``"Gradient descent"`` -> ``["Gradient", "descent"]``)."""
     from ..text.vectors import STOPWORDS
 
-    out: list[str] = []
+    out: dict[str, None] = {}  # (ordered, and a linear membership test)
     for t in titles:
         for w in _TERM_RE.findall(t):
-            if len(w) >= 3 and w.lower() not in STOPWORDS and w not in out:
-                out.append(w)
-    return out
+            if len(w) >= 3 and w.lower() not in STOPWORDS:
+                out.setdefault(w)
+    return list(out)
 
 
 def refine(backend, summary: str, *, source: str, keep_terms: list[str], threshold: float,
@@ -324,15 +325,31 @@ def summarize_article(article, options) -> Any:
     entries = list(article.toc)
     offsets = [e.offset for e in entries]
 
+    starts = [b.start for b in blocks]  # (ascending: the blocks in document order)
+    head_starts = [h.start for h in heads]
+
     def section_text(a: int, z: int) -> str:
-        return prose_text(md, [b for b in blocks if a <= b.start < z])
+        return prose_text(md, blocks[bisect.bisect_left(starts, a):bisect.bisect_left(starts, z)])
+
+    # where each entry's section ends (the next heading of its level or above): one pass
+    # from the end with a stack of the headings seen, each pushed and popped once
+    section_end: dict[int, int] = {}
+    later: list[tuple[int, int]] = []  # (level, start) of headings after, levels increasing upward
+    for h in reversed(heads):
+        while later and later[-1][0] > h.level:
+            later.pop()
+        section_end[h.start] = later[-1][1] if later else len(md)
+        later.append((h.level, h.start))
 
     for k, e in enumerate(entries):
         nxt = offsets[k + 1] if k + 1 < len(offsets) else len(md)
         src = section_text(e.offset, nxt)
         if len(src.split()) < SECTION_OWN_MIN_WORDS:
             # no text of its own to summarise (none, or a caption, a lead-in): its subsections'
-            end = next((h.start for h in heads if h.start > e.offset and h.level <= e.level), len(md))
+            end = section_end.get(e.offset)
+            if end is None:  # (an entry not at a heading block: the next heading at or above it)
+                i = bisect.bisect_right(head_starts, e.offset)
+                end = next((h.start for h in heads[i:] if h.level <= e.level), len(md))
             if end > nxt:
                 src = section_text(nxt, end)
         if not src.strip():
