@@ -41,6 +41,22 @@ def test_select_picks_article_and_drops_boilerplate():
     assert sel.attempts and sel.attempts[0].startswith("attempt strip-unlikely")
 
 
+def test_a_list_whose_items_hold_paragraphs_is_not_dropped_for_its_tag():
+    para = "<p>Other paragraph text is here, for the article body, long enough to count as its content.</p>"
+    item = "<li><p>The committee met on Tuesday to discuss the new budget and its effect on schools.</p></li>"
+    for items in (item, item * 2, "<li><div><h3>Budget</h3><p>The committee met on Tuesday, at noon.</p></div></li>"):
+        text = " ".join(_select(f"<html><body><article><h1>T</h1>{para * 3}<ul>{items}</ul>{para * 3}"
+                                "</article></body></html>").root.text_content().split())
+        assert "The committee met on Tuesday" in text, items
+    # a gallery's captions (images in the items) and a list the class weights call boilerplate still go
+    gallery = "<ul><li><img src='a.jpg' alt=''><p>Photo caption of a person speaking at an event, Tuesday.</p></li></ul>"
+    related = f"<ul class='related-posts'>{item}</ul>"
+    for extra, gone in ((gallery, "Photo caption"), (related, "The committee met")):
+        text = " ".join(_select(f"<html><body><article><h1>T</h1>{para * 3}{extra}{para * 3}"
+                                "</article></body></html>").root.text_content().split())
+        assert gone not in text
+
+
 def test_select_merges_split_siblings_and_lede():
     html = """<html><body><div class="wrap">
     <h2>Section heading of the story</h2>

@@ -539,13 +539,20 @@ def _subtree_counts(container: Node, stats: TextStats) -> dict[int, tuple[int, i
     return out
 
 
+_LIST_TAGS = frozenset(("ul", "ol", "dl"))
+
+
 def _conditional_reason(node: Node, scores: Scores, stats: TextStats, attempt: Attempt,
                         counts: tuple[int, int, int, int, bool]) -> str | None:
     """Readability's conditional cleaning of one element; ``counts``: its
     :func:`_subtree_counts` entry."""
     k = id(node)
     weight = class_weight(node) if attempt.weight_classes else 0.0
-    if weight + (scores.score.get(k) or 0.0) < 0:
+    # (a list's score starts below zero by its tag, Readability's base score: a list whose
+    # items hold paragraphs, and no image (a gallery's captions), would go for that alone;
+    # its class, or the tests below, decide)
+    if weight + (scores.score.get(k) or 0.0) < 0 and (weight < 0 or node.tag not in _LIST_TAGS or not counts[0]
+                                                     or counts[1]):
         return "negative class weight"
     if stats.commas.get(k, 0) >= CLEAN_KEEP_COMMAS:
         return None
