@@ -554,13 +554,20 @@ _MATH_UNDRAWN = frozenset(("mphantom", "iframe", "noembed", "noframes", "datalis
 #: A TeX source's commands whose argument is markup, not shown text (``\begin{pmatrix}``,
 #: ``\color{red}``, ``\label{eq:1}``): left out before its words are compared with the tokens.
 _TEX_MARKUP_ARG_RE = re.compile(
-    r"\\(?:begin|end|color|textcolor|colorbox|label|tag|ref|eqref|href|url|hspace|vspace|mathrm\s*\{\s*d\s*\})"
-    r"\s*(?:\[[^\]]*\])?\s*\{[^{}]*\}")
+    r"\\(?:begin|end|color|textcolor|colorbox|label|tag|ref|eqref|href|url|hspace|vspace)"
+    r"[ \t\n]{0,8}(?:\[[^\]\[{}]{0,100}\][ \t\n]{0,8})?\{[^{}]{0,200}\}")
 _TEX_COMMAND_RE = re.compile(r"\\[A-Za-z]+")
 _TEX_WORD_RE = re.compile(r"[^\W\d_]{3,}")
 _CSS_COMMENT_RE = re.compile(r"/\*.*?(?:\*/|\Z)", re.S)
-#: A MathML ``mathsize`` of zero (any unit).
-_ZERO_LENGTH_RE = re.compile(r"[+-]?0*\.?0+(?:[a-z]+|%)?")
+
+
+def _zero_length(value: str) -> bool:
+    """Whether a MathML length (``mathsize``) is zero, in any unit (``0``, ``0em``, ``.0%``)."""
+    number = value.strip(" \t\n\r\f").lower().rstrip("abcdefghijklmnopqrstuvwxyz%")
+    try:
+        return bool(number) and float(number) == 0
+    except ValueError:
+        return False
 
 
 def tex_matches_tokens(tex: str, tokens: list[str]) -> bool:
@@ -643,7 +650,7 @@ def _math_tokens(lnode, hides: Callable[[dict[str, str]], bool] | None = None,
                 if attrs.get("aria-hidden", "").strip().lower() == "true":
                     continue  # (drawn, but not read to a screen reader: no secret)
                 if (attrs.get("mathcolor", "").strip().lower() == "transparent"
-                        or _ZERO_LENGTH_RE.fullmatch(attrs.get("mathsize", "").strip().lower())):
+                        or _zero_length(attrs.get("mathsize", ""))):
                     hidden_part = True  # (MathML's own presentation attributes: drawn invisibly)
                     continue
                 undrawn, visibility = _inline_hiding(attrs["style"]) if "style" in attrs else (False, None)

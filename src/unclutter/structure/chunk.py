@@ -151,7 +151,8 @@ class Chunk:
             # (a heading is a title: one over CONTEXT_HEADING_MAX_CHARS is cut, so the line
             # repeated on every chunk stays small beside the budget)
             path = [" ".join(h.split()) for h in self.heading_path]
-            path = [h if len(h) <= CONTEXT_HEADING_MAX_CHARS else h[:CONTEXT_HEADING_MAX_CHARS - 1] + "…" for h in path]
+            cap = CONTEXT_HEADING_MAX_CHARS
+            path = [h if len(h) <= cap else h[:cap - 1] + "…" for h in path]
             return " > ".join(path) + "\n\n" + text
         return text
 
