@@ -174,6 +174,11 @@ def test_jina_style_path_returns_markdown(client, origin) -> None:
     assert origin.requests[-1][1] == "/article?edition=3"  # the query string belongs to the page
     r = client.get("/" + target.replace("http://", "http:/"), headers={"Accept": "application/json"})
     assert r.status_code == 200 and r.json()["title"] == "The Local Story"
+    # Jina Reader's X-Return-Format header, over Accept
+    r = client.get("/" + target, headers={"X-Return-Format": "text", "Accept": "application/json"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/plain") and not r.text.startswith("#")
+    r = client.get("/" + target, headers={"X-Return-Format": "screenshot"})
+    assert r.status_code == 400 and "X-Return-Format" in error_of(r)["message"]
 
 
 def test_unknown_path_and_method_are_json_errors(client) -> None:

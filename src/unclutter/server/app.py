@@ -57,6 +57,9 @@ logger = logging.getLogger("unclutter.server")
 
 #: A Jina Reader style path, ``/https://host/page``: the scheme, then the rest of the URL.
 _JINA_RE = re.compile(r"^/(https?):/+", re.IGNORECASE)
+#: ``X-Return-Format`` values the Jina-style path takes (Jina Reader's header; its
+#: screenshot formats are not offered).
+_RETURN_FORMATS = frozenset({"markdown", "text", "html", "json"})
 
 
 def create_app(config: ServerConfig | None = None) -> FastAPI:
@@ -233,12 +236,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         accept: Annotated[str | None, Header(include_in_schema=False)] = None,
         x_render: Annotated[str | None, Header(alias="X-Render", max_length=16)] = None,
         x_wait_for: Annotated[str | None, Header(alias="X-Wait-For-Selector", max_length=1000)] = None,
+        x_return_format: Annotated[str | None, Header(alias="X-Return-Format", max_length=32)] = None,
     ) -> Response:
         """The URL is the whole path after the first `/`, its query string included
         (`GET /https://example.com/page?id=3`). Returns Markdown unless the Accept header
         names JSON, plain text or HTML. Options travel in headers, as with Jina Reader (the
-        query string belongs to the URL): `X-Render: never|auto|always` and
-        `X-Wait-For-Selector: CSS` (rendering needs `unclutter serve --allow-render`)."""
+        query string belongs to the URL): `X-Return-Format: markdown|text|html|json` (over
+        Accept), `X-Render: never|auto|always` and `X-Wait-For-Selector: CSS` (rendering needs
+        `unclutter serve --allow-render`)."""
         raw = request.scope.get("raw_path") or request.url.path.encode()
         path = raw.decode("latin-1")
         m = _JINA_RE.match(path)
@@ -253,7 +258,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             opts = ReadOptions(render=x_render.strip().lower() if x_render else None, wait_for=x_wait_for)
         except ValueError:
             raise ServiceError("bad_request", "X-Render must be never, auto or always") from None
-        return await serve(url, None, opts, negotiate(accept, "markdown"))
+        fmt = negotiate(accept, "markdown")
+        if x_return_format is not None:
+            fmt = x_return_format.strip().lower()
+            if fmt not in _RETURN_FORMATS:
+                raise ServiceError("bad_request", "X-Return-Format must be markdown, text, html or json")
+        return await serve(url, None, opts, fmt)
 
     return app
 
