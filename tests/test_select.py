@@ -57,6 +57,21 @@ def test_a_list_whose_items_hold_paragraphs_is_not_dropped_for_its_tag():
         assert gone not in text
 
 
+def test_a_heading_whose_id_is_an_anchor_of_its_own_text_is_not_read_as_a_widget():
+    para = "<p>Other paragraph text is here, for the article body, long enough to count as its content.</p>"
+    headings = ("<h2 id='h-why-use-social-shopping'>Why Use Social Shopping?</h2>" + para * 2
+                + "<h3 id='what-share-of-adolescen'>What share of adolescents report poor sleep?</h3>" + para * 2
+                + "<h2 id='comments-and-sharing'>Comments and sharing</h2>" + para * 2)
+    text = " ".join(_select(f"<html><body><article><h1>T</h1>{para * 2}{headings}</article></body></html>")
+                    .root.text_content().split())
+    for heading in ("Why Use Social Shopping?", "What share of adolescents", "Comments and sharing"):
+        assert heading in text, heading
+    # an id naming a widget (not the heading's words) still counts
+    widget = f"<html><body><article><h1>T</h1>{para * 3}<h2 id='share-box'>Tell your friends</h2>{para * 2}"
+    text = " ".join(_select(widget + "</article></body></html>").root.text_content().split())
+    assert "Tell your friends" not in text
+
+
 def test_select_merges_split_siblings_and_lede():
     html = """<html><body><div class="wrap">
     <h2>Section heading of the story</h2>

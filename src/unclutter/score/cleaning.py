@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from ..core.dom import TEXT, Node, UndoLog
 from ..core.models import Removal
 from .features import TextStats
-from .heuristic import Scores, class_weight, embedded_posts, link_only_share
+from .heuristic import Scores, class_weight, embedded_posts, link_only_share, scored_class_id
 from .weights import (
     AD_BLOCK_MAX_CHARS,
     AD_CLASS_RE,
@@ -422,7 +422,7 @@ def clean_selection(container: Node, scores: Scores, stats: TextStats, attempt: 
             # column headers (what it holds is cleaned like any content)
             stack.extend(reversed(node.children))
             continue
-        cid = node.class_id
+        cid = scored_class_id(node)
         reason = None
         if cid and chars < SHARE_MAX_CHARS and _share_class(cid):
             reason = "share widget"

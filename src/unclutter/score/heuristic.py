@@ -18,6 +18,7 @@ in :mod:`unclutter.score.weights`):
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -144,8 +145,44 @@ def is_unlikely_element(cls: str | None, ident: str | None) -> bool:
     return bits == 1
 
 
+#: Heading tags whose ``id`` may be an anchor made from their own text.
+_ANCHORED_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
+_SLUG_TOKEN_RE = re.compile(r"[^\W_]+")
+
+
+def own_id(node: Node) -> str:
+    """The element's ``id`` as a name its author gave it: ``""`` for a heading whose id is
+    an anchor made from its own text (``<h2 id="h-why-use-social-shopping">Why Use Social
+    Shopping?</h2>``, as WordPress, Markdown renderers and wikis write them): such an id
+    repeats the heading's words ("social", "share", "comment"), it does not name a widget.
+    An anchor: at least two of the id's words (letters and digits, "h" prefixes aside), and
+    four in five of them, are words of the heading's text (the last may be cut short)."""
+    ident = node.attrs.get("id", "") if node.attrs else ""
+    if not ident or node.tag not in _ANCHORED_HEADINGS:
+        return ident
+    tokens = [t for t in _SLUG_TOKEN_RE.findall(ident.casefold()) if len(t) > 1]
+    if len(tokens) < 2:
+        return ident
+    words = set(_SLUG_TOKEN_RE.findall(node.text_content()[:500].casefold()))
+    found = sum(t in words for t in tokens)
+    if tokens[-1] not in words and any(w.startswith(tokens[-1]) for w in words):
+        found += 1  # (a slug cut to a length: "what-share-of-adolescen")
+    return "" if found >= 2 and found >= 0.8 * len(tokens) else ident
+
+
+def scored_class_id(node: Node) -> str:
+    """``Node.class_id`` with :func:`own_id` for the id: what the class/id rules read."""
+    a = node.attrs
+    if not a:
+        return ""
+    c = a.get("class", "")
+    i = own_id(node)
+    return f"{c} {i}" if c and i else (c or i)
+
+
 def class_weight(node: Node) -> float:
-    """±``CLASS_WEIGHT`` for each of ``class`` and ``id`` matching positive/negative words."""
+    """±``CLASS_WEIGHT`` for each of ``class`` and ``id`` (:func:`own_id`) matching
+    positive/negative words."""
     attrs = node.attrs
     if not attrs:
         return 0.0
@@ -153,7 +190,7 @@ def class_weight(node: Node) -> float:
     v = attrs.get("class")
     if v:
         w += value_weight(v)
-    v = attrs.get("id")
+    v = own_id(node) if "id" in attrs else ""
     if v:
         w += value_weight(v)
     return w
