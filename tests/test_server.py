@@ -181,6 +181,22 @@ def test_jina_style_path_returns_markdown(client, origin) -> None:
     assert r.status_code == 400 and "X-Return-Format" in error_of(r)["message"]
 
 
+def test_target_and_remove_selectors_in_headers_and_body(client, origin) -> None:
+    target = origin.url("/article")
+    # Jina Reader's X-Target-Selector / X-Remove-Selector headers
+    r = client.get("/" + target, headers={"X-Target-Selector": "nav, footer", "X-Remove-Selector": "a[href='/about']"})
+    assert r.status_code == 200, r.text
+    assert "Home" in r.text and "Copyright footer text" in r.text and "About us" not in r.text
+    assert "Opening 0" not in r.text and r.text.startswith("# The Local Story")  # (the title from <head>)
+    r = client.get("/" + target, headers={"X-Target-Selector": "table.none"})
+    assert r.status_code == 422 and error_of(r)["code"] == "target_not_found"
+    r = client.get("/" + target, headers={"X-Target-Selector": "p:nope("})
+    assert r.status_code == 400 and error_of(r)["code"] == "usage"
+    r = client.post("/read?format=text", json={"html": ARTICLE.decode(), "target_selector": "h2 ~ p",
+                                               "remove_selector": "img"})
+    assert r.status_code == 200 and "First 0" in r.text and "Opening 0" not in r.text and "picture" not in r.text
+
+
 def test_unknown_path_and_method_are_json_errors(client) -> None:
     r = client.get("/no-such-thing")
     assert r.status_code == 404 and error_of(r)["code"] == "not_found"

@@ -462,6 +462,11 @@ class _BatchFailed(UnclutterError):
 @click.option("--styles", type=click.Choice(["cascade", "inline"]), default="cascade", show_default=True,
               help="What decides hidden text: the page's stylesheets and style attributes (cascade), or "
               "style attributes alone (inline: about 1.6x the pages/s; text a stylesheet hides is kept).")
+@click.option("--target-selector", "target_selector", metavar="CSS",
+              help="The page's main content is what this CSS selector matches (no main-content selection; "
+                   "clutter and hidden text are still removed). Exit status 6 when nothing matches.")
+@click.option("--remove-selector", "remove_selector", metavar="CSS",
+              help="Remove the elements this CSS selector matches before anything reads the page.")
 @click.option("--no-date-search", is_flag=True, help="Take the publication date from the page's markup only "
                                                       "(no search of its URL and visible text).")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
@@ -488,7 +493,9 @@ class _BatchFailed(UnclutterError):
               help="Rendering: deadline of the whole render (default 20).")
 @click.version_option(package_name="unclutter")
 def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | None, extractor: str,
-        no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, styles: str, no_date_search: bool, explain: bool, user_agent: str | None,
+        no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, styles: str,
+        target_selector: str | None, remove_selector: str | None, no_date_search: bool, explain: bool,
+        user_agent: str | None,
         respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
         allow_private: tuple[str, ...], allow_port: tuple[int, ...], render: str | None, wait_for: str | None,
         wait_seconds: float | None, render_deadline: float | None) -> None:
@@ -507,6 +514,10 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images,
                    include_captions=not no_captions, refine=not no_refine, search_date=not no_date_search,
                    styles=styles)
+    if target_selector is not None:
+        options["target_selector"] = target_selector
+    if remove_selector is not None:
+        options["remove_selector"] = remove_selector
     if explain:
         options["explain"] = True  # the removal log is only kept when asked for
     options.update(_summary_settings())

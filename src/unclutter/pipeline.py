@@ -50,6 +50,7 @@ from .core.tokens import TOKENIZER_NAME, count_tokens
 from .measure.confidence import confidence_signals, page_confidence
 from .measure.counts import count_words, reading_minutes
 from .parse.decode import decode_html, gunzip_page
+from .parse.focus import focus_html
 from .parse.html import ParsedPage, parse_html
 from .parse.metadata import (
     extract_metadata,
@@ -210,6 +211,11 @@ _VIEW_FILLED_FIELDS = ("byline", "date_published", "date_modified")
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     trace: list[str] = []
     html, utf8 = _decode(data, options)
+    if options.target_selector or options.remove_selector:
+        focused = focus_html(html, options.target_selector, options.remove_selector)
+        html, utf8 = focused.html, None
+        trace.append(f"focus: the remove selector removed {focused.removed} elements"
+                     + (f"; the target selector matched {focused.targets}" if options.target_selector else ""))
     log = options.explain  # keep the removal log (Article.removed) only when asked
     page: ParsedPage = parse_for_pruning(html, url, utf8=utf8, report_skipped=log, styles=options.styles)
     trace.append(f"parse: base URL {page.base_url!r}")
@@ -219,7 +225,7 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     # but it must be read before pruning removes the <script> elements that hold it.
     meta: Metadata = extract_metadata(page, article_body=False)
     fallback_body = None
-    if options.structured_data_fallback:
+    if options.structured_data_fallback and not options.target_selector:
         fallback_body = _lazy_structured_body(page)
     trace.append("metadata: " + (", ".join(f"{k} from {v}" for k, v in meta.sources.items())
                                  or "no field found"))

@@ -55,7 +55,7 @@ from urllib.parse import unquote, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from .core.dom import TEXT, Node
+from .core.dom import TEXT, Node, new_element
 from .core.errors import UnclutterError
 from .core.limits import MAX_INPUT_BYTES
 from .core.models import Metadata
@@ -310,6 +310,20 @@ def repruner(html: str, url: str | None, utf8: bytes | None, scripting: bool,
                                            report_skipped=False, styles=styles), log=False).root
 
 
+def _targeted(body: Node) -> Selection:
+    """The whole pruned ``body`` as the selection: the page was reduced to the caller's
+    ``target_selector`` (:mod:`unclutter.parse.focus`)."""
+    root = new_element("div")
+    for child in list(body.children):
+        child.parent = None
+        root.append(child)
+    body.children = []
+    chars = collapsed_len(root.text_content())
+    return Selection(root=root, top=root, chars=chars,
+                     attempts=[f"target: the caller's target selector names the main content ({chars} chars); "
+                               "no main-content selection"])
+
+
 def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | None = None,
            source: str = "", reprune: Callable[[], Node] | None = None, shown_byline: bool = False
            ) -> Selection:
@@ -324,6 +338,8 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
     :func:`auto_reads_byline` sets aside): then the byline counts. The first line of
     ``attempts`` states the route taken."""
     body = pruned.root
+    if options.target_selector:
+        return _targeted(body)
     extractor = options.extractor
     page_type = meta.page_type
     route = None

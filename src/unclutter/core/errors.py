@@ -33,6 +33,7 @@ should see: for a policy refusal, the rule alone, never the address a name resol
     │                                                  more than ``limits.MAX_ELEMENTS`` elements, or
     │                                                  more than ``limits.MAX_ATTRIBUTE_PAIRS`` in all
     ├── NoContentError                    6    422   parsed fine, but no main content found
+    │   └── TargetNotFoundError           6    422     no element matches ``target_selector``
     └── OutputError                       7    500   the result could not be written (-o, stdout)
 """
 
@@ -60,6 +61,7 @@ __all__ = [
     "InputTooDeepError",
     "InputTooComplexError",
     "NoContentError",
+    "TargetNotFoundError",
     "OutputError",
 ]
 
@@ -202,6 +204,12 @@ class NoContentError(UnclutterError):
     exit_code, http_status, code = 6, 422, "no_content"
     trace: list | None = None
     removed: list | None = None
+
+
+class TargetNotFoundError(NoContentError):
+    """No element of the page matches the caller's ``target_selector``."""
+
+    code = "target_not_found"
 
 
 class OutputError(UnclutterError):

@@ -13,6 +13,7 @@ from dataclasses import dataclass, fields
 
 from .errors import UsageError
 from .limits import MAX_INPUT_BYTES
+from .selectors import check_selector
 
 __all__ = ["Options", "Ablation", "RenderOptions", "EXTRACTORS", "RENDER_MODES", "STYLE_MODES"]
 
@@ -187,6 +188,14 @@ class Options:
             kept, for about half the time per page (the cascade is about half of it on
             wcxb-dev; F1 and speed of both in ``bench/README.md``): for crawl-scale runs
             that trade that check for throughput.
+        target_selector: a CSS selector list (lexbor's engine, at most 1,000 characters)
+            naming the page's main content: the elements it matches (the outermost ones,
+            in document order) are the main content, with the prune stage's removals
+            (scripts, hidden text, controls) but no main-content selection; no match raises
+            ``TargetNotFoundError``. As Jina Reader's ``X-Target-Selector``. See
+            :mod:`unclutter.parse.focus`.
+        remove_selector: a CSS selector list of elements removed with their subtrees
+            before any stage reads the page (as ``X-Remove-Selector``).
         http_charset: charset from the HTTP Content-Type header, if the caller has one.
         max_input_bytes: inputs larger than this (bytes, or characters for ``str``)
             raise ``InputTooLargeError``.
@@ -229,6 +238,8 @@ class Options:
     structured_data_fallback: bool = True
     search_date: bool = True
     styles: str = "cascade"
+    target_selector: str | None = None
+    remove_selector: str | None = None
     http_charset: str | None = None
     max_input_bytes: int = MAX_INPUT_BYTES
     summary: bool = False
@@ -265,6 +276,10 @@ class Options:
             raise UsageError("max_rewrites must be 0 or more")
         if self.styles not in STYLE_MODES:
             raise UsageError(f"styles must be one of {', '.join(STYLE_MODES)}, not {self.styles!r}"[:300])
+        for name in ("target_selector", "remove_selector"):
+            value = getattr(self, name)
+            if value is not None:
+                object.__setattr__(self, name, check_selector(value, name.replace("_", " ")))
         if self.extractor not in EXTRACTORS:
             raise UsageError(
                 f"unknown extractor {self.extractor!r}; choose one of: {', '.join(EXTRACTORS)}"

@@ -237,13 +237,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         x_render: Annotated[str | None, Header(alias="X-Render", max_length=16)] = None,
         x_wait_for: Annotated[str | None, Header(alias="X-Wait-For-Selector", max_length=1000)] = None,
         x_return_format: Annotated[str | None, Header(alias="X-Return-Format", max_length=32)] = None,
+        x_target: Annotated[str | None, Header(alias="X-Target-Selector", max_length=1000)] = None,
+        x_remove: Annotated[str | None, Header(alias="X-Remove-Selector", max_length=1000)] = None,
     ) -> Response:
         """The URL is the whole path after the first `/`, its query string included
         (`GET /https://example.com/page?id=3`). Returns Markdown unless the Accept header
         names JSON, plain text or HTML. Options travel in headers, as with Jina Reader (the
         query string belongs to the URL): `X-Return-Format: markdown|text|html|json` (over
-        Accept), `X-Render: never|auto|always` and `X-Wait-For-Selector: CSS` (rendering needs
-        `unclutter serve --allow-render`)."""
+        Accept), `X-Target-Selector: CSS` (the page's main content), `X-Remove-Selector: CSS`
+        (elements removed first), `X-Render: never|auto|always` and `X-Wait-For-Selector: CSS`
+        (rendering needs `unclutter serve --allow-render`)."""
         raw = request.scope.get("raw_path") or request.url.path.encode()
         path = raw.decode("latin-1")
         m = _JINA_RE.match(path)
@@ -255,7 +258,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if len(url) > MAX_URL_CHARS:
             raise ServiceError("bad_request", f"URL longer than {MAX_URL_CHARS} characters")
         try:
-            opts = ReadOptions(render=x_render.strip().lower() if x_render else None, wait_for=x_wait_for)
+            opts = ReadOptions(render=x_render.strip().lower() if x_render else None, wait_for=x_wait_for,
+                               target_selector=x_target, remove_selector=x_remove)
         except ValueError:
             raise ServiceError("bad_request", "X-Render must be never, auto or always") from None
         fmt = negotiate(accept, "markdown")

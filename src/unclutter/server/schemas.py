@@ -32,7 +32,7 @@ __all__ = [
 #: Request fields passed to :func:`unclutter.extract` under the same name, when this
 #: build's extract accepts them (see :func:`accepted_options`).
 EXTRACT_OPTION_FIELDS = ("extractor", "include_links", "include_images", "include_captions", "refine", "search_date",
-                         "styles",
+                         "styles", "target_selector", "remove_selector",
                          "summary",
                          "summary_backend",
                          "summary_sentences", "summary_words", "section_summary_sentences", "strict",
@@ -73,6 +73,12 @@ class ReadOptions(BaseModel):
     styles: Literal["cascade", "inline"] | None = Field(
         None, description="What decides hidden text: the page's stylesheets and style attributes (cascade, "
                           "default) or style attributes alone (inline: about 1.6x the pages/s).")
+    target_selector: str | None = Field(
+        None, max_length=1000, description="CSS selector of the page's main content: the elements it matches are "
+                                           "the article (clutter and hidden text still removed); 422 "
+                                           "`target_not_found` when none matches.")
+    remove_selector: str | None = Field(
+        None, max_length=1000, description="CSS selector of elements removed before anything reads the page.")
     explain: bool = Field(False, description="JSON only: add `removed` and `trace` (what was cut and why).")
     summary: bool | None = Field(
         None, description="Summarise the article and each section (builds with summaries; off by default).")

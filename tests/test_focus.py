@@ -1,0 +1,114 @@
+"""The caller's selectors: ``target_selector`` names the main content, ``remove_selector``
+removes elements first (``unclutter.parse.focus``, the library, the CLI)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+import unclutter
+from unclutter.core.errors import TargetNotFoundError, UsageError
+from unclutter.parse.focus import focus_html
+
+PAGE = """<!doctype html><html lang="de"><head><title>Die Seite</title>
+<style>.later { display: none }</style></head><body>
+<nav class="menu"><a href="/a">Start</a> <a href="/b">Kontakt</a></nav>
+<div class="comments"><p>A reader's comment, with enough words, commas and clauses to be prose.</p></div>
+<main><h2>Teil</h2><p>The story itself, told in a paragraph long enough to be read as prose here.</p>
+<p class="later">Shown only after a script runs.</p><div class="ad">BUY NOW</div>
+<table><tr><th>Key</th><th>Value</th></tr><tr class="row"><td>Brand</td><td>Acme</td></tr></table></main>
+<script type="application/ld+json">{"@type": "NewsArticle", "author": {"name": "Ada Writer"}}</script>
+</body></html>"""
+
+
+def test_the_target_is_the_main_content_and_the_head_still_gives_metadata() -> None:
+    a = unclutter.extract(PAGE, target_selector=".comments")
+    assert "A reader's comment" in a.text and "The story itself" not in a.text
+    assert a.title == "Die Seite" and a.language == "de"
+    assert a.byline == "Ada Writer"  # JSON-LD outside the target is kept in the reduced page
+    assert any(line.startswith("select: target:") for line in a.trace)
+
+
+def test_a_target_the_prune_stage_would_drop_by_its_tag_or_class_is_kept() -> None:
+    a = unclutter.extract(PAGE, target_selector="nav.menu")
+    assert "Start" in a.text and "Kontakt" in a.text
+
+
+def test_hidden_text_and_clutter_inside_the_target_are_still_removed() -> None:
+    a = unclutter.extract(PAGE, target_selector="main", remove_selector=".ad")
+    assert "The story itself" in a.text and "Brand" in a.text
+    assert "Shown only after a script" not in a.text  # the page's stylesheet still hides it
+    assert "BUY NOW" not in a.text
+    assert "A reader's comment" not in a.text
+
+
+def test_remove_selector_alone_keeps_the_main_content_selection() -> None:
+    plain = unclutter.extract(PAGE)
+    removed = unclutter.extract(PAGE, remove_selector="table, .ad")
+    assert "Brand" in plain.text and "Brand" not in removed.text
+    assert "The story itself" in removed.text
+
+
+def test_table_parts_and_list_items_are_parsed_again_as_themselves() -> None:
+    html = focus_html(PAGE, "tr.row").html
+    assert "<table><tr><td>Brand</td><td>Acme</td></tr></table>" in html
+    html = focus_html("<ul><li>one</li><li>two</li></ul>", "li").html
+    assert "<ul><li>one</li></ul><ul><li>two</li></ul>" in html
+
+
+def test_nested_matches_are_taken_once_in_document_order() -> None:
+    f = focus_html("<div id=a>outer <div id=b>inner</div></div><div id=c>last</div>", "div")
+    assert f.targets == 2
+    body = f.html.split("<body>", 1)[1]
+    assert body.count("inner") == 1 and body.index("outer") < body.index("last")
+
+
+def test_a_selector_matching_only_the_head_or_nothing_is_target_not_found() -> None:
+    for selector in ("title", "article", "html"):
+        with pytest.raises(TargetNotFoundError):
+            unclutter.extract(PAGE, target_selector=selector)
+    with pytest.raises(TargetNotFoundError):  # the removal comes first
+        unclutter.extract(PAGE, target_selector=".ad", remove_selector="main")
+
+
+@pytest.mark.parametrize("selector", ["a[", "p:no-such-class", "::before", "", "   ", "x" * 1001, "div:has(ul a)",
+                                      "div:has(:has(a))", 12])
+def test_unreadable_or_costly_selectors_are_usage_errors(selector) -> None:
+    with pytest.raises(UsageError):
+        unclutter.extract(PAGE, target_selector=selector)
+    with pytest.raises(UsageError):
+        unclutter.extract(PAGE, remove_selector=selector)
+
+
+def test_has_with_a_single_compound_is_accepted() -> None:
+    a = unclutter.extract(PAGE, target_selector="div:has(> p)")
+    assert "A reader's comment" in a.text
+
+
+def test_cli_selectors_and_their_exit_statuses(tmp_path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(PAGE, encoding="utf-8")
+
+    def run(*args):
+        return subprocess.run([sys.executable, "-m", "unclutter", str(page), *args], capture_output=True,
+                              text=True, timeout=120)
+
+    ok = run("--target-selector", ".comments", "-f", "text")
+    assert ok.returncode == 0 and "A reader's comment" in ok.stdout and "The story itself" not in ok.stdout
+    missing = run("--target-selector", "article")
+    assert missing.returncode == 6 and "no element matches the target selector" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    bad = run("--remove-selector", "a[")
+    assert bad.returncode == 2 and "remove selector" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_batch_applies_the_selectors_to_every_page_and_misses_are_error_rows(tmp_path) -> None:
+    (tmp_path / "a.html").write_text(PAGE, encoding="utf-8")
+    (tmp_path / "b.html").write_text("<html><body><p>No comments on this one, just a short page of prose.</p>"
+                                     "</body></html>", encoding="utf-8")
+    records = list(unclutter.extract_many([str(tmp_path)], workers=0, target_selector=".comments"))
+    by_name = {r["id"].rsplit("/", 1)[-1]: r for r in records}
+    assert by_name["a.html"]["status"] == "ok" and "A reader's comment" in by_name["a.html"]["text"]
+    assert by_name["b.html"]["status"] == "error" and by_name["b.html"]["error_kind"] == "TargetNotFoundError"
