@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     from sklearn.metrics import roc_auc_score
 
     sys.path.insert(0, str(REPO / "src"))
-    from unclutter.measure.confidence import GOOD_F1, SIGNALS
+    from unclutter.measure.confidence import GOOD_F1, MODEL_SIGNALS as SIGNALS
 
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cv", type=Path, default=REPO / "bench" / "results" / "cv.json")

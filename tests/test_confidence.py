@@ -123,6 +123,19 @@ def test_a_model_file_without_a_newer_signal_still_loads(tmp_path, monkeypatch):
     conf._model.cache_clear()
     try:
         coef = conf._model()[0]
-        assert len(coef) == len(conf.SIGNALS) and coef[conf.SIGNALS.index("rivals")] == 0.0
+        assert len(coef) == len(conf.MODEL_SIGNALS) and coef[conf.MODEL_SIGNALS.index("rivals")] == 0.0
     finally:
         conf._model.cache_clear()
+
+
+def test_a_served_javascript_shell_is_never_trusted_whatever_it_kept() -> None:
+    # the whole visible page is the placeholder a script replaces: everything "kept"
+    shell = ("<html><head><title>App</title><script src='/app.js'></script></head>"
+             "<body><div id='root'><p>Loading...</p></div></body></html>")
+    a = unclutter.extract(shell)
+    assert a.confidence_signals["js_shell"] == 1.0 and a.confidence <= conf.JS_SHELL_CONFIDENCE
+    assert any("JavaScript shell" in r for r in a.confidence_reasons)
+    # the same few words on a page no script builds are not capped
+    plain = unclutter.extract("<html><head><title>App</title></head><body><div id='main'><p>Loading docks "
+                              "are open from six until noon on weekdays.</p></div></body></html>")
+    assert plain.confidence_signals["js_shell"] == 0.0 and plain.confidence > conf.JS_SHELL_CONFIDENCE

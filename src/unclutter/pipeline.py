@@ -47,7 +47,7 @@ from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
 from .core.options import Options
 from .core.tokens import TOKENIZER_NAME, count_tokens
-from .measure.confidence import confidence_signals, page_confidence
+from .measure.confidence import LOW_KEPT_CHARS, confidence_signals, page_confidence
 from .measure.counts import count_words, reading_minutes
 from .parse.decode import decode_html, gunzip_page
 from .parse.focus import focus_html
@@ -64,7 +64,7 @@ from .parse.metadata import (
 from .prune.clean import parse_for_pruning, prune, strip_invisible
 from .reconstruct.document import plain_text_markdown, title_heading
 from .reconstruct.markdown import markdown_to_text, to_markdown
-from .route import auto_reads_byline, repruner, select
+from .route import auto_reads_byline, js_shell, repruner, select
 from .structure.toc import build_toc
 
 #: Declared page kinds on which a publication date in script data is taken
@@ -301,8 +301,11 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         excerpt = _first_paragraph(text)
         if excerpt:
             trace.append("metadata: excerpt from the first paragraph of the main text")
-    signals = confidence_signals(len(text.strip()), pruned.chars or 0, html, content_source != "dom",
-                                 selection.rival_share)
+    kept_chars = len(text.strip())
+    # (asked only of a page that kept little: judging costs one more parse)
+    shell = kept_chars < LOW_KEPT_CHARS and not options.target_selector and js_shell(html).is_shell
+    signals = confidence_signals(kept_chars, pruned.chars or 0, html, content_source != "dom",
+                                 selection.rival_share, shell)
     confidence, reasons = page_confidence(signals)
     trace.append(f"confidence: {confidence:.2f}" + (f" ({'; '.join(reasons)})" if reasons else ""))
     markdown = (title_heading(title) if title else "") + body_md

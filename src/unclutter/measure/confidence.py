@@ -10,8 +10,9 @@ site (fold models through the real pipeline), the reliability of the fitted prob
 is checked on folds the fit did not see (reliability diagram, expected calibration error:
 ``bench/README.md``), and the coefficients ship in ``confidence.json`` beside this module.
 
-The reasons are rules, each with its threshold below, written so that a reader knows what
-to check: little text kept, most of the page's text left out, a JavaScript shell, text
+A served page judged a JavaScript shell has its confidence capped
+(:data:`JS_SHELL_CONFIDENCE`). The reasons are rules, each with its threshold below, written
+so that a reader knows what to check: little text kept, most of the page's text left out, a JavaScript shell, text
 from structured data instead of the visible page, several candidate regions of nearly equal
 score.
 """
@@ -25,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["confidence_signals", "page_confidence", "script_chars", "GOOD_F1", "CONFIDENCE_WARNING_THRESHOLD",
-           "LOW_KEPT_CHARS", "LOW_KEPT_SHARE", "RIVAL_SHARE", "SHELL_SCRIPT_SHARE", "SHELL_MAX_PAGE_CHARS", "SIGNALS"]
+           "JS_SHELL_CONFIDENCE", "LOW_KEPT_CHARS", "LOW_KEPT_SHARE", "MODEL_SIGNALS", "RIVAL_SHARE", "SHELL_SCRIPT_SHARE", "SHELL_MAX_PAGE_CHARS", "SIGNALS"]
 
 #: An extraction is "good" at this AEB F1 or above: what the confidence is the probability of.
 GOOD_F1 = 0.8
@@ -41,13 +42,22 @@ SHELL_SCRIPT_SHARE = 0.5
 #: the browser; unclutter reads the served HTML).
 SHELL_MAX_PAGE_CHARS = 2000
 
+#: The highest confidence of an extraction from a served page that
+#: :func:`unclutter.route.js_shell` judges a JavaScript shell (an empty mount point, a
+#: "Loading..." placeholder): the text kept is what stands in until scripts build the page.
+#: On wcxb-dev, 0 of the 6 pages so judged are extracted well (F1 >= ``GOOD_F1``); the cap
+#: is Laplace's rule of succession on that count, (0 + 1) / (6 + 2).
+JS_SHELL_CONFIDENCE = 0.125
+
 #: At least this share of the chosen candidate's score for the best candidate elsewhere on
 #: the page: "another region scored nearly as high" (``Selection.rival_share``).
 RIVAL_SHARE = 0.9
 
 #: The signals, in the order of the model's coefficients.
 SIGNALS = ("log_kept_chars", "kept_share", "log_page_chars", "script_share", "text_share", "structured",
-           "little_text", "low_share", "shell", "rival_share", "rivals")
+           "little_text", "low_share", "shell", "rival_share", "rivals", "js_shell")
+#: The signals the logistic model weighs (``js_shell`` caps the value instead).
+MODEL_SIGNALS = SIGNALS[:-1]
 
 _MODEL_FILE = Path(__file__).with_name("confidence.json")
 
@@ -74,7 +84,7 @@ _SCRIPT_CLOSE_RE = re.compile("</script[^<>]{0,64}>?", re.IGNORECASE)
 
 
 def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: bool,
-                       rival_share: float = 0.0) -> dict[str, float]:
+                       rival_share: float = 0.0, js_shell: bool = False) -> dict[str, float]:
     """The measurements :func:`page_confidence` reads, as a dict (:data:`SIGNALS` order).
 
     Args:
@@ -84,6 +94,8 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
         structured: the text came from structured data, not the visible page.
         rival_share: the heuristic's best score outside the chosen region as a share of
             the best score (``Selection.rival_share``), in [0, 1].
+        js_shell: :func:`unclutter.route.js_shell` judges the served page a JavaScript
+            shell (the pipeline asks only when under :data:`LOW_KEPT_CHARS` were kept).
     """
     size = max(len(html), 1)
     page = max(page_chars, 0)
@@ -103,6 +115,7 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
         "shell": 1.0 if scripts >= SHELL_SCRIPT_SHARE and page < SHELL_MAX_PAGE_CHARS else 0.0,
         "rival_share": rival_share,
         "rivals": 1.0 if rival_share >= RIVAL_SHARE else 0.0,
+        "js_shell": 1.0 if js_shell else 0.0,
     }
 
 
@@ -110,12 +123,12 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
 def _model() -> tuple[tuple[float, ...], float, tuple[float, ...], tuple[float, ...]]:
     """(coefficients, intercept, feature means, feature scales) from ``confidence.json``."""
     data = json.loads(_MODEL_FILE.read_text(encoding="utf-8"))
-    unknown = set(data["signals"]) - set(SIGNALS)
+    unknown = set(data["signals"]) - set(MODEL_SIGNALS)
     if unknown:
         raise ValueError(f"{_MODEL_FILE.name} was fitted on signals this build does not measure: {sorted(unknown)}")
     # a signal the file does not name weighs nothing (a model fitted before it was added)
     fitted = {name: (c, m, sc) for name, c, m, sc in zip(data["signals"], data["coef"], data["mean"], data["scale"])}
-    rows = [fitted.get(name, (0.0, 0.0, 1.0)) for name in SIGNALS]
+    rows = [fitted.get(name, (0.0, 0.0, 1.0)) for name in MODEL_SIGNALS]
     return (tuple(r[0] for r in rows), float(data["intercept"]), tuple(r[1] for r in rows), tuple(r[2] for r in rows))
 
 
@@ -125,9 +138,11 @@ def page_confidence(signals: dict[str, float]) -> tuple[float, list[str]]:
     :data:`CONFIDENCE_WARNING_THRESHOLD`, the rules that apply (each a short sentence; a
     short page read with high confidence has no reasons to give)."""
     coef, intercept, mean, scale = _model()
-    z = intercept + sum(c * (signals[name] - m) / s for c, name, m, s in zip(coef, SIGNALS, mean, scale))
+    z = intercept + sum(c * (signals[name] - m) / s for c, name, m, s in zip(coef, MODEL_SIGNALS, mean, scale))
     z = max(-60.0, min(60.0, z))
     value = 1.0 / (1.0 + math.exp(-z))
+    if signals.get("js_shell"):
+        value = min(value, JS_SHELL_CONFIDENCE)
     reasons: list[str] = []
     if value >= CONFIDENCE_WARNING_THRESHOLD:
         return round(value, 4), reasons
@@ -136,7 +151,10 @@ def page_confidence(signals: dict[str, float]) -> tuple[float, list[str]]:
         reasons.append(f"little text kept ({kept} characters)")
     if signals["low_share"]:
         reasons.append(f"most of the page's visible text left out ({100 * signals['kept_share']:.0f}% kept)")
-    if signals["shell"]:
+    if signals.get("js_shell"):
+        reasons.append("the served page is a JavaScript shell: its scripts build the content (render it: "
+                       "--render auto)")
+    elif signals["shell"]:
         reasons.append(f"the page looks like a JavaScript shell ({100 * signals['script_share']:.0f}% of it is "
                        "scripts, little visible text)")
     if signals["structured"]:
