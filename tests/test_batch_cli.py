@@ -75,6 +75,29 @@ def test_lists_of_paths_from_a_file_and_from_stdin(pages, tmp_path):
     assert [r["title"] for r in rows(out2)] == ["Page 2"]
 
 
+def test_records_stream_to_standard_output_with_dash(pages, tmp_path):
+    (pages / "broken.html").write_bytes(b"\x00\x01\x02\x03" * 100)
+    proc = run(pages, "-o", "-", "--workers", "2")
+    assert proc.returncode == 8, proc.stderr
+    got = [json.loads(line) for line in proc.stdout.splitlines()]
+    # input order (sorted names: broken.html first), one JSON object a line, the error row among them
+    assert [r["title"] for r in got] == [None] + [f"Page {i}" for i in range(6)]
+    assert got[0]["error_kind"] == "BinaryInputError" and "1 of 7 pages failed" in proc.stderr
+    assert not list(tmp_path.glob("*.parts")) and not list(pages.glob("*.parts"))  # nothing written to disk
+
+
+def test_a_reader_closing_standard_output_ends_the_run_quietly(pages, tmp_path):
+    for i in range(6, 40):
+        (pages / f"p{i}.html").write_text(BODY.format(title=f"Page {i}", n=i), encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "unclutter", str(pages), "-o", "-", "--workers", "1"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # as `| head -1` does
+    _, err = proc.communicate(timeout=120)
+    assert json.loads(first)["status"] == "ok"
+    assert proc.returncode == 0 and "Traceback" not in err
+
+
 def test_a_folder_output_mirrors_the_input_names(pages, tmp_path):
     out = tmp_path / "md"
     assert run(pages, "-o", out, "--quiet", "-f", "json").returncode == 0
@@ -85,8 +108,6 @@ def test_a_folder_output_mirrors_the_input_names(pages, tmp_path):
 def test_batch_usage_errors_are_one_line(pages, tmp_path):
     proc = run(pages)
     assert proc.returncode == 2 and "needs -o OUT" in proc.stderr
-    proc = run(pages, "-o", "-")
-    assert proc.returncode == 2 and "not standard output" in proc.stderr and proc.stderr.count("\n") == 1
     proc = run(pages, "-o", tmp_path / "x.jsonl", "-f", "html")
     assert proc.returncode == 2 and proc.stderr.count("\n") == 1
     # folders without a page (an empty one, a glob matching nothing): a usage error, no output

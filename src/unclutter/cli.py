@@ -379,10 +379,9 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
     from .core.options import Options
 
     b = click.get_current_context().meta[_BATCH_KEY]
-    if not output or output == "-":
-        why = " (not standard output: it writes atomic shards, to resume)" if output == "-" else ""
-        raise UsageError(f"a batch run (several sources, a folder, a WARC file or -i) needs -o OUT{why}: "
-                         "a .jsonl file, a .parquet file or a folder")
+    if not output:
+        raise UsageError("a batch run (several sources, a folder, a WARC file or -i) needs -o OUT: "
+                         "a .jsonl file, a .parquet file, a folder, or - for JSON Lines on standard output")
     if fmt not in ("markdown", "json"):
         raise UsageError(f"-f {fmt}: a batch run writes Markdown or JSON pages (or .jsonl/.parquet records)")
     if not math.isfinite(b["page_timeout"]):
@@ -414,7 +413,7 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
     previous = signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() \
         else None
     try:
-        summary = run_batch(names, output, options=Options(**options), workers=b["workers"], include=b["include"],
+        summary = _reader_may_leave(run_batch, names, output, options=Options(**options), workers=b["workers"], include=b["include"],
                             exclude=b["exclude"], page_format=fmt, shard_size=b["shard_size"],
                             timeout=b["page_timeout"], memory_limit=(b["max_memory"] or 0) * 1024 * 1024 or None,
                             fetcher=fetcher, overwrite=b["overwrite"], errors_only=b["errors_only"],
@@ -433,6 +432,28 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
 
 class _BatchFailed(UnclutterError):
     exit_code = 8
+
+
+class _ReaderGone(Exception):
+    """Standard output's reader went away (``| head``): the command stops, exit status 0.
+    (Not an ``OSError``: click turns a broken pipe into exit status 1.)"""
+
+
+def _write_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def _reader_may_leave(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)``; a broken pipe on standard output becomes :class:`_ReaderGone`,
+    with standard output pointed at ``/dev/null`` so the interpreter's last flush is silent."""
+    try:
+        return fn(*args, **kwargs)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        raise _ReaderGone() from None
 
 
 @click.command(context_settings={"help_option_names": ["-h", "--help"]})
@@ -586,10 +607,7 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
         _write_atomic(output, out)
     else:
         try:
-            sys.stdout.write(out)
-            sys.stdout.flush()
-        except BrokenPipeError:
-            raise
+            _reader_may_leave(_write_stdout, out)
         except OSError as exc:
             raise OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
 
@@ -666,7 +684,7 @@ def main(argv: list[str] | None = None) -> int:
     except UnclutterError as exc:
         click.echo(f"unclutter: error: {exc}", err=True)
         code = exc.exit_code
-    except BrokenPipeError:
+    except (_ReaderGone, BrokenPipeError):
         code = 0
     except RecursionError:
         click.echo("unclutter: error: unreadable input: structure too deep", err=True)

@@ -339,3 +339,38 @@ class ShardedOutput:
                     os.unlink(tmp)
                 except OSError:
                     pass
+
+
+class StreamOutput:
+    """The records of a batch run as JSON Lines on a text stream (``-o -``: standard
+    output), each written and flushed as it comes, in input order. Nothing is kept on
+    disk, so such a run cannot resume: run it again from the start. Same methods as
+    :class:`ShardedOutput`.
+
+    Raises (from :meth:`write_shard`):
+        BrokenPipeError: the reader went away (``| head``): the run stops.
+        OutputError: the stream cannot be written otherwise.
+    """
+
+    kind = "stream"
+    done_shards = 0
+    done_inputs = 0
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+
+    def write_shard(self, k: int, records: list[dict]) -> None:
+        try:
+            for r in records:
+                self.stream.write(json_line({f: r.get(f) for f in RECORD_FIELDS}))
+            self.stream.flush()
+        except BrokenPipeError:
+            raise
+        except (OSError, UnicodeEncodeError) as exc:
+            raise OutputError(f"cannot write to standard output: {getattr(exc, 'strerror', None) or exc}") from None
+
+    def finish(self) -> None:
+        pass
+
+    def close(self) -> None:
+        pass

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.options import Options
-from .output import DEFAULT_SHARD_SIZE, ShardedOutput
+from .output import DEFAULT_SHARD_SIZE, ShardedOutput, StreamOutput
 from .record import STATUS_OK, PageInput
 from .sources import SourceCounts, expand_sources, read_pages
 from .workers import DEFAULT_PAGE_TIMEOUT_S, map_records, worker_count
@@ -128,7 +128,9 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
 
     Args:
         sources: paths, folders, WARC files and URLs (a list file is read by the caller).
-        out: ``*.jsonl``, ``*.parquet`` or a folder (see :mod:`unclutter.batch.output`).
+        out: ``*.jsonl``, ``*.parquet`` or a folder (see :mod:`unclutter.batch.output`), or
+            ``-``: JSON Lines on standard output, each record as it comes (no resume:
+            :class:`~unclutter.batch.output.StreamOutput`).
         options: extraction options of every page.
         workers: processes (``None``: the CPUs this process may use).
         include, exclude: file-name patterns inside folders.
@@ -155,7 +157,12 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     cpu0 = _cpu_seconds()
     identity = run_identity(sources, include, exclude, options, errors_only=errors_only, timeout=timeout,
                             memory_limit=memory_limit, fetcher=fetcher)
-    output = ShardedOutput(out, identity, page_format=page_format, shard_size=shard_size, overwrite=overwrite)
+    if out == "-":
+        # (one record a line as each comes: a shard of one input)
+        output = StreamOutput(sys.stdout)
+        shard_size = 1
+    else:
+        output = ShardedOutput(out, identity, page_format=page_format, shard_size=shard_size, overwrite=overwrite)
     skip = output.done_inputs
     counts = SourceCounts()
     summary = BatchSummary(resumed=0)
