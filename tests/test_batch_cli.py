@@ -98,6 +98,14 @@ def test_a_reader_closing_standard_output_ends_the_run_quietly(pages, tmp_path):
     assert proc.returncode == 0 and "Traceback" not in err
 
 
+def test_a_closed_standard_output_is_an_output_error(pages):
+    for args in ((pages / "p0.html",), (pages, "-o", "-")):
+        proc = subprocess.run([sys.executable, "-m", "unclutter", *map(str, args)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True, timeout=120, pass_fds=(),
+                              preexec_fn=lambda: __import__("os").close(1))
+        assert proc.returncode == 7 and "standard output: it is closed" in proc.stderr, proc.stderr
+
+
 def test_a_folder_output_mirrors_the_input_names(pages, tmp_path):
     out = tmp_path / "md"
     assert run(pages, "-o", out, "--quiet", "-f", "json").returncode == 0

@@ -139,3 +139,17 @@ def test_a_served_javascript_shell_is_never_trusted_whatever_it_kept() -> None:
     plain = unclutter.extract("<html><head><title>App</title></head><body><div id='main'><p>Loading docks "
                               "are open from six until noon on weekdays.</p></div></body></html>")
     assert plain.confidence_signals["js_shell"] == 0.0 and plain.confidence > conf.JS_SHELL_CONFIDENCE
+
+
+def test_a_placeholder_is_capped_and_a_short_page_beside_an_empty_mount_point_is_not() -> None:
+    for text, selector in (("Loading, please wait a moment", None), ("Just a moment...", None),
+                           ("Please enable JavaScript to use this site.", None), ("Loading...", "#root")):
+        page = f"<html><body><div id='root'><p>{text}</p></div></body></html>"
+        a = unclutter.extract(page, target_selector=selector)
+        assert a.confidence <= conf.JS_SHELL_CONFIDENCE and a.confidence_signals["placeholder"] == 1.0, text
+    brief = ("<html><head><script src='/comments.js'></script></head><body><article><p>The council voted on "
+             "Tuesday to reopen the harbour bridge to cyclists from June, after a year of repairs and three "
+             "public hearings.</p></article><div id='root'></div></body></html>")
+    a = unclutter.extract(brief)
+    assert a.confidence > 0.5 and a.confidence_signals["js_shell"] == 0.0
+    assert a.confidence_signals["placeholder"] == 0.0

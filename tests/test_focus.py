@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import unclutter
-from unclutter.core.errors import TargetNotFoundError, UsageError
+from unclutter.core.errors import InputTooComplexError, NoContentError, TargetNotFoundError, UsageError
 from unclutter.parse.focus import focus_html
 
 PAGE = """<!doctype html><html lang="de"><head><title>Die Seite</title>
@@ -51,11 +51,36 @@ def test_remove_selector_alone_keeps_the_main_content_selection() -> None:
     assert "The story itself" in removed.text
 
 
-def test_table_parts_and_list_items_are_parsed_again_as_themselves() -> None:
-    html = focus_html(PAGE, "tr.row").html
-    assert "<table><tr><td>Brand</td><td>Acme</td></tr></table>" in html
-    html = focus_html("<ul><li>one</li><li>two</li></ul>", "li").html
-    assert "<ul><li>one</li></ul><ul><li>two</li></ul>" in html
+def test_targets_keep_their_context_rows_one_table_items_one_list() -> None:
+    a = unclutter.extract("<table><tr><th>Name</th><th>Age</th></tr><tr><td>Ann</td><td>31</td></tr>"
+                          "<tr><td>Bob</td><td>42</td></tr></table>", target_selector="tr")
+    assert "| Ann | 31 |" in a.markdown and "| Bob | 42 |" in a.markdown
+    a = unclutter.extract("<ol><li>First step of it</li><li>Second step of it</li></ol>", target_selector="li")
+    assert "1. First step" in a.markdown and "2. Second step" in a.markdown
+    a = unclutter.extract("<pre><code>def f():\n    return 1\n</code></pre>", target_selector="code")
+    assert "```" in a.markdown and "    return 1" in a.markdown
+
+
+def test_the_pages_styles_still_read_the_targets_context() -> None:
+    rules = ("html.js .x", "body.dark .x", ".art .x", "#m .x", "main > article > .x", ".art")
+    for rule in rules:
+        page = (f"<html class='js'><head><style>{rule} {{ display: none }}</style></head><body class='dark'>"
+                "<main id='m'><article class='art'><p>Kept text of the story, long enough to be read.</p>"
+                "<p class='x'>HIDDEN BY THE PAGE</p></article></main></body></html>")
+        try:
+            text = unclutter.extract(page, target_selector="article").text
+        except NoContentError:
+            assert rule == ".art"  # the page hides the target itself: it stays hidden
+            continue
+        assert "HIDDEN BY THE PAGE" not in text and "Kept text" in text, rule
+
+
+def test_a_remove_selector_matching_the_root_element_removes_the_rest() -> None:
+    page = "<html class='no-js' lang='en'><body><p>" + "Words of the page. " * 20 + "</p></body></html>"
+    with pytest.raises(NoContentError):  # everything but the root element is gone
+        unclutter.extract(page, remove_selector="*")
+    for selector in ("html", ":root", ".no-js", "[lang]", ":root > head"):  # the root element is never removed
+        assert "Words of the page" in unclutter.extract(page, remove_selector=selector).text
 
 
 def test_nested_matches_are_taken_once_in_document_order() -> None:
@@ -66,15 +91,18 @@ def test_nested_matches_are_taken_once_in_document_order() -> None:
 
 
 def test_a_selector_matching_only_the_head_or_nothing_is_target_not_found() -> None:
-    for selector in ("title", "article", "html"):
-        with pytest.raises(TargetNotFoundError):
+    for selector, why in (("title", "<head>"), ("article", None)):
+        with pytest.raises(TargetNotFoundError, match=why):
             unclutter.extract(PAGE, target_selector=selector)
-    with pytest.raises(TargetNotFoundError):  # the removal comes first
+    with pytest.raises(TargetNotFoundError, match="after the remove selector"):  # the removal comes first
         unclutter.extract(PAGE, target_selector=".ad", remove_selector="main")
+    for selector in ("html", ":root", "body"):  # the whole page
+        assert "The story itself" in unclutter.extract(PAGE, target_selector=selector).text
 
 
 @pytest.mark.parametrize("selector", ["a[", "p:no-such-class", "::before", "", "   ", "x" * 1001, "div:has(ul a)",
-                                      "div:has(:has(a))", 12])
+                                      "div:has(:has(a))", 12, ":h\\61s(div span)", ':has(div:not([x=")"]) div span)',
+                                      ":has(\\)x, div span)", ":has(:not(a b))"])
 def test_unreadable_or_costly_selectors_are_usage_errors(selector) -> None:
     with pytest.raises(UsageError):
         unclutter.extract(PAGE, target_selector=selector)
@@ -82,9 +110,26 @@ def test_unreadable_or_costly_selectors_are_usage_errors(selector) -> None:
         unclutter.extract(PAGE, remove_selector=selector)
 
 
-def test_has_with_a_single_compound_is_accepted() -> None:
-    a = unclutter.extract(PAGE, target_selector="div:has(> p)")
-    assert "A reader's comment" in a.text
+def test_has_with_one_compound_per_item_is_accepted() -> None:
+    for selector in ("div:has(> p)", "div:has(p, img)", "div:has(> p, > img)", "div:has(p[title='a ) b'], p)"):
+        a = unclutter.extract(PAGE.replace("<div class=\"comments\">", "<div class=\"comments\" title='a ) b'>"),
+                              target_selector=selector)
+        assert "A reader's comment" in a.text
+
+
+@pytest.mark.parametrize("selector", ["p:nth-child(2n+1)", "p ~ p", "p:last-of-type"])
+def test_a_selector_walking_siblings_on_a_page_of_many_siblings_is_refused(selector) -> None:
+    wide = "<div>" + "<p>x</p>" * 12_000 + "</div>"
+    with pytest.raises(InputTooComplexError, match="matching steps"):
+        unclutter.extract(wide, target_selector=selector)
+    assert unclutter.extract(wide, target_selector="div > p:first-child").text == "x"  # (no walk)
+
+
+def test_a_descendant_selector_on_a_page_too_deep_for_it_is_refused() -> None:
+    deep = "<div>" * 4000 + "<p>x</p>" * 30_000 + "</div>" * 4000
+    with pytest.raises(InputTooComplexError):
+        unclutter.extract(deep, remove_selector="nothing p")
+    assert unclutter.extract(deep, remove_selector="nothing").text.startswith("x")
 
 
 def test_cli_selectors_and_their_exit_statuses(tmp_path) -> None:

@@ -440,6 +440,8 @@ class _ReaderGone(Exception):
 
 
 def _write_stdout(text: str) -> None:
+    if sys.stdout is None:  # (started with standard output closed: `>&-`)
+        raise OutputError("cannot write to standard output: it is closed")
     sys.stdout.write(text)
     sys.stdout.flush()
 

@@ -47,7 +47,7 @@ from .core.errors import InputTooLargeError, NoContentError, UsageError
 from .core.models import Article, Metadata
 from .core.options import Options
 from .core.tokens import TOKENIZER_NAME, count_tokens
-from .measure.confidence import LOW_KEPT_CHARS, confidence_signals, page_confidence
+from .measure.confidence import LOW_KEPT_CHARS, SHELL_KEPT_MAX_WORDS, confidence_signals, page_confidence
 from .measure.counts import count_words, reading_minutes
 from .parse.decode import decode_html, gunzip_page
 from .parse.focus import focus_html
@@ -303,9 +303,10 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
             trace.append("metadata: excerpt from the first paragraph of the main text")
     kept_chars = len(text.strip())
     # (asked only of a page that kept little: judging costs one more parse)
-    shell = kept_chars < LOW_KEPT_CHARS and not options.target_selector and js_shell(html).is_shell
+    short = kept_chars < LOW_KEPT_CHARS and len(text.split()) <= SHELL_KEPT_MAX_WORDS
+    shell = short and not options.target_selector and js_shell(html).is_shell
     signals = confidence_signals(kept_chars, pruned.chars or 0, html, content_source != "dom",
-                                 selection.rival_share, shell)
+                                 selection.rival_share, shell, text if kept_chars < LOW_KEPT_CHARS else "")
     confidence, reasons = page_confidence(signals)
     trace.append(f"confidence: {confidence:.2f}" + (f" ({'; '.join(reasons)})" if reasons else ""))
     markdown = (title_heading(title) if title else "") + body_md

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.errors import OutputError
 from ..core.options import Options
 from .output import DEFAULT_SHARD_SIZE, ShardedOutput, StreamOutput
 from .record import STATUS_OK, PageInput
@@ -158,6 +159,8 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     identity = run_identity(sources, include, exclude, options, errors_only=errors_only, timeout=timeout,
                             memory_limit=memory_limit, fetcher=fetcher)
     if out == "-":
+        if sys.stdout is None:  # (started with standard output closed: `>&-`)
+            raise OutputError("cannot write to standard output: it is closed")
         # (one record a line as each comes: a shard of one input)
         output = StreamOutput(sys.stdout)
         shard_size = 1

@@ -1,35 +1,117 @@
 """A caller's CSS selector (``Options.target_selector`` / ``remove_selector``), checked once:
-its length, that lexbor's CSS engine reads it, and that its matching time stays linear."""
+its length, that lexbor's CSS engine reads it, and that its matching time stays bounded.
+
+The selector is read as CSS Syntax 3 tokens (tinycss2: strings, escapes and blocks as a
+browser reads them), so that ``:h\\61s(`` is ``:has(`` and a ``)`` inside a string or an
+attribute selector closes nothing.
+"""
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 
 from .errors import UsageError
 
-__all__ = ["MAX_SELECTOR_CHARS", "check_selector"]
+__all__ = ["MAX_SELECTOR_CHARS", "SelectorCost", "check_selector", "selector_cost"]
 
 #: Characters a caller's selector may have (as ``RenderOptions.wait_for``).
 MAX_SELECTOR_CHARS = 1000
 
-_HAS_RE = re.compile(r":has\(", re.IGNORECASE)
+#: Pseudo-classes lexbor matches by walking an element's earlier (or later) siblings: their
+#: time over a page grows with the square of the largest sibling count.
+SIBLING_SCANNING = frozenset({"nth-child", "nth-last-child", "nth-of-type", "nth-last-of-type",
+                              "first-of-type", "last-of-type", "only-of-type"})
+
+_COMBINATORS = frozenset({">", "+", "~"})
 
 
-def _has_arguments(selector: str) -> list[str] | None:
-    """The argument of each ``:has(`` of ``selector`` (``None`` when one is unclosed)."""
-    out = []
-    for m in _HAS_RE.finditer(selector):
-        depth, k = 1, m.end()
-        while k < len(selector) and depth:
-            if selector[k] in "([":
-                depth += 1
-            elif selector[k] in ")]":
-                depth -= 1
-            k += 1
-        if depth:
-            return None
-        out.append(selector[m.end():k - 1])
-    return out
+@dataclass(frozen=True)
+class SelectorCost:
+    """What makes a selector's matching time grow faster than the page: ``ancestors``, a
+    descendant combinator or ``:has()`` (each element walks its ancestors, or ``:has()``
+    its subtree: the sum of the elements' depths in all); ``siblings``, the ``~``
+    combinator or a pseudo-class of :data:`SIBLING_SCANNING` (each element walks its
+    siblings: the sum of the squared sibling counts)."""
+
+    ancestors: bool
+    siblings: bool
+
+
+def _split_commas(tokens: list) -> list[list]:
+    parts: list[list] = [[]]
+    for t in tokens:
+        if t.type == "literal" and t.value == ",":
+            parts.append([])
+        else:
+            parts[-1].append(t)
+    return parts
+
+
+def _strip(tokens: list) -> list:
+    i, j = 0, len(tokens)
+    while i < j and tokens[i].type in ("whitespace", "comment"):
+        i += 1
+    while j > i and tokens[j - 1].type in ("whitespace", "comment"):
+        j -= 1
+    return tokens[i:j]
+
+
+def _one_compound(tokens: list, leading_combinator: bool) -> bool:
+    """Whether a comma-separated part of a ``:has()`` argument is one compound selector
+    (optionally after one leading combinator), with no ``:has()`` and no combinator
+    inside its functions either."""
+    part = _strip(tokens)
+    if leading_combinator and part and part[0].type == "literal" and part[0].value in _COMBINATORS:
+        part = _strip(part[1:])
+    if not part:
+        return False
+    for t in part:
+        if t.type in ("whitespace", "comment"):
+            return False
+        if t.type == "literal" and t.value in _COMBINATORS:
+            return False
+        if t.type == "function":
+            if t.lower_name == "has":
+                return False
+            if not all(_one_compound(p, False) for p in _split_commas(t.arguments)):
+                return False
+    return True
+
+
+def _walk(tokens: list, found: dict) -> None:
+    """Record in ``found`` what :class:`SelectorCost` reads, and whether some ``:has()``
+    holds more than one compound (``found["bad_has"]``)."""
+    prev = None
+    for t in tokens:
+        if t.type == "whitespace" and prev is not None:
+            found["ancestors"] = True  # (trailing whitespace only overestimates)
+        elif t.type == "literal" and t.value == "~":
+            found["siblings"] = True
+        elif t.type == "ident" and prev is not None and prev.type == "literal" and prev.value == ":" \
+                and t.lower_value in SIBLING_SCANNING:
+            found["siblings"] = True
+        elif t.type == "function":
+            name = t.lower_name
+            if name in SIBLING_SCANNING:
+                found["siblings"] = True
+            if name == "has":
+                found["ancestors"] = True
+                if not all(_one_compound(p, True) for p in _split_commas(t.arguments)):
+                    found["bad_has"] = True
+            _walk(t.arguments, found)
+        elif t.type in ("() block", "[] block", "{} block"):
+            pass  # (an attribute selector's brackets: nothing inside costs more)
+        if t.type not in ("comment",):
+            prev = t if not (t.type == "literal" and t.value == ",") else None
+
+
+def selector_cost(selector: str) -> SelectorCost:
+    """The :class:`SelectorCost` of a selector checked by :func:`check_selector`."""
+    import tinycss2
+
+    found: dict = {}
+    _walk(tinycss2.parse_component_value_list(selector), found)
+    return SelectorCost(bool(found.get("ancestors")), bool(found.get("siblings")))
 
 
 def check_selector(value: object, name: str) -> str:
@@ -38,8 +120,9 @@ def check_selector(value: object, name: str) -> str:
     Raises:
         UsageError: not a string, blank, longer than :data:`MAX_SELECTOR_CHARS`
             characters, not a selector lexbor's CSS engine reads (Selectors Level 4; no
-            pseudo-elements), or a ``:has()`` whose argument holds a combinator or another
-            ``:has()``: lexbor matches those in time exponential in their number.
+            pseudo-elements), or a ``:has()`` whose argument is more than one compound
+            selector (after a leading combinator): lexbor matches those in time
+            exponential in the number of combinators.
     """
     if not isinstance(value, str) or not value.strip():
         raise UsageError(f"{name} must be a CSS selector")
@@ -48,14 +131,13 @@ def check_selector(value: object, name: str) -> str:
     if "\x00" in value:
         raise UsageError(f"{name}: a NUL character cannot be part of a CSS selector")
     selector = value.strip()
-    arguments = _has_arguments(selector)
-    if arguments is None:
-        raise UsageError(f"{name} is not a CSS selector: {selector[:200]!r}")
-    for arg in arguments:
-        inner = arg.strip().lstrip(">+~").strip()
-        if _HAS_RE.search(inner) or re.search(r"[\s>+~]", re.sub(r"\[[^\]]*\]|\([^)]*\)", "", inner)):
-            raise UsageError(f"{name}: a combinator inside :has() is not supported "
-                             f"(write :has(a) rather than :has(ul a)): {selector[:200]!r}")
+    import tinycss2
+
+    found: dict = {}
+    _walk(tinycss2.parse_component_value_list(selector), found)
+    if found.get("bad_has"):
+        raise UsageError(f"{name}: :has() takes one compound selector per item here, after an optional > + ~ "
+                         f"(write :has(a) rather than :has(ul a)): {selector[:200]!r}")
     from selectolax.lexbor import LexborHTMLParser
 
     try:

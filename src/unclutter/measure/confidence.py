@@ -10,7 +10,8 @@ site (fold models through the real pipeline), the reliability of the fitted prob
 is checked on folds the fit did not see (reliability diagram, expected calibration error:
 ``bench/README.md``), and the coefficients ship in ``confidence.json`` beside this module.
 
-A served page judged a JavaScript shell has its confidence capped
+A served page judged a JavaScript shell that kept a few words, or
+main text that is a placeholder ("Loading..."), has its confidence capped
 (:data:`JS_SHELL_CONFIDENCE`). The reasons are rules, each with its threshold below, written
 so that a reader knows what to check: little text kept, most of the page's text left out, a JavaScript shell, text
 from structured data instead of the visible page, several candidate regions of nearly equal
@@ -26,7 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["confidence_signals", "page_confidence", "script_chars", "GOOD_F1", "CONFIDENCE_WARNING_THRESHOLD",
-           "JS_SHELL_CONFIDENCE", "LOW_KEPT_CHARS", "LOW_KEPT_SHARE", "MODEL_SIGNALS", "RIVAL_SHARE", "SHELL_SCRIPT_SHARE", "SHELL_MAX_PAGE_CHARS", "SIGNALS"]
+           "JS_SHELL_CONFIDENCE", "PLACEHOLDER_RE", "SHELL_KEPT_MAX_WORDS", "LOW_KEPT_CHARS", "LOW_KEPT_SHARE", "MODEL_SIGNALS", "RIVAL_SHARE", "SHELL_SCRIPT_SHARE", "SHELL_MAX_PAGE_CHARS", "SIGNALS"]
 
 #: An extraction is "good" at this AEB F1 or above: what the confidence is the probability of.
 GOOD_F1 = 0.8
@@ -48,6 +49,18 @@ SHELL_MAX_PAGE_CHARS = 2000
 #: On wcxb-dev, 0 of the 6 pages so judged are extracted well (F1 >= ``GOOD_F1``); the cap
 #: is Laplace's rule of succession on that count, (0 + 1) / (6 + 2).
 JS_SHELL_CONFIDENCE = 0.125
+#: ... when at most this many words were kept (a short page beside an empty mount point, a
+#: news brief with a comments widget to come, is no shell's placeholder).
+SHELL_KEPT_MAX_WORDS = 12
+
+#: Main text that is only what a page shows until its scripts run or its check passes
+#: ("Loading...", "Please enable JavaScript", "Just a moment..."), within
+#: ``SHELL_KEPT_MAX_WORDS`` words: capped as a shell's is.
+PLACEHOLDER_RE = re.compile(
+    r"^\W*(?:loading(?:\s*(?:\.\.|…)|\W*$|[\s,.…]+(?:please wait|one moment|a moment)\b)|"
+    r"(?:please wait|one moment|just a moment|checking your browser|"
+    r"(?:please )?(?:enable|turn on) javascript|you need to enable javascript|javascript is (?:required|disabled)|"
+    r"this (?:site|app|page) (?:requires|needs) javascript)\b)", re.IGNORECASE)
 
 #: At least this share of the chosen candidate's score for the best candidate elsewhere on
 #: the page: "another region scored nearly as high" (``Selection.rival_share``).
@@ -55,9 +68,9 @@ RIVAL_SHARE = 0.9
 
 #: The signals, in the order of the model's coefficients.
 SIGNALS = ("log_kept_chars", "kept_share", "log_page_chars", "script_share", "text_share", "structured",
-           "little_text", "low_share", "shell", "rival_share", "rivals", "js_shell")
-#: The signals the logistic model weighs (``js_shell`` caps the value instead).
-MODEL_SIGNALS = SIGNALS[:-1]
+           "little_text", "low_share", "shell", "rival_share", "rivals", "js_shell", "placeholder")
+#: The signals the logistic model weighs (``js_shell`` and ``placeholder`` cap the value instead).
+MODEL_SIGNALS = SIGNALS[:-2]
 
 _MODEL_FILE = Path(__file__).with_name("confidence.json")
 
@@ -84,7 +97,7 @@ _SCRIPT_CLOSE_RE = re.compile("</script[^<>]{0,64}>?", re.IGNORECASE)
 
 
 def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: bool,
-                       rival_share: float = 0.0, js_shell: bool = False) -> dict[str, float]:
+                       rival_share: float = 0.0, js_shell: bool = False, kept_text: str = "") -> dict[str, float]:
     """The measurements :func:`page_confidence` reads, as a dict (:data:`SIGNALS` order).
 
     Args:
@@ -95,13 +108,17 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
         rival_share: the heuristic's best score outside the chosen region as a share of
             the best score (``Selection.rival_share``), in [0, 1].
         js_shell: :func:`unclutter.route.js_shell` judges the served page a JavaScript
-            shell (the pipeline asks only when under :data:`LOW_KEPT_CHARS` were kept).
+            shell (the pipeline asks only when under :data:`LOW_KEPT_CHARS` were kept);
+            counts only when at most :data:`SHELL_KEPT_MAX_WORDS` words were kept.
+        kept_text: the extracted main text, read for :data:`PLACEHOLDER_RE` when it is
+            under :data:`LOW_KEPT_CHARS` characters.
     """
     size = max(len(html), 1)
     page = max(page_chars, 0)
     kept = max(kept_chars, 0)
     share = min(1.0, kept / page) if page else 0.0
     scripts = script_chars(html) / size
+    short = kept < LOW_KEPT_CHARS and len(kept_text.split()) <= SHELL_KEPT_MAX_WORDS if kept_text else js_shell
     return {
         "log_kept_chars": math.log1p(kept),
         "kept_share": share,
@@ -115,7 +132,8 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
         "shell": 1.0 if scripts >= SHELL_SCRIPT_SHARE and page < SHELL_MAX_PAGE_CHARS else 0.0,
         "rival_share": rival_share,
         "rivals": 1.0 if rival_share >= RIVAL_SHARE else 0.0,
-        "js_shell": 1.0 if js_shell else 0.0,
+        "js_shell": 1.0 if js_shell and short else 0.0,
+        "placeholder": 1.0 if short and PLACEHOLDER_RE.search(kept_text) else 0.0,
     }
 
 
@@ -141,7 +159,7 @@ def page_confidence(signals: dict[str, float]) -> tuple[float, list[str]]:
     z = intercept + sum(c * (signals[name] - m) / s for c, name, m, s in zip(coef, MODEL_SIGNALS, mean, scale))
     z = max(-60.0, min(60.0, z))
     value = 1.0 / (1.0 + math.exp(-z))
-    if signals.get("js_shell"):
+    if signals.get("js_shell") or signals.get("placeholder"):
         value = min(value, JS_SHELL_CONFIDENCE)
     reasons: list[str] = []
     if value >= CONFIDENCE_WARNING_THRESHOLD:
@@ -151,6 +169,9 @@ def page_confidence(signals: dict[str, float]) -> tuple[float, list[str]]:
         reasons.append(f"little text kept ({kept} characters)")
     if signals["low_share"]:
         reasons.append(f"most of the page's visible text left out ({100 * signals['kept_share']:.0f}% kept)")
+    if signals.get("placeholder"):
+        reasons.append("the text kept is a placeholder shown until scripts run or a check passes "
+                       "('Loading...', 'Please enable JavaScript')")
     if signals.get("js_shell"):
         reasons.append("the served page is a JavaScript shell: its scripts build the content (render it: "
                        "--render auto)")

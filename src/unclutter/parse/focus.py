@@ -3,11 +3,14 @@ reduced to the elements the caller names as its main content, less those named a
 before any other stage reads it (as Jina Reader's ``X-Target-Selector`` and
 ``X-Remove-Selector`` headers).
 
-The reduced page keeps the original ``<head>`` (title, ``<meta>`` tags, stylesheets: text
-the page's styles hide stays hidden) and the ``<html>`` element's attributes (its
-``lang``), and gains the page's JSON-LD blocks from outside the targets, so the metadata
-stage reads what it would read on the whole page, except bylines and dates shown only in
-the body outside the targets.
+The reduced page keeps the original ``<head>`` (title, ``<meta>`` tags, stylesheets), the
+``<html>`` and ``<body>`` start tags, and each target's ancestors (their start tags, so the
+page's selectors that read the context still apply: text the page's styles hide stays
+hidden, a hidden target included), and gains the page's JSON-LD blocks from outside the
+targets, so the metadata stage reads what it would read on the whole page, except bylines
+and dates shown only in the body outside the targets. Only what makes the prune stage read
+an element as page chrome is left off the targets and their ancestors
+(:data:`TARGET_NEUTRAL_TAGS`, :data:`TARGET_DROPPED_ATTRIBUTES`).
 """
 
 from __future__ import annotations
@@ -17,29 +20,28 @@ from html import escape
 
 from selectolax.lexbor import LexborHTMLParser
 
-from ..core.errors import TargetNotFoundError
+from ..core.errors import InputTooComplexError, TargetNotFoundError
+from ..core.selectors import selector_cost
 from .guards import check_input_limits
 
 __all__ = ["Focused", "focus_html"]
 
-#: Attributes left off a matched target element itself (not its descendants): those by
-#: which the page would hide it or the prune stage read it as chrome. The caller named it.
-TARGET_DROPPED_ATTRIBUTES = frozenset({"class", "id", "style", "role", "hidden", "aria-hidden", "inert"})
+#: Attributes left off a matched target element and its ancestors: those by which the
+#: prune stage reads an element as page chrome (``role="navigation"``...). The caller named
+#: the element; whatever hides it (``hidden``, ``style``, a stylesheet rule) still hides it.
+TARGET_DROPPED_ATTRIBUTES = frozenset({"role"})
 
-#: Tags of a matched target element written as ``div``: elements the prune stage removes
-#: by their tag (``prune.rules.NON_CONTENT_TAGS`` that hold readable text; a page-level
-#: ``header`` or ``footer``).
-TARGET_NEUTRAL_TAGS = frozenset({"nav", "aside", "menu", "dialog", "noscript", "template", "header", "footer"})
+#: Tags of a matched target element, or of one of its ancestors, written as ``div``:
+#: elements the prune stage removes by their tag that hold readable text
+#: (``prune.rules.NON_CONTENT_TAGS``; a page-level ``header`` or ``footer``).
+TARGET_NEUTRAL_TAGS = frozenset({"nav", "aside", "menu", "dialog", "noscript", "header", "footer"})
 
-#: The container a matched element needs to be parsed again as itself (a table row outside
-#: a table is dropped by the HTML parser): (start tags, end tags).
-_CONTEXT = {
-    "tr": ("<table>", "</table>"),
-    "thead": ("<table>", "</table>"), "tbody": ("<table>", "</table>"), "tfoot": ("<table>", "</table>"),
-    "caption": ("<table>", "</table>"), "colgroup": ("<table>", "</table>"),
-    "td": ("<table><tr>", "</tr></table>"), "th": ("<table><tr>", "</tr></table>"),
-    "li": ("<ul>", "</ul>"), "dt": ("<dl>", "</dl>"), "dd": ("<dl>", "</dl>"),
-}
+#: Selectors whose matching time grows faster than the page (:class:`SelectorCost`) are
+#: run only when the page's estimate of that work (the sum of the elements' depths, the sum
+#: of the squared sibling counts) is at most this many steps: about 0.4 s of lexbor's time on
+#: a 2-core Xeon (``:nth-child()`` over 40,000 siblings, 1.6 billion steps, took 6 s), a
+#: table of 10,000 rows.
+MAX_SELECTOR_STEPS = 100_000_000
 
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
                    "track", "wbr"})
@@ -94,55 +96,134 @@ def _start_tag(tag: str, attrs: dict) -> str:
     return "<" + " ".join(parts) + ">"
 
 
-def _target_html(node) -> str:
-    tag = node.tag
-    shown = "div" if tag in TARGET_NEUTRAL_TAGS else tag
-    start = _start_tag(shown, node.attributes)
-    if tag in _VOID:
-        body = start
-    else:
-        body = f"{start}{node.inner_html or ''}</{shown}>"
-    before, after = _CONTEXT.get(tag, ("", ""))
-    return before + body + after
+def _shown(tag: str) -> str:
+    return "div" if tag in TARGET_NEUTRAL_TAGS else tag
+
+
+def _element_html(node) -> str:
+    tag = _shown(node.tag)
+    start = _start_tag(tag, node.attributes)
+    return start if node.tag in _VOID else f"{start}{node.inner_html or ''}</{tag}>"
+
+
+def _chain(node) -> list:
+    """Ancestors of ``node`` below ``<body>``, outermost first."""
+    out = []
+    a = node.parent
+    while a is not None and a.tag not in ("body", "html", "-undef"):
+        out.append(a)
+        a = a.parent
+    out.reverse()
+    return out
+
+
+def _groups_html(hits: list) -> str:
+    """Each run of consecutive hits sharing a parent (rows of one table, items of one
+    list), inside copies of their ancestors' start tags: the page's selectors that read
+    the context (``.story .note``, ``main > article``), a list's numbering and a table's
+    rows still apply."""
+    out = []
+    k = 0
+    while k < len(hits):
+        parent = hits[k].parent
+        j = k + 1
+        while j < len(hits) and hits[j].parent is not None and parent is not None \
+                and hits[j].parent.mem_id == parent.mem_id:
+            j += 1
+        chain = _chain(hits[k])
+        out.extend(_start_tag(_shown(a.tag), a.attributes) for a in chain)
+        out.extend(_element_html(n) for n in hits[k:j])
+        out.extend(f"</{_shown(a.tag)}>" for a in reversed(chain))
+        k = j
+    return "".join(out)
+
+
+def _tree_work(tree) -> tuple[int, int]:
+    """(sum of the elements' depths, sum of the squared element-child counts) of a lexbor
+    document: one walk."""
+    depth_sum = square_sum = 0
+    root = tree.root
+    if root is None:
+        return 0, 0
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        depth_sum += depth
+        children = 0
+        child = node.child
+        while child is not None:
+            if child.is_element_node:
+                children += 1
+                stack.append((child, depth + 1))
+            child = child.next
+        square_sum += children * children
+    return depth_sum, square_sum
+
+
+def _check_work(tree, selectors: list[str], work: list) -> None:
+    """Raise when a selector's matching on ``tree`` would exceed :data:`MAX_SELECTOR_STEPS`
+    (``work``: the memo of :func:`_tree_work`)."""
+    for selector in selectors:
+        cost = selector_cost(selector)
+        if not (cost.ancestors or cost.siblings):
+            continue
+        if not work:
+            work.extend(_tree_work(tree))
+        steps = (work[0] if cost.ancestors else 0) + (work[1] if cost.siblings else 0)
+        if steps > MAX_SELECTOR_STEPS:
+            raise InputTooComplexError(
+                f"unreadable input: the selector {selector[:100]!r} would take about {steps:,} matching steps on "
+                f"this page (limit {MAX_SELECTOR_STEPS:,}): it walks ancestors or siblings, and the page is deep "
+                "or has elements with very many children")
 
 
 def focus_html(html: str, target: str | None = None, remove: str | None = None) -> Focused:
-    """``html`` less the elements matching ``remove`` (with their subtrees), reduced to
-    the elements matching ``target`` (the outermost ones, in document order); see the
-    module docstring. Selectors as :func:`unclutter.core.selectors.check_selector`
-    returns them; matching is lexbor's (Selectors Level 4), on the page as parsed, before
-    scripts or styles. The removal happens first: a target inside a removed element is gone.
+    """``html`` less the elements matching ``remove`` (with their subtrees; never the
+    ``<html>`` element), reduced to the elements matching ``target`` (the outermost ones,
+    in document order, inside copies of their ancestors; ``html``, ``:root`` or ``body``:
+    the whole page); see the module docstring. Selectors as
+    :func:`unclutter.core.selectors.check_selector` returns them; matching is lexbor's
+    (Selectors Level 4), on the page as parsed, before scripts or styles. The removal
+    happens first: a target inside a removed element is gone.
 
     Raises:
-        TargetNotFoundError: ``target`` matches no element (after the removal).
-        InputTooDeepError, InputTooComplexError: as :func:`~.guards.check_input_limits`.
+        TargetNotFoundError: ``target`` matches no element outside ``<head>`` (after the
+            removal).
+        InputTooDeepError, InputTooComplexError: as :func:`~.guards.check_input_limits`;
+            InputTooComplexError too when a selector would take more than
+            :data:`MAX_SELECTOR_STEPS` steps on this page.
     """
     check_input_limits(html)
     tree = LexborHTMLParser(html)
+    work: list = []
+    _check_work(tree, [x for x in (remove, target) if x], work)
     removed = 0
     if remove:
-        doomed = _outermost(tree.css(remove))
+        doomed = _outermost([n for n in tree.css(remove) if n.tag != "html" and n.parent is not None])
         for node in doomed:
-            if node.parent is not None:
-                node.decompose()
+            node.decompose()
         removed = len(doomed)
     if not target:
         return Focused(tree.html or "", 0, removed)
     head = tree.head
     in_head = {n.mem_id for n in head.traverse(include_text=False)} if head is not None else set()
-    hits = _outermost([n for n in tree.css(target) if n.tag != "html" and n.mem_id not in in_head])
-    if not hits:
-        raise TargetNotFoundError(f"no element matches the target selector {target[:200]!r}")
-    if any(n.tag == "body" for n in hits):
+    matched = tree.css(target)
+    hits = _outermost([n for n in matched if n.tag != "html" and n.mem_id not in in_head])
+    whole = any(n.tag == "html" for n in matched) or any(n.tag == "body" for n in hits)
+    if whole:
         return Focused(tree.html or "", 1, removed)
+    if not hits:
+        why = (" (it matches only elements of the page's <head>)" if matched
+               else f" (after the remove selector removed {removed} elements)" if removed else "")
+        raise TargetNotFoundError(f"no element matches the target selector {target[:200]!r}{why}")
     head_html = head.inner_html or "" if head is not None else ""
     inside = set()
     for n in hits:
         inside.update(d.mem_id for d in n.css('script[type*="ld+json" i]'))
     ld = "".join(s.html or "" for s in tree.css('body script[type*="ld+json" i]') if s.mem_id not in inside)
     root = tree.root
-    start = _start_tag("html", {k: v for k, v in (root.attributes if root is not None else {}).items()
-                                if k.lower() == "lang" or k.lower() == "dir" or k.lower() == "xml:lang"})
-    body = "".join(_target_html(n) for n in hits)
-    return Focused(f"<!DOCTYPE html>{start}<head>{head_html}{ld}</head><body>{body}</body></html>",
-                   len(hits), removed)
+    body = tree.body
+    html_start = _start_tag("html", root.attributes if root is not None else {})
+    body_start = _start_tag("body", body.attributes if body is not None else {})
+    return Focused(f"<!DOCTYPE html>{html_start}<head>{head_html}{ld}</head>{body_start}{_groups_html(hits)}"
+                   "</body></html>", len(hits), removed)

@@ -258,8 +258,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if len(url) > MAX_URL_CHARS:
             raise ServiceError("bad_request", f"URL longer than {MAX_URL_CHARS} characters")
         try:
-            opts = ReadOptions(render=x_render.strip().lower() if x_render else None, wait_for=x_wait_for,
-                               target_selector=x_target, remove_selector=x_remove)
+            opts = ReadOptions(render=x_render.strip().lower() if x_render else None,
+                               wait_for=_utf8_header(x_wait_for), target_selector=_utf8_header(x_target),
+                               remove_selector=_utf8_header(x_remove))
         except ValueError:
             raise ServiceError("bad_request", "X-Render must be never, auto or always") from None
         fmt = negotiate(accept, "markdown")
@@ -270,6 +271,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return await serve(url, None, opts, fmt)
 
     return app
+
+
+def _utf8_header(value: str | None) -> str | None:
+    """A header value as the client wrote it: HTTP header bytes reach the app decoded as
+    ISO-8859-1 (RFC 9110 §5.5), and clients send a selector's non-ASCII characters
+    (``.日本``) as UTF-8. Bytes that are not UTF-8 stay as decoded."""
+    if value is None or value.isascii():
+        return value
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return value
 
 
 _DESCRIPTION = f"""
