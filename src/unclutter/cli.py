@@ -299,10 +299,11 @@ def _batch_options(f):
     import functools
 
     @functools.wraps(f)
-    def wrapper(*args, input_file, workers, include, exclude, errors_only, quiet, overwrite, shard_size,
-                page_timeout, max_memory, per_host, delay, retries, **kw):
+    def wrapper(*args, input_file, sitemap, feed, workers, include, exclude, errors_only, quiet, overwrite,
+                shard_size, page_timeout, max_memory, per_host, delay, retries, **kw):
         click.get_current_context().meta[_BATCH_KEY] = dict(
-            input_file=input_file, workers=workers, include=include, exclude=exclude, errors_only=errors_only,
+            input_file=input_file, discover=tuple(sitemap) + tuple(feed), workers=workers, include=include,
+            exclude=exclude, errors_only=errors_only,
             quiet=quiet, overwrite=overwrite, shard_size=shard_size, page_timeout=page_timeout,
             max_memory=max_memory, per_host=per_host, delay=delay, retries=retries)
         return f(*args, **kw)
@@ -310,6 +311,10 @@ def _batch_options(f):
     options = [
         click.option("-i", "--input-file", multiple=True, metavar="LIST", help="Batch: read paths and URLs, one "
                      "per line, from LIST (- for standard input). Repeatable."),
+        click.option("--sitemap", multiple=True, metavar="URL", help="Batch: the pages a sitemap lists (XML or "
+                     "text, gzip too; a sitemap index is followed). Repeatable."),
+        click.option("--feed", multiple=True, metavar="URL", help="Batch: the pages an RSS or Atom feed links "
+                     "to. Repeatable."),
         click.option("--workers", type=click.IntRange(min=1, max=256), help="Batch: worker processes, at most "
                      "4 per core (default: the machine's cores)."),
         click.option("--include", multiple=True, metavar="GLOB", help="Batch: file names read inside folders "
@@ -401,6 +406,22 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
             names.extend(read_list(listing))
         except OSError as exc:
             raise UsageError(f"cannot read the list {listing!r}: {exc.strerror or exc}") from None
+    if b["discover"]:
+        from .batch.discover import discover_urls
+
+        bad = [u for u in b["discover"] if not _is_url(u)]
+        if bad:
+            raise UsageError(f"--sitemap / --feed needs an http(s) URL, got {bad[0][:200]!r}")
+        found = discover_urls(b["discover"], policy)
+        if not b["quiet"]:
+            for doc, why in found.failed:
+                click.echo(f"unclutter: warning: {doc[:200]}: {why}", err=True)
+            click.echo(f"unclutter: {len(found.urls)} page URLs from {found.documents} sitemaps and feeds"
+                       + (f" ({found.dropped} more left out: over the limits)" if found.dropped else ""), err=True)
+        names.extend(found.urls)
+        if not found.urls and not names:
+            raise UsageError("no pages found: the sitemaps and feeds list no page URL"
+                             + (f" ({found.failed[0][1]})" if found.failed else ""))
     if not names:
         raise UsageError("nothing to do: give SOURCEs or -i LIST")
     if next(expand_sources(names, b["include"], b["exclude"]), None) is None:
@@ -549,9 +570,11 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
     if output == "":
         raise UsageError("-o needs a file name (or - for standard output)")
     input_file = click.get_current_context().meta[_BATCH_KEY]["input_file"]
-    if not sources and not input_file:
+    discover = click.get_current_context().meta[_BATCH_KEY]["discover"]
+    if not sources and not input_file and not discover:
         raise UsageError("missing SOURCE: give a file, a folder, a WARC archive, an http(s) URL, - for "
-                         "standard input, or -i LIST")
+                         "standard input, -i LIST, --sitemap URL or --feed URL")
+    input_file = input_file or discover  # (sitemaps and feeds make a batch run, as a list does)
     chunks = (click.get_current_context().meta.get(_SUMMARY_KEY) or {}).get("chunks")
     batch = _is_batch(sources, input_file, output)
     if batch and chunks and len(sources) == 1 and not input_file and output and output.lower().endswith(".jsonl") \
