@@ -448,7 +448,8 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
         for line in summary.lines():
             click.echo(f"unclutter: {line}", err=True)
     if summary.failed:
-        raise _BatchFailed(f"{summary.failed} of {summary.pages} pages failed (error rows are in {output})")
+        raise _BatchFailed(f"{summary.failed} of {summary.pages} pages failed (error rows are in "
+                           f"{'standard output' if output == '-' else output})")
 
 
 class _BatchFailed(UnclutterError):
@@ -486,8 +487,8 @@ def _reader_may_leave(fn, *args, **kwargs):
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="markdown", show_default=True,
               help="Output format.")
 @click.option("-o", "--output", metavar="OUT",
-              help="Write to FILE (atomically) instead of stdout. Batch: a .jsonl file, a .parquet file or "
-                   "a folder of one file per page.")
+              help="Write to FILE (atomically) instead of stdout. Batch: a .jsonl file, a .parquet file, "
+                   "a folder of one file per page, or - for JSON Lines on stdout (whatever -f says; no resume).")
 @click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin (default: the "
               "canonical URL the page states, if any).")
 @click.option("--extractor", default="auto", show_default=True,
@@ -506,11 +507,13 @@ def _reader_may_leave(fn, *args, **kwargs):
 @click.option("--styles", type=click.Choice(["cascade", "inline"]), default="cascade", show_default=True,
               help="What decides hidden text: the page's stylesheets and style attributes (cascade), or "
               "style attributes alone (inline: about 1.6x the pages/s; text a stylesheet hides is kept).")
-@click.option("--target-selector", "target_selector", metavar="CSS",
-              help="The page's main content is what this CSS selector matches (no main-content selection; "
-                   "clutter and hidden text are still removed). Exit status 6 when nothing matches.")
-@click.option("--remove-selector", "remove_selector", metavar="CSS",
-              help="Remove the elements this CSS selector matches before anything reads the page.")
+@click.option("--target-selector", "target_selector", metavar="CSS", multiple=True,
+              help="The page's main content is what this CSS selector matches, in page order (no main-content "
+                   "selection; scripts, controls and text the page hides are still removed). Applied after "
+                   "--remove-selector, to the page as rendered when it is. Exit status 6 when nothing matches. "
+                   "Repeatable (a selector list).")
+@click.option("--remove-selector", "remove_selector", metavar="CSS", multiple=True,
+              help="Remove the elements this CSS selector matches before anything reads the page. Repeatable.")
 @click.option("--no-date-search", is_flag=True, help="Take the publication date from the page's markup only "
                                                       "(no search of its URL and visible text).")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
@@ -538,7 +541,7 @@ def _reader_may_leave(fn, *args, **kwargs):
 @click.version_option(package_name="unclutter")
 def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | None, extractor: str,
         no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, styles: str,
-        target_selector: str | None, remove_selector: str | None, no_date_search: bool, explain: bool,
+        target_selector: tuple[str, ...], remove_selector: tuple[str, ...], no_date_search: bool, explain: bool,
         user_agent: str | None,
         respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
         allow_private: tuple[str, ...], allow_port: tuple[int, ...], render: str | None, wait_for: str | None,
@@ -558,10 +561,11 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images,
                    include_captions=not no_captions, refine=not no_refine, search_date=not no_date_search,
                    styles=styles)
-    if target_selector is not None:
-        options["target_selector"] = target_selector
-    if remove_selector is not None:
-        options["remove_selector"] = remove_selector
+    for name, given in (("target_selector", target_selector), ("remove_selector", remove_selector)):
+        if given:
+            if any(not g.strip() for g in given):
+                raise UsageError(f"--{name.replace('_', '-')} needs a CSS selector")
+            options[name] = ", ".join(given)
     if explain:
         options["explain"] = True  # the removal log is only kept when asked for
     options.update(_summary_settings())

@@ -211,11 +211,14 @@ _VIEW_FILLED_FIELDS = ("byline", "date_published", "date_modified")
 def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Article:
     trace: list[str] = []
     html, utf8 = _decode(data, options)
+    source_html = html
+    focus_removed: list = []
     if options.target_selector or options.remove_selector:
-        focused = focus_html(html, options.target_selector, options.remove_selector)
-        html, utf8 = focused.html, None
-        trace.append(f"focus: the remove selector removed {focused.removed} elements"
-                     + (f"; the target selector matched {focused.targets}" if options.target_selector else ""))
+        focused = focus_html(html, options.target_selector, options.remove_selector, log=options.explain)
+        html, utf8, focus_removed = focused.html, None, focused.removals
+        trace.append("focus: " + "; ".join(
+            ([f"the remove selector removed {focused.removed} elements"] if options.remove_selector else [])
+            + ([f"the target selector matched {focused.targets}"] if options.target_selector else [])))
     log = options.explain  # keep the removal log (Article.removed) only when asked
     page: ParsedPage = parse_for_pruning(html, url, utf8=utf8, report_skipped=log, styles=options.styles)
     trace.append(f"parse: base URL {page.base_url!r}")
@@ -293,7 +296,7 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     if not any(ch.isalnum() for ch in text):
         exc = NoContentError("no main content found: the page has no readable article text")
         exc.trace = trace  # what each stage decided, for --explain
-        exc.removed = pruned.removed + selection.removed
+        exc.removed = focus_removed + pruned.removed + selection.removed
         raise exc
 
     excerpt = meta.excerpt
@@ -331,10 +334,10 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
         reading_time_min=reading_minutes(words, cjk),
         tokenizer=TOKENIZER_NAME,
         content_source=content_source,
-        extractor=options.extractor,
-        removed=pruned.removed + selection.removed,
+        extractor="target" if options.target_selector else options.extractor,
+        removed=focus_removed + pruned.removed + selection.removed,
         trace=trace,
-        source_html=html,
+        source_html=source_html,
         _counter=count_tokens,
         confidence=confidence,
         confidence_reasons=reasons,
@@ -358,6 +361,8 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
             against ``<base href>``).
         **options: fields of :class:`~unclutter.core.options.Options`
             (``extractor``, ``include_links``, ``include_images``, ``include_captions``, ``refine``,
+            ``target_selector`` / ``remove_selector`` (CSS: the main content / elements removed
+            first; :mod:`unclutter.parse.focus`),
             ``structured_data_fallback``, ``http_charset``, ``max_input_bytes``, the
             ``summary*`` / ``strict`` options of :mod:`unclutter.summarize`, ``render``
             (``"auto"`` / ``"always"``: render the page in headless Chromium first, served
@@ -373,7 +378,8 @@ def extract(html: str | bytes, url: str | None = None, **options) -> Article:
             URL (``None`` or ``""``: no URL).
         UnreadableInputError: empty, binary, oversized or too deeply nested input
             (subclasses say which).
-        NoContentError: the page parsed but has no main content.
+        NoContentError: the page parsed but has no main content (``TargetNotFoundError``:
+            ``target_selector`` matches nothing).
         RenderUnavailableError, RenderError, FetchError, PolicyError: with
             ``render="always"`` only, when rendering fails (``auto`` falls back to the
             page as given and says so in ``Article.render``).

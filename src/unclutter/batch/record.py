@@ -48,6 +48,7 @@ RECORD_SCHEMA: tuple[tuple[str, str], ...] = (
     ("content_source", "string"),  # "dom" or "structured-data"
     ("render", "string"),          # "rendered" (run in a browser) or "served" (its HTML as served); null: not asked
     ("confidence", "float64"),     # 0-1, calibrated (unclutter.measure.confidence)
+    ("confidence_reasons", "string"),  # why it is under 0.5, "; "-separated; null when none
     ("markdown", "string"),
     ("text", "string"),
     ("word_count", "int64"),
@@ -166,6 +167,7 @@ def extract_record(page: PageInput, options: Options | None = None) -> dict[str,
         content_source=article.content_source,
         render=None if article.render is None else ("rendered" if article.render.get("rendered") else "served"),
         confidence=article.confidence,
+        confidence_reasons="; ".join(article.confidence_reasons) or None,
         markdown=article.markdown,
         text=article.text,
         word_count=article.word_count,

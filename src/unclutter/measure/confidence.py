@@ -173,8 +173,8 @@ def page_confidence(signals: dict[str, float]) -> tuple[float, list[str]]:
         reasons.append("the text kept is a placeholder shown until scripts run or a check passes "
                        "('Loading...', 'Please enable JavaScript')")
     if signals.get("js_shell"):
-        reasons.append("the served page is a JavaScript shell: its scripts build the content (render it: "
-                       "--render auto)")
+        reasons.append("the page is a JavaScript shell: its scripts build the content, and they did not run "
+                       "(or built nothing)")
     elif signals["shell"]:
         reasons.append(f"the page looks like a JavaScript shell ({100 * signals['script_share']:.0f}% of it is "
                        "scripts, little visible text)")

@@ -15,12 +15,13 @@ an element as page chrome is left off the targets and their ancestors
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
 from selectolax.lexbor import LexborHTMLParser
 
 from ..core.errors import InputTooComplexError, TargetNotFoundError
+from ..core.models import Removal
 from ..core.selectors import selector_cost
 from .guards import check_input_limits
 
@@ -55,11 +56,14 @@ class Focused:
         html: the reduced document (text).
         targets: outermost elements matching the target selector (0 without one).
         removed: outermost elements matching the remove selector, removed.
+        removals: with ``log``, each removed element's :class:`~unclutter.core.models.Removal`
+            (stage ``"focus"``).
     """
 
     html: str
     targets: int
     removed: int
+    removals: list = field(default_factory=list)
 
 
 def _outermost(nodes: list) -> list:
@@ -177,7 +181,7 @@ def _check_work(tree, selectors: list[str], work: list) -> None:
                 "or has elements with very many children")
 
 
-def focus_html(html: str, target: str | None = None, remove: str | None = None) -> Focused:
+def focus_html(html: str, target: str | None = None, remove: str | None = None, *, log: bool = False) -> Focused:
     """``html`` less the elements matching ``remove`` (with their subtrees; never the
     ``<html>`` element), reduced to the elements matching ``target`` (the outermost ones,
     in document order, inside copies of their ancestors; ``html``, ``:root`` or ``body``:
@@ -198,20 +202,26 @@ def focus_html(html: str, target: str | None = None, remove: str | None = None) 
     work: list = []
     _check_work(tree, [x for x in (remove, target) if x], work)
     removed = 0
+    removals: list[Removal] = []
     if remove:
         doomed = _outermost([n for n in tree.css(remove) if n.tag != "html" and n.parent is not None])
         for node in doomed:
+            if log:
+                text = " ".join((node.text(deep=True) or "").split())
+                cid = " ".join(x for x in (node.attributes.get("class"), node.attributes.get("id")) if x)
+                # (no preview: the text read here still holds what the page's styles hide)
+                removals.append(Removal("focus", "remove selector", node.tag, cid[:80], len(text), ""))
             node.decompose()
         removed = len(doomed)
     if not target:
-        return Focused(tree.html or "", 0, removed)
+        return Focused(tree.html or "", 0, removed, removals)
     head = tree.head
     in_head = {n.mem_id for n in head.traverse(include_text=False)} if head is not None else set()
     matched = tree.css(target)
     hits = _outermost([n for n in matched if n.tag != "html" and n.mem_id not in in_head])
     whole = any(n.tag == "html" for n in matched) or any(n.tag == "body" for n in hits)
     if whole:
-        return Focused(tree.html or "", 1, removed)
+        return Focused(tree.html or "", 1, removed, removals)
     if not hits:
         why = (" (it matches only elements of the page's <head>)" if matched
                else f" (after the remove selector removed {removed} elements)" if removed else "")
@@ -226,4 +236,4 @@ def focus_html(html: str, target: str | None = None, remove: str | None = None) 
     html_start = _start_tag("html", root.attributes if root is not None else {})
     body_start = _start_tag("body", body.attributes if body is not None else {})
     return Focused(f"<!DOCTYPE html>{html_start}<head>{head_html}{ld}</head>{body_start}{_groups_html(hits)}"
-                   "</body></html>", len(hits), removed)
+                   "</body></html>", len(hits), removed, removals)
