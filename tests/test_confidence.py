@@ -3,6 +3,11 @@ where it shows (JSON, CLI warning, batch records, service)."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import pytest
+
 import unclutter
 from unclutter.measure import confidence as conf
 
@@ -153,3 +158,24 @@ def test_a_placeholder_is_capped_and_a_short_page_beside_an_empty_mount_point_is
     a = unclutter.extract(brief)
     assert a.confidence > 0.5 and a.confidence_signals["js_shell"] == 0.0
     assert a.confidence_signals["placeholder"] == 0.0
+
+
+def test_min_confidence_turns_a_doubtful_extraction_into_an_error(tmp_path) -> None:
+    from unclutter.core.errors import LowConfidenceError, NoContentError, UsageError
+
+    shell = ("<html><head><title>App</title><script src='/app.js'></script></head>"
+             "<body><div id='root'><p>Loading...</p></div></body></html>")
+    with pytest.raises(LowConfidenceError, match="JavaScript shell") as info:
+        unclutter.extract(shell, min_confidence=0.5)
+    assert isinstance(info.value, NoContentError) and info.value.exit_code == 6
+    assert unclutter.extract(shell).confidence <= conf.JS_SHELL_CONFIDENCE  # (default: returned, flagged)
+    article = "<html><body><article>" + "<p>A sentence of the story, with clauses and commas, told plainly.</p>" * 20
+    assert unclutter.extract(article + "</article></body></html>", min_confidence=0.5).confidence >= 0.5
+    for bad in (-0.1, 1.5, "0.5", True, float("nan")):
+        with pytest.raises(UsageError):
+            unclutter.extract(article, min_confidence=bad)
+    page = tmp_path / "shell.html"
+    page.write_text(shell, encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "unclutter", str(page), "--min-confidence", "0.3"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 6 and "low confidence: 0.12" in proc.stderr and proc.stdout == ""

@@ -195,6 +195,9 @@ def test_target_and_remove_selectors_in_headers_and_body(client, origin) -> None
     # a selector's non-ASCII characters travel in the header as UTF-8
     r = client.get("/" + target, headers={"X-Target-Selector": ".日本".encode()})
     assert r.status_code == 422 and "'.日本'" in error_of(r)["message"]
+    r = client.post("/read", json={"html": "<html><body><div id=root>Loading...</div></body></html>",
+                                   "min_confidence": 0.5})
+    assert r.status_code == 422 and error_of(r)["code"] == "low_confidence"
     r = client.post("/read?format=text", json={"html": ARTICLE.decode(), "target_selector": "h2 ~ p",
                                                "remove_selector": "img"})
     assert r.status_code == 200 and "First 0" in r.text and "Opening 0" not in r.text and "picture" not in r.text

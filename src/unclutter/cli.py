@@ -514,6 +514,9 @@ def _reader_may_leave(fn, *args, **kwargs):
                    "Repeatable (a selector list).")
 @click.option("--remove-selector", "remove_selector", metavar="CSS", multiple=True,
               help="Remove the elements this CSS selector matches before anything reads the page. Repeatable.")
+@click.option("--min-confidence", "min_confidence", type=click.FloatRange(0, 1), metavar="P",
+              help="Fail (exit status 6; a batch: an error row, LowConfidenceError) when the extraction's "
+                   "confidence is under P, 0 to 1, instead of returning a doubtful main content.")
 @click.option("--no-date-search", is_flag=True, help="Take the publication date from the page's markup only "
                                                       "(no search of its URL and visible text).")
 @click.option("--explain", is_flag=True, help="Print what was removed and why (stderr; JSON gets it too).")
@@ -541,7 +544,8 @@ def _reader_may_leave(fn, *args, **kwargs):
 @click.version_option(package_name="unclutter")
 def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | None, extractor: str,
         no_links: bool, no_images: bool, no_captions: bool, no_refine: bool, styles: str,
-        target_selector: tuple[str, ...], remove_selector: tuple[str, ...], no_date_search: bool, explain: bool,
+        target_selector: tuple[str, ...], remove_selector: tuple[str, ...], min_confidence: float | None,
+        no_date_search: bool, explain: bool,
         user_agent: str | None,
         respect_robots: bool, cache_dir: str | None, deadline: float | None, proxy: str | None,
         allow_private: tuple[str, ...], allow_port: tuple[int, ...], render: str | None, wait_for: str | None,
@@ -561,6 +565,8 @@ def cli(sources: tuple[str, ...], fmt: str, output: str | None, base_url: str | 
     options = dict(extractor=extractor, include_links=not no_links, include_images=not no_images,
                    include_captions=not no_captions, refine=not no_refine, search_date=not no_date_search,
                    styles=styles)
+    if min_confidence is not None:
+        options["min_confidence"] = min_confidence
     for name, given in (("target_selector", target_selector), ("remove_selector", remove_selector)):
         if given:
             if any(not g.strip() for g in given):

@@ -43,7 +43,7 @@ import re
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from .core.errors import InputTooLargeError, NoContentError, UsageError
+from .core.errors import InputTooLargeError, LowConfidenceError, NoContentError, UsageError
 from .core.models import Article, Metadata
 from .core.options import Options
 from .core.tokens import TOKENIZER_NAME, count_tokens
@@ -312,6 +312,12 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
                                  selection.rival_share, shell, text if kept_chars < LOW_KEPT_CHARS else "")
     confidence, reasons = page_confidence(signals)
     trace.append(f"confidence: {confidence:.2f}" + (f" ({'; '.join(reasons)})" if reasons else ""))
+    if confidence < options.min_confidence:
+        exc = LowConfidenceError(f"low confidence: {confidence:.2f}, under the minimum {options.min_confidence:g}"
+                                 + (f" ({'; '.join(reasons)})" if reasons else ""))
+        exc.trace = trace
+        exc.removed = focus_removed + pruned.removed + selection.removed
+        raise exc
     markdown = (title_heading(title) if title else "") + body_md
     toc = build_toc(markdown)
     words, cjk = count_words(text)

@@ -33,7 +33,8 @@ should see: for a policy refusal, the rule alone, never the address a name resol
     │                                                  more than ``limits.MAX_ELEMENTS`` elements, or
     │                                                  more than ``limits.MAX_ATTRIBUTE_PAIRS`` in all
     ├── NoContentError                    6    422   parsed fine, but no main content found
-    │   └── TargetNotFoundError           6    422     no element matches ``target_selector``
+    │   ├── TargetNotFoundError           6    422     no element matches ``target_selector``
+    │   └── LowConfidenceError            6    422     confidence under ``min_confidence``
     └── OutputError                       7    500   the result could not be written (-o, stdout)
 """
 
@@ -62,6 +63,7 @@ __all__ = [
     "InputTooComplexError",
     "NoContentError",
     "TargetNotFoundError",
+    "LowConfidenceError",
     "OutputError",
 ]
 
@@ -210,6 +212,13 @@ class TargetNotFoundError(NoContentError):
     """No element of the page matches the caller's ``target_selector``."""
 
     code = "target_not_found"
+
+
+class LowConfidenceError(NoContentError):
+    """The extraction's confidence is under the caller's ``min_confidence``: what was
+    found is not trusted to be the page's main content."""
+
+    code = "low_confidence"
 
 
 class OutputError(UnclutterError):

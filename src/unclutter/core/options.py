@@ -196,6 +196,10 @@ class Options:
             :mod:`unclutter.parse.focus`.
         remove_selector: a CSS selector list of elements removed with their subtrees
             before any stage reads the page (as ``X-Remove-Selector``).
+        min_confidence: in [0, 1]; an extraction whose ``Article.confidence`` is lower
+            raises ``LowConfidenceError`` (a ``NoContentError``, its message giving the
+            reasons) instead of returning: for corpora that would rather lose a page than
+            keep a wrong one. 0 (default): never.
         http_charset: charset from the HTTP Content-Type header, if the caller has one.
         max_input_bytes: inputs larger than this (bytes, or characters for ``str``)
             raise ``InputTooLargeError``.
@@ -240,6 +244,7 @@ class Options:
     styles: str = "cascade"
     target_selector: str | None = None
     remove_selector: str | None = None
+    min_confidence: float = 0.0
     http_charset: str | None = None
     max_input_bytes: int = MAX_INPUT_BYTES
     summary: bool = False
@@ -276,6 +281,9 @@ class Options:
             raise UsageError("max_rewrites must be 0 or more")
         if self.styles not in STYLE_MODES:
             raise UsageError(f"styles must be one of {', '.join(STYLE_MODES)}, not {self.styles!r}"[:300])
+        if isinstance(self.min_confidence, bool) or not isinstance(self.min_confidence, (int, float)) \
+                or not 0.0 <= self.min_confidence <= 1.0:
+            raise UsageError(f"min_confidence must be a number from 0 to 1, not {self.min_confidence!r}"[:300])
         for name in ("target_selector", "remove_selector"):
             value = getattr(self, name)
             if value is not None:

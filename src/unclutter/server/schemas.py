@@ -32,7 +32,7 @@ __all__ = [
 #: Request fields passed to :func:`unclutter.extract` under the same name, when this
 #: build's extract accepts them (see :func:`accepted_options`).
 EXTRACT_OPTION_FIELDS = ("extractor", "include_links", "include_images", "include_captions", "refine", "search_date",
-                         "styles", "target_selector", "remove_selector",
+                         "styles", "target_selector", "remove_selector", "min_confidence",
                          "summary",
                          "summary_backend",
                          "summary_sentences", "summary_words", "section_summary_sentences", "strict",
@@ -79,6 +79,8 @@ class ReadOptions(BaseModel):
                                            "`target_not_found` when none matches.")
     remove_selector: str | None = Field(
         None, max_length=1000, description="CSS selector of elements removed before anything reads the page.")
+    min_confidence: float | None = Field(
+        None, ge=0, le=1, description="422 `low_confidence` when the extraction's confidence is under this.")
     explain: bool = Field(False, description="JSON only: add `removed` and `trace` (what was cut and why).")
     summary: bool | None = Field(
         None, description="Summarise the article and each section (builds with summaries; off by default).")
