@@ -20,6 +20,7 @@ from html import escape
 
 from selectolax.lexbor import LexborHTMLParser
 
+from ..core.ancestry import under_marked
 from ..core.errors import InputTooComplexError, TargetNotFoundError
 from ..core.models import Removal
 from ..core.selectors import selector_cost
@@ -67,28 +68,11 @@ class Focused:
 
 
 def _outermost(nodes: list) -> list:
-    """Nodes of ``nodes`` (document order) with no ancestor in ``nodes``; each ancestor
-    chain is walked once (amortized linear in the tree's size)."""
+    """Nodes of ``nodes`` (document order) with no ancestor in ``nodes`` (linear in the
+    tree's size: :func:`~unclutter.core.ancestry.under_marked`)."""
     matched = {n.mem_id for n in nodes}
-    clear: set[int] = set()  # elements known to have no matched ancestor
-    out = []
-    for n in nodes:
-        path = []
-        a = n.parent
-        inside = False
-        while a is not None:
-            mid = a.mem_id
-            if mid in matched:
-                inside = True
-                break
-            if mid in clear:
-                break
-            path.append(mid)
-            a = a.parent
-        if not inside:
-            clear.update(path)
-            out.append(n)
-    return out
+    memo: dict[int, bool] = {}
+    return [n for n in nodes if not under_marked(n, matched, memo)]
 
 
 def _start_tag(tag: str, attrs: dict) -> str:

@@ -12,6 +12,7 @@ from typing import Callable
 
 from selectolax.lexbor import LexborHTMLParser
 
+from ..core.ancestry import under_marked
 from ..core.dom import TEXT, Node
 
 #: Never left out of the tree by ``skip_selector`` or ``skip_elements``: a rule hiding the
@@ -393,25 +394,7 @@ def drop_nodes(found: list, index: dict[int, Node], skipped: list[SkippedElement
     matched = {id(node) for node, _ in pairs}
     covered: dict[int, bool] = {}  # element -> it or an ancestor is matched (memo: linear overall)
 
-    def under_match(node: Node) -> bool:
-        path = []
-        a = node.parent
-        found = False
-        while a is not None:
-            k = id(a)
-            if k in matched:
-                found = True
-                break
-            if k in covered:
-                found = covered[k]
-                break
-            path.append(k)
-            a = a.parent
-        for k in path:
-            covered[k] = found
-        return found
-
-    outermost = [(node, lnode) for node, lnode in pairs if not under_match(node)]
+    outermost = [(node, lnode) for node, lnode in pairs if not under_marked(node, matched, covered, key=id)]
     for node, lnode in outermost:
         if (spare_wrappers is not None and node.tag not in _CODE_TAGS
                 and _is_wrapper(node, page_chars, *spare_wrappers, lnode=lnode)

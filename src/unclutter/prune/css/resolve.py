@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ...core.ancestry import under_marked
 from ...core.errors import InputTooComplexError
 from .cascade import _Resolver
 from .declarations import read_style_attribute
@@ -312,7 +313,7 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
         if keep is not None and keep(n, None):
             # never dropped nor muted (<html>, <body>), but text it makes invisible for
             # its descendants (a tiny root font size) is settled below it
-            if n.mem_id not in walked and not _under(n, verdicts.drop, covered) and \
+            if n.mem_id not in walked and not under_marked(n, verdicts.drop, covered) and \
                     (text := _text_reason(res.state(n))) is not None:
                 walked.add(n.mem_id)
                 child = n.child
@@ -321,7 +322,7 @@ def resolve_hidden(tree, styles: list[str] | None, *, classes: set[str] | None =
                         _walk_text(res, child, text, verdicts, walked)
                     child = child.next
             continue
-        if _under(n, verdicts.drop, covered):
+        if under_marked(n, verdicts.drop, covered):
             continue
         if res.checks > MAX_SELECTOR_CHECKS:  # out of budget: the naming rules alone decide
             if alone is None:
@@ -400,22 +401,3 @@ def _depth(n, memo: dict[int, int]) -> int:
     return d
 
 
-def _under(n, dropped: dict, covered: dict[int, bool]) -> bool:
-    """Whether an ancestor of ``n`` is in ``dropped`` (memoized in ``covered``: linear
-    over all calls, ancestors being judged before their descendants)."""
-    path = []
-    a = n.parent
-    found = False
-    while a is not None:
-        k = a.mem_id
-        if k in dropped:
-            found = True
-            break
-        if k in covered:
-            found = covered[k]
-            break
-        path.append(k)
-        a = a.parent
-    for k in path:
-        covered[k] = found
-    return found
