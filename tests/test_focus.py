@@ -119,7 +119,7 @@ def test_has_with_one_compound_per_item_is_accepted() -> None:
 
 @pytest.mark.parametrize("selector", ["p:nth-child(2n+1)", "p ~ p", "p:last-of-type"])
 def test_a_selector_walking_siblings_on_a_page_of_many_siblings_is_refused(selector) -> None:
-    wide = "<div>" + "<p>x</p>" * 12_000 + "</div>"
+    wide = "<div>" + "<p>x</p>" * 20_000 + "</div>"
     with pytest.raises(InputTooComplexError, match="matching steps"):
         unclutter.extract(wide, target_selector=selector)
     assert unclutter.extract(wide, target_selector="div > p:first-child").text == "x"  # (no walk)
@@ -157,3 +157,29 @@ def test_a_batch_applies_the_selectors_to_every_page_and_misses_are_error_rows(t
     by_name = {r["id"].rsplit("/", 1)[-1]: r for r in records}
     assert by_name["a.html"]["status"] == "ok" and "A reader's comment" in by_name["a.html"]["text"]
     assert by_name["b.html"]["status"] == "error" and by_name["b.html"]["error_kind"] == "TargetNotFoundError"
+
+
+def test_text_the_page_hides_through_siblings_or_has_stays_hidden_in_a_target() -> None:
+    page = ("<html><head><style>h2 + p {display:none} .marker ~ .after {display:none} "
+            "section:has(.paywall) .locked {display:none} li:nth-child(2) {display:none}</style></head><body>"
+            "<h2>Head</h2><p>SIBLING-HIDDEN</p><p>A visible paragraph, long enough to be read as prose.</p>"
+            "<div class='marker'></div><p class='after'>TILDE-HIDDEN</p>"
+            "<section><div class='paywall'></div><p class='locked'>HAS-HIDDEN</p><p>Another visible one.</p>"
+            "</section><ul><li>item one</li><li>NTH-HIDDEN</li></ul><dialog><p>DIALOG-HIDDEN</p></dialog>"
+            "</body></html>")
+    for options in ({"target_selector": "p, li"}, {"target_selector": "p, li, dialog"},
+                    {"remove_selector": "h2, .marker, .paywall"}):
+        text = unclutter.extract(page, **options).text
+        assert "A visible paragraph" in text and "Another visible one" in text, options
+        assert "HIDDEN" not in text, (options, text)
+
+
+@pytest.mark.parametrize("page, selector", [
+    ("<section>" + "<div>" * 100 + "<p>deep</p>" + "</div>" * 100 + "</section>", "main div div div div div div div p"),
+    ("<h1>t</h1>" + "<p>x</p>" * 300, "h1 ~ p ~ p ~ p ~ p"),
+    ("<div>" + "<p>x</p><!-- c -->" * 8000 + "</div>", "p:nth-child(2)"),
+])
+def test_selectors_that_backtrack_or_multiply_their_walks_are_refused(page, selector) -> None:
+    # (each of these took lexbor from 10 s to over a minute on a page of a few kilobytes)
+    with pytest.raises(InputTooComplexError, match="child \\(>\\) and \\+ combinators do not"):
+        unclutter.extract(page, target_selector=selector)

@@ -61,7 +61,7 @@ from .parse.metadata import (
     settle_title,
     structured_article_body,
 )
-from .prune.clean import parse_for_pruning, prune, strip_invisible
+from .prune.clean import parse_for_pruning, prune, strip_invisible, styled_hidden
 from .reconstruct.document import plain_text_markdown, title_heading
 from .reconstruct.markdown import markdown_to_text, to_markdown
 from .route import auto_reads_byline, js_shell, repruner, select
@@ -214,7 +214,8 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     source_html = html
     focus_removed: list = []
     if options.target_selector or options.remove_selector:
-        focused = focus_html(html, options.target_selector, options.remove_selector, log=options.explain)
+        focused = focus_html(html, options.target_selector, options.remove_selector, log=options.explain,
+                             hidden=styled_hidden(html, options.styles))
         html, utf8, focus_removed = focused.html, None, focused.removals
         trace.append("focus: " + "; ".join(
             ([f"the remove selector removed {focused.removed} elements"] if options.remove_selector else [])

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import UsageError
 
-__all__ = ["MAX_SELECTOR_CHARS", "SelectorCost", "check_selector", "selector_cost"]
+__all__ = ["MAX_SELECTOR_CHARS", "SelectorCost", "check_selector", "selector_costs"]
 
 #: Characters a caller's selector may have (as ``RenderOptions.wait_for``).
 MAX_SELECTOR_CHARS = 1000
@@ -27,14 +27,21 @@ _COMBINATORS = frozenset({">", "+", "~"})
 
 @dataclass(frozen=True)
 class SelectorCost:
-    """What makes a selector's matching time grow faster than the page: ``ancestors``, a
-    descendant combinator or ``:has()`` (each element walks its ancestors, or ``:has()``
-    its subtree: the sum of the elements' depths in all); ``siblings``, the ``~``
-    combinator or a pseudo-class of :data:`SIBLING_SCANNING` (each element walks its
-    siblings: the sum of the squared sibling counts)."""
+    """What makes one complex selector's matching time grow faster than the page, as lexbor
+    matches (right to left, backtracking): ``descendants`` and ``siblings``, its
+    descendant and ``~`` combinators (each tried against every ancestor, or earlier
+    sibling, in turn: a failing match explores every choice); ``has``, its ``:has()``
+    (each walks a subtree); ``scans``, its pseudo-classes of :data:`SIBLING_SCANNING` (each
+    walks the siblings); ``scan_has``: a ``:has()`` inside one of those (the walks
+    multiply); ``substring``, the needle characters of its ``*=`` attribute tests and one
+    per ``~=`` (each scans an attribute value)."""
 
-    ancestors: bool
-    siblings: bool
+    descendants: int = 0
+    siblings: int = 0
+    has: int = 0
+    scans: int = 0
+    scan_has: bool = False
+    substring: int = 0
 
 
 def _split_commas(tokens: list) -> list[list]:
@@ -78,40 +85,61 @@ def _one_compound(tokens: list, leading_combinator: bool) -> bool:
     return True
 
 
-def _walk(tokens: list, found: dict) -> None:
-    """Record in ``found`` what :class:`SelectorCost` reads, and whether some ``:has()``
-    holds more than one compound (``found["bad_has"]``)."""
+def _walk(tokens: list, found: dict, top: bool, in_scan: bool = False) -> None:
+    """Count in ``found`` what :class:`SelectorCost` reads (``top``: the tokens are the
+    complex selector's own, not a function's arguments), and note a ``:has()`` holding more
+    than one compound (``found["bad_has"]``)."""
     prev = None
     for t in tokens:
-        if t.type == "whitespace" and prev is not None:
-            found["ancestors"] = True  # (trailing whitespace only overestimates)
-        elif t.type == "literal" and t.value == "~":
-            found["siblings"] = True
-        elif t.type == "ident" and prev is not None and prev.type == "literal" and prev.value == ":" \
-                and t.lower_value in SIBLING_SCANNING:
-            found["siblings"] = True
-        elif t.type == "function":
-            name = t.lower_name
-            if name in SIBLING_SCANNING:
-                found["siblings"] = True
-            if name == "has":
-                found["ancestors"] = True
-                if not all(_one_compound(p, True) for p in _split_commas(t.arguments)):
-                    found["bad_has"] = True
-            _walk(t.arguments, found)
-        elif t.type in ("() block", "[] block", "{} block"):
-            pass  # (an attribute selector's brackets: nothing inside costs more)
-        if t.type not in ("comment",):
-            prev = t if not (t.type == "literal" and t.value == ",") else None
+        if t.type == "whitespace":
+            if top and prev is not None and not (prev.type == "literal" and prev.value in _COMBINATORS):
+                found["pending_space"] = True
+        elif t.type == "literal" and t.value in _COMBINATORS:
+            found.pop("pending_space", None)  # (the whitespace around > + ~ is no combinator)
+            if t.value == "~" and top:
+                found["siblings"] = found.get("siblings", 0) + 1
+        else:
+            if found.pop("pending_space", False):
+                found["descendants"] = found.get("descendants", 0) + 1
+            if t.type == "ident" and prev is not None and prev.type == "literal" and prev.value == ":" \
+                    and t.lower_value in SIBLING_SCANNING:
+                found["scans"] = found.get("scans", 0) + 1
+            elif t.type == "function":
+                name = t.lower_name
+                scan = name in SIBLING_SCANNING
+                if scan:
+                    found["scans"] = found.get("scans", 0) + 1
+                if name == "has":
+                    found["has"] = found.get("has", 0) + 1
+                    if in_scan:
+                        found["scan_has"] = True
+                    if not all(_one_compound(p, True) for p in _split_commas(t.arguments)):
+                        found["bad_has"] = True
+                _walk(t.arguments, found, False, in_scan or scan)
+            elif t.type == "[] block":
+                content = [c for c in t.content if c.type not in ("whitespace", "comment")]
+                for k, c in enumerate(content):
+                    if c.type == "literal" and c.value == "*=" and k + 1 < len(content):
+                        found["substring"] = found.get("substring", 0) + len(str(content[k + 1].value or ""))
+                    elif c.type == "literal" and c.value == "~=":
+                        found["substring"] = found.get("substring", 0) + 1
+        if t.type != "comment":
+            prev = t
+    found.pop("pending_space", None)
 
 
-def selector_cost(selector: str) -> SelectorCost:
-    """The :class:`SelectorCost` of a selector checked by :func:`check_selector`."""
+def selector_costs(selector: str) -> list[SelectorCost]:
+    """The :class:`SelectorCost` of each complex selector of a selector list checked by
+    :func:`check_selector`."""
     import tinycss2
 
-    found: dict = {}
-    _walk(tinycss2.parse_component_value_list(selector), found)
-    return SelectorCost(bool(found.get("ancestors")), bool(found.get("siblings")))
+    out = []
+    for part in _split_commas(tinycss2.parse_component_value_list(selector)):
+        found: dict = {}
+        _walk(_strip(part), found, True)
+        out.append(SelectorCost(found.get("descendants", 0), found.get("siblings", 0), found.get("has", 0),
+                                found.get("scans", 0), bool(found.get("scan_has")), found.get("substring", 0)))
+    return out
 
 
 def check_selector(value: object, name: str) -> str:
@@ -134,7 +162,7 @@ def check_selector(value: object, name: str) -> str:
     import tinycss2
 
     found: dict = {}
-    _walk(tinycss2.parse_component_value_list(selector), found)
+    _walk(tinycss2.parse_component_value_list(selector), found, True)
     if found.get("bad_has"):
         raise UsageError(f"{name}: :has() takes one compound selector per item here, after an optional > + ~ "
                          f"(write :has(a) rather than :has(ul a)): {selector[:200]!r}")

@@ -15,7 +15,9 @@ an element as page chrome is left off the targets and their ancestors
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from math import comb
 from html import escape
 
 from selectolax.lexbor import LexborHTMLParser
@@ -23,7 +25,7 @@ from selectolax.lexbor import LexborHTMLParser
 from ..core.ancestry import under_marked
 from ..core.errors import InputTooComplexError, TargetNotFoundError
 from ..core.models import Removal
-from ..core.selectors import selector_cost
+from ..core.selectors import SelectorCost, selector_costs
 from .guards import check_input_limits
 
 __all__ = ["Focused", "focus_html"]
@@ -36,13 +38,12 @@ TARGET_DROPPED_ATTRIBUTES = frozenset({"role"})
 #: Tags of a matched target element, or of one of its ancestors, written as ``div``:
 #: elements the prune stage removes by their tag that hold readable text
 #: (``prune.rules.NON_CONTENT_TAGS``; a page-level ``header`` or ``footer``).
-TARGET_NEUTRAL_TAGS = frozenset({"nav", "aside", "menu", "dialog", "noscript", "header", "footer"})
+TARGET_NEUTRAL_TAGS = frozenset({"nav", "aside", "menu", "noscript", "header", "footer"})
 
 #: Selectors whose matching time grows faster than the page (:class:`SelectorCost`) are
-#: run only when the page's estimate of that work (the sum of the elements' depths, the sum
-#: of the squared sibling counts) is at most this many steps: about 0.4 s of lexbor's time on
-#: a 2-core Xeon (``:nth-child()`` over 40,000 siblings, 1.6 billion steps, took 6 s), a
-#: table of 10,000 rows.
+#: run only when :func:`selector_steps` estimates at most this many steps on the page:
+#: about 0.4 s of lexbor's time on a 2-core Xeon (``:nth-child()`` over 40,000 siblings,
+#: 800 million sibling pairs, took 6 s); ``:nth-child()`` over a table of 14,000 rows.
 MAX_SELECTOR_STEPS = 100_000_000
 
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
@@ -126,46 +127,80 @@ def _groups_html(hits: list) -> str:
     return "".join(out)
 
 
-def _tree_work(tree) -> tuple[int, int]:
-    """(sum of the elements' depths, sum of the squared element-child counts) of a lexbor
-    document: one walk."""
-    depth_sum = square_sum = 0
+@dataclass
+class _TreeShape:
+    """Of a lexbor document: ``depths`` (depth -> elements at it), ``widths`` (child count
+    -> parents with that many child nodes, text and comments included: lexbor walks them
+    all), the sum of the elements' depths and the document's length."""
+
+    depths: dict[int, int]
+    widths: dict[int, int]
+    depth_sum: int
+    chars: int
+
+
+def _tree_shape(tree, chars: int) -> _TreeShape:
+    depths: dict[int, int] = {}
+    widths: dict[int, int] = {}
+    depth_sum = 0
     root = tree.root
-    if root is None:
-        return 0, 0
-    stack = [(root, 1)]
+    stack = [(root, 1)] if root is not None else []
     while stack:
         node, depth = stack.pop()
+        depths[depth] = depths.get(depth, 0) + 1
         depth_sum += depth
         children = 0
         child = node.child
         while child is not None:
+            children += 1
             if child.is_element_node:
-                children += 1
                 stack.append((child, depth + 1))
             child = child.next
-        square_sum += children * children
-    return depth_sum, square_sum
+        if children:
+            widths[children] = widths.get(children, 0) + 1
+    return _TreeShape(depths, widths, depth_sum, chars)
 
 
-def _check_work(tree, selectors: list[str], work: list) -> None:
-    """Raise when a selector's matching on ``tree`` would exceed :data:`MAX_SELECTOR_STEPS`
-    (``work``: the memo of :func:`_tree_work`)."""
+def selector_steps(cost: SelectorCost, shape: _TreeShape) -> int:
+    """An upper estimate of lexbor's steps for one complex selector on a document: each
+    element tries every choice of ``d`` ancestors for ``d`` descendant combinators (the
+    failing case), every choice of earlier siblings for ``~``; each ``:has()`` walks
+    subtrees (the sum of the depths), each sibling-scanning pseudo-class the siblings (the
+    pairs of siblings, times the depth when a ``:has()`` is inside it); substring tests
+    read every attribute value (at most the document's length, per needle character)."""
+    steps = 0
+    if cost.descendants:
+        steps += sum(n * comb(d, cost.descendants) for d, n in shape.depths.items())
+    pairs = sum(n * comb(k, 2) for k, n in shape.widths.items())
+    if cost.siblings:
+        steps += sum(n * comb(k, cost.siblings + 1) for k, n in shape.widths.items())
+    steps += cost.has * shape.depth_sum
+    steps += cost.scans * pairs * (max(shape.depths, default=1) if cost.scan_has else 1)
+    steps += cost.substring * shape.chars
+    return steps
+
+
+def _check_work(tree, selectors: list[str], chars: int) -> None:
+    """Raise when a selector's matching on ``tree`` may exceed :data:`MAX_SELECTOR_STEPS`
+    (:func:`selector_steps`)."""
+    shape = None
     for selector in selectors:
-        cost = selector_cost(selector)
-        if not (cost.ancestors or cost.siblings):
-            continue
-        if not work:
-            work.extend(_tree_work(tree))
-        steps = (work[0] if cost.ancestors else 0) + (work[1] if cost.siblings else 0)
-        if steps > MAX_SELECTOR_STEPS:
-            raise InputTooComplexError(
-                f"unreadable input: the selector {selector[:100]!r} would take about {steps:,} matching steps on "
-                f"this page (limit {MAX_SELECTOR_STEPS:,}): it walks ancestors or siblings, and the page is deep "
-                "or has elements with very many children")
+        for cost in selector_costs(selector):
+            if cost == SelectorCost():
+                continue
+            if shape is None:
+                shape = _tree_shape(tree, chars)
+            steps = selector_steps(cost, shape)
+            if steps > MAX_SELECTOR_STEPS:
+                raise InputTooComplexError(
+                    f"unreadable input: the selector {selector[:100]!r} may take about {steps:.2g} matching steps "
+                    f"on this page (limit {MAX_SELECTOR_STEPS:.0e}): descendant (space) and ~ combinators, "
+                    ":has() and :nth-*() walk ancestors or siblings, and this page is deep or wide; "
+                    "child (>) and + combinators do not")
 
 
-def focus_html(html: str, target: str | None = None, remove: str | None = None, *, log: bool = False) -> Focused:
+def focus_html(html: str, target: str | None = None, remove: str | None = None, *, log: bool = False,
+               hidden: Callable | None = None) -> Focused:
     """``html`` less the elements matching ``remove`` (with their subtrees; never the
     ``<html>`` element), reduced to the elements matching ``target`` (the outermost ones,
     in document order, inside copies of their ancestors; ``html``, ``:root`` or ``body``:
@@ -178,13 +213,29 @@ def focus_html(html: str, target: str | None = None, remove: str | None = None, 
         TargetNotFoundError: ``target`` matches no element outside ``<head>`` (after the
             removal).
         InputTooDeepError, InputTooComplexError: as :func:`~.guards.check_input_limits`;
-            InputTooComplexError too when a selector would take more than
-            :data:`MAX_SELECTOR_STEPS` steps on this page.
+            InputTooComplexError too when a selector may take more than
+            :data:`MAX_SELECTOR_STEPS` steps on this page (:func:`selector_steps`).
+
+    ``hidden(tree) -> (dropped, muted)``: lexbor nodes of the whole page that its styles
+    hide, and those whose own text they hide (the prune stage's
+    :func:`unclutter.prune.clean.styled_hidden`): removed (their own text, for the muted)
+    before anything else, since the reduced page loses the context a sibling or
+    ``:has()`` rule reads.
     """
     check_input_limits(html)
     tree = LexborHTMLParser(html)
-    work: list = []
-    _check_work(tree, [x for x in (remove, target) if x], work)
+    _check_work(tree, [x for x in (remove, target) if x], len(html))
+    if hidden is not None:
+        dropped, muted = hidden(tree)
+        for node in muted:
+            child = node.child
+            while child is not None:
+                nxt = child.next
+                if child.is_text_node:
+                    child.decompose()
+                child = nxt
+        for node in _outermost([n for n in dropped if n.tag not in ("html", "head", "body")]):
+            node.decompose()
     removed = 0
     removals: list[Removal] = []
     if remove:

@@ -107,6 +107,33 @@ def parse_for_pruning(html: str, url: str | None = None, *, scripting: bool = Tr
                       spare_wrappers=PAGE_WRAPPER)
 
 
+def styled_hidden(html: str, styles: str = "cascade"):
+    """A function of a lexbor document of ``html`` -> ``(dropped, muted)``, the lexbor
+    nodes the page's CSS hides (:func:`.page_styles.page_style_verdicts`, as
+    :func:`parse_for_pruning` reads them): elements shown not at all, and elements whose own
+    text is invisible. For :func:`unclutter.parse.focus.focus_html`, which must judge
+    hidden text on the whole page before it keeps a part of it (a sibling or ``:has()``
+    rule reads context the part no longer has)."""
+    panels = _page_panels(html)
+
+    def hide(tree):
+        classes: set[str] = set()
+        ids: set[str] = set()
+        for n in tree.css("[class], [id]"):
+            attrs = n.attributes
+            if attrs.get("class"):
+                classes.update(attrs["class"].lower().split())
+            if attrs.get("id"):
+                ids.add(attrs["id"].lower())
+        body = tree.body
+        page_chars = len("".join((body.text(deep=True) if body is not None else "").split()))
+        verdicts = page_style_verdicts(tree, [n.text(deep=True) for n in tree.css("style")], classes, ids,
+                                       page_chars, panels=panels, stylesheets=styles != "inline")
+        return [v[0] for v in verdicts.drop.values()], [v[0] for v in verdicts.mute.values()]
+
+    return hide
+
+
 def _hidden_reason(node: Node, selectors: "_SelectorIndex") -> str | None:
     """Why ``node`` is hidden, judged on its attributes alone (the reason logged for an
     element the parser left out), or ``None``."""
