@@ -179,3 +179,19 @@ def test_min_confidence_turns_a_doubtful_extraction_into_an_error(tmp_path) -> N
     proc = subprocess.run([sys.executable, "-m", "unclutter", str(page), "--min-confidence", "0.3"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 6 and "low confidence: 0.12" in proc.stderr and proc.stdout == ""
+
+
+@pytest.mark.parametrize("text, placeholder", [
+    ("Loading content, please wait...", True),
+    ("JavaScript is not available.", True),
+    ("We're sorry but my-app doesn't work properly without JavaScript enabled. Please enable it to continue.", True),
+    ("Checking if the site connection is secure\nEnable JavaScript and cookies to continue\n"
+     "example.com needs to review the security of your connection before proceeding.", True),
+    ("One moment in 1969\nArmstrong steps onto the Moon.", False),
+    ("Enable JavaScript in Firefox\nOpen about:config and set javascript.enabled to true.", False),
+    ("Just a moment in time: the harbour at dawn.", False),
+    ("Checking your browser history regularly is wise.", False),
+])
+def test_a_placeholder_is_the_whole_text_not_its_first_words(text, placeholder) -> None:
+    signals = conf.confidence_signals(len(text), len(text), "<html>", False, 0.0, False, text)
+    assert signals["placeholder"] == (1.0 if placeholder else 0.0)

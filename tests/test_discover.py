@@ -45,6 +45,14 @@ def origin():
             "/list.txt": fetch_servers.page(f"{u('/p1')}\n\nnot a url\n{u('/p6')}\n".encode(), "text/plain"),
             "/bomb.xml": fetch_servers.page(bomb.encode(), XML),
             "/page.html": fetch_servers.page(b"<html><body>a page</body></html>"),
+            "/odd.xml": fetch_servers.page(
+                (f'<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><url><loc>http://a]/</loc>'
+                 f'</url><url><loc>{u("/p1")}</loc><image:image><image:loc>{u("/p1.jpg")}</image:loc></image:image>'
+                 f'</url></urlset>').encode(), XML),
+            "/bom.xml": fetch_servers.page(b"\xef\xbb\xbf" + a.encode(), XML),
+            "/utf16.xml": fetch_servers.page('<?xml version="1.0" encoding="UTF-16"?>'.encode("utf-16") +
+                                             a.encode("utf-16")[2:], XML),
+            "/bom.txt": fetch_servers.page(f"\ufeff{u('/p3')}\n".encode(), "text/plain"),
             "/missing.xml": fetch_servers.page(b"gone", XML, status=404),
             **{f"/p{i}": fetch_servers.page(PAGE.format(t=f"Page {i}").encode()) for i in range(1, 7)},
         })
@@ -103,3 +111,23 @@ def test_the_batch_command_reads_sitemaps_and_feeds(origin, tmp_path):
                            str(origin.port)], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2 and "no pages found" in proc.stderr
     assert not (tmp_path / "none.jsonl").exists()
+
+
+def test_odd_urls_images_and_byte_order_marks(origin):
+    policy = fetch_servers.local_policy(origin)
+    found = discover_urls([origin.url("/odd.xml")], policy)  # an unjoinable URL skipped, an image not a page
+    assert found.urls == [origin.url("/p1")] and not found.failed
+    for path in ("/bom.xml", "/utf16.xml"):
+        assert discover_urls([origin.url(path)], policy).urls == [origin.url("/p1"), origin.url("/p2")], path
+    assert discover_urls([origin.url("/bom.txt")], policy).urls == [origin.url("/p3")]
+
+
+def test_discovery_stops_at_the_url_limit_and_the_deadline(origin):
+    policy = fetch_servers.local_policy(origin)
+    seen = []
+    found = discover_urls([origin.url("/a.xml"), origin.url("/feed.rss")], policy, max_urls=2,
+                          progress=lambda doc, n: seen.append((doc, n)))
+    assert found.urls == [origin.url("/p1"), origin.url("/p2")] and found.documents == 1
+    assert found.stopped == "the limit of page URLs" and seen == [(origin.url("/a.xml"), 0)]
+    found = discover_urls([origin.url("/index.xml")], policy, deadline=0.0)
+    assert found.documents == 1 and found.dropped == 2 and "deadline" in found.stopped

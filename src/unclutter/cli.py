@@ -412,12 +412,20 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
         bad = [u for u in b["discover"] if not _is_url(u)]
         if bad:
             raise UsageError(f"--sitemap / --feed needs an http(s) URL, got {bad[0][:200]!r}")
-        found = discover_urls(b["discover"], policy)
-        if not b["quiet"]:
-            for doc, why in found.failed:
-                click.echo(f"unclutter: warning: {doc[:200]}: {why}", err=True)
+        def progress(doc: str, so_far: int) -> None:
+            click.echo(f"\runclutter: reading {doc[:100]} ({so_far} page URLs so far)\x1b[K", err=True, nl=False)
+
+        shown = not b["quiet"] and sys.stderr is not None and sys.stderr.isatty()
+        found = discover_urls(b["discover"], policy, progress=progress if shown else None)
+        if shown:
+            click.echo("\r\x1b[K", err=True, nl=False)
+        for doc, why in found.failed:  # (even with --quiet: a sitemap that was not read is an error)
+            click.echo(f"unclutter: warning: {doc[:200]}: {why}", err=True)
+        if not b["quiet"] or found.stopped:
             click.echo(f"unclutter: {len(found.urls)} page URLs from {found.documents} sitemaps and feeds"
-                       + (f" ({found.dropped} more left out: over the limits)" if found.dropped else ""), err=True)
+                       + (f" ({found.dropped} more left out: stopped at {found.stopped})" if found.stopped
+                          else f" ({found.dropped} more left out: over the limits)" if found.dropped else ""),
+                       err=True)
         names.extend(found.urls)
         if not found.urls and not names:
             raise UsageError("no pages found: the sitemaps and feeds list no page URL"

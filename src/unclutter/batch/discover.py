@@ -12,20 +12,25 @@ reaches it), in recovery mode (feeds are often not well-formed).
 
 from __future__ import annotations
 
+import codecs
+import io
+import time
 import zlib
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from urllib.parse import urljoin, urlsplit
 
 from ..core.errors import TooLargeError, UnclutterError, UnsupportedContentError
 
-__all__ = ["Discovery", "discover_urls", "DISCOVERY_TYPES", "MAX_DISCOVERED_URLS", "MAX_DISCOVERY_DOCUMENTS"]
+__all__ = ["Discovery", "discover_urls", "DISCOVERY_DEADLINE_S", "DISCOVERY_TYPES", "MAX_DISCOVERED_URLS",
+           "MAX_DISCOVERY_DOCUMENTS"]
 
 #: Media types a sitemap or feed may be served as.
 DISCOVERY_TYPES = frozenset({
     "application/xml", "text/xml", "application/rss+xml", "application/atom+xml", "application/rdf+xml",
-    "application/feed+xml", "text/plain", "application/gzip", "application/x-gzip", "application/octet-stream",
+    "application/feed+xml", "application/x-rss+xml", "text/plain", "application/gzip", "application/x-gzip",
+    "application/octet-stream", "binary/octet-stream",
 })
 #: Page URLs taken from all the documents of one run (the rest are counted, not kept):
 #: twenty full sitemaps (the protocol's limit is 50,000 URLs a file).
@@ -34,6 +39,11 @@ MAX_DISCOVERED_URLS = 1_000_000
 MAX_DISCOVERY_DOCUMENTS = 1_000
 #: Decompressed bytes of one gzip-compressed document (the protocol's 50 MB a file).
 MAX_DOCUMENT_BYTES = 50 * 1024 * 1024
+#: Seconds a whole discovery may take (documents still queued then are left out, counted).
+DISCOVERY_DEADLINE_S = 600.0
+#: The request's Accept header: sitemap and feed types first.
+DISCOVERY_ACCEPT = {"Accept": "application/xml, text/xml;q=0.9, application/rss+xml, application/atom+xml, "
+                              "text/plain;q=0.5, */*;q=0.1"}
 
 
 @dataclass
@@ -45,14 +55,16 @@ class Discovery:
             breadth first (those named, in order, then those their indexes name).
         documents: sitemaps, indexes and feeds read.
         failed: ``(document URL, one-line reason)`` of each document that could not be read.
-        dropped: page URLs past :data:`MAX_DISCOVERED_URLS`, and documents past
-            :data:`MAX_DISCOVERY_DOCUMENTS`, not kept.
+        dropped: page URLs past :data:`MAX_DISCOVERED_URLS`, and documents left unread
+            (past :data:`MAX_DISCOVERY_DOCUMENTS` or the deadline), not kept.
+        stopped: which limit stopped the discovery early, if one did.
     """
 
     urls: list[str] = field(default_factory=list)
     documents: int = 0
     failed: list[tuple[str, str]] = field(default_factory=list)
     dropped: int = 0
+    stopped: str | None = None
 
 
 def _http(url: str) -> bool:
@@ -80,65 +92,95 @@ def _local(tag) -> str:
     return tag.rsplit("}", 1)[-1].lower()
 
 
-def _read(body: bytes, base: str) -> tuple[list[str], list[str]]:
-    """(page URLs, further sitemap URLs) of one document (see the module docstring)."""
+def _join(base: str, ref: str) -> str | None:
+    """``ref`` made absolute against ``base``; ``None`` when either is not a URL Python
+    can join (``http://[x/``) or the result is not http(s)."""
+    try:
+        url = urljoin(base, ref.strip())
+    except ValueError:
+        return None
+    return url if _http(url) else None
+
+
+def _read(body: bytes, base: str, take: Callable[[str], None]) -> list[str]:
+    """``take(url)`` for each page URL of one document, in order; returns its further
+    sitemap URLs (see the module docstring). XML is read as a stream (lxml ``iterparse``), each element
+    freed once read: memory stays near the URLs kept, not the document's tree."""
     from lxml import etree
 
-    head = body.lstrip()[:1]
-    if head != b"<":
+    start = body.lstrip(b" \t\r\n")
+    text_start = start[3:] if start.startswith(codecs.BOM_UTF8) else start
+    if not (text_start[:1] == b"<" or start[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         # a text sitemap: one URL a line
-        text = body.decode("utf-8", "replace")
-        return [line.strip() for line in text.splitlines() if _http(line.strip())], []
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                             recover=True, remove_comments=True, remove_pis=True)
-    try:
-        root = etree.fromstring(body, parser)
-    except etree.XMLSyntaxError:
-        root = None
-    if root is None:
-        raise UnsupportedContentError("unsupported content: neither a sitemap nor a feed (unreadable XML)")
-    kind = _local(root.tag)
-    pages: list[str] = []
+        text = body.decode("utf-8-sig", "replace")
+        for line in text.splitlines():
+            if _http(line.strip()) and (u := _join(base, line)):
+                take(u)
+        return []
     nested: list[str] = []
-    if kind in ("urlset", "sitemapindex"):
-        into = nested if kind == "sitemapindex" else pages
-        for el in root.iter():
-            if _local(el.tag) == "loc" and el.text:
-                into.append(urljoin(base, el.text.strip()))
-    elif kind in ("rss", "rdf", "channel"):
-        for item in root.iter():
-            if _local(item.tag) != "item":
+    kind = ""
+    try:
+        events = etree.iterparse(io.BytesIO(body), events=("start", "end"), resolve_entities=False,
+                                 no_network=True, load_dtd=False, huge_tree=False, recover=True,
+                                 remove_comments=True, remove_pis=True)
+        for event, el in events:
+            name = _local(el.tag)
+            if event == "start":
+                if not kind:
+                    kind = name
+                    if kind not in ("urlset", "sitemapindex", "rss", "rdf", "channel", "feed"):
+                        raise UnsupportedContentError(
+                            f"unsupported content: <{kind[:40]}> is neither a sitemap nor a feed")
                 continue
-            for el in item:
-                if _local(el.tag) == "link" and el.text and el.text.strip():
-                    pages.append(urljoin(base, el.text.strip()))
-                    break
-    elif kind == "feed":
-        for entry in root.iter():
-            if _local(entry.tag) != "entry":
-                continue
-            for el in entry:
-                if _local(el.tag) == "link" and el.get("rel", "alternate").strip().lower() == "alternate":
-                    href = (el.get("href") or "").strip()
-                    if href:
-                        # xml:base of the entry or the feed (RFC 4287 section 2, XML Base)
-                        xbase = el.base or base
-                        pages.append(urljoin(xbase, href))
-                        break
-    else:
-        raise UnsupportedContentError(f"unsupported content: <{kind[:40]}> is neither a sitemap nor a feed")
-    return [u for u in pages if _http(u)], [u for u in nested if _http(u)]
+            url = None
+            if kind in ("urlset", "sitemapindex"):
+                parent = el.getparent()
+                # (only a <url>'s or <sitemap>'s own <loc>: not <image:loc>, <video:loc>...)
+                if name == "loc" and parent is not None and _local(parent.tag) in ("url", "sitemap") \
+                        and el.text and el.text.strip():
+                    url = _join(base, el.text)
+            elif kind == "feed":
+                parent = el.getparent()
+                if name == "link" and parent is not None and _local(parent.tag) == "entry" \
+                        and (el.get("rel") or "alternate").strip().lower() == "alternate" and el.get("href"):
+                    # xml:base of the entry or the feed (RFC 4287 section 2, XML Base)
+                    url = _join(el.base or base, el.get("href"))
+            else:
+                parent = el.getparent()
+                if name == "link" and parent is not None and _local(parent.tag) == "item" \
+                        and el.text and el.text.strip():
+                    url = _join(base, el.text)
+            if url is not None:
+                if kind == "sitemapindex":
+                    nested.append(url)
+                else:
+                    take(url)
+            if name in ("url", "sitemap", "item", "entry"):
+                el.clear()
+                while el.getprevious() is not None:  # (siblings already read)
+                    del el.getparent()[0]
+    except etree.XMLSyntaxError:
+        if not kind:
+            raise UnsupportedContentError("unsupported content: neither a sitemap nor a feed (unreadable XML)") from None
+    if not kind:
+        raise UnsupportedContentError("unsupported content: neither a sitemap nor a feed (no XML element)")
+    return nested
 
 
 def discover_urls(urls: Iterable[str], policy=None, *, max_urls: int = MAX_DISCOVERED_URLS,
-                  max_documents: int = MAX_DISCOVERY_DOCUMENTS) -> Discovery:
+                  max_documents: int = MAX_DISCOVERY_DOCUMENTS, deadline: float = DISCOVERY_DEADLINE_S,
+                  progress: Callable[[str, int], None] | None = None) -> Discovery:
     """The page URLs the sitemaps and feeds at ``urls`` list (sitemap indexes followed).
 
     Args:
         urls: sitemap, sitemap index or feed URLs (http/https).
         policy: the :class:`~unclutter.fetch.policy.FetchPolicy` of every fetch
             (``None``: the public-web defaults).
-        max_urls: page URLs kept at most; max_documents: documents fetched at most.
+        max_urls: page URLs kept at most (then no further document is read);
+            max_documents: documents fetched at most; deadline: seconds for the whole
+            discovery (a document started before it is read to its end, within the
+            policy's own per-fetch deadline).
+        progress: ``progress(document URL, page URLs so far)`` before each document.
 
     Returns:
         A :class:`Discovery`. A document that cannot be fetched or read is listed in
@@ -148,39 +190,50 @@ def discover_urls(urls: Iterable[str], policy=None, *, max_urls: int = MAX_DISCO
     from ..fetch.policy import FetchPolicy
 
     policy = policy if policy is not None else FetchPolicy()
+    started = time.monotonic()
     out = Discovery()
     seen_pages: set[str] = set()
     seen_docs: set[str] = set()
     queue: deque[str] = deque()
+
+    def add_document(u: str) -> None:
+        key = u.split("#", 1)[0]
+        if key not in seen_docs:
+            seen_docs.add(key)
+            queue.append(key)
+
+    def take(u: str) -> None:
+        if u not in seen_pages:
+            if len(out.urls) >= max_urls:
+                out.dropped += 1
+                return
+            seen_pages.add(u)
+            out.urls.append(u)
+
     for u in urls:
-        if u not in seen_docs:
-            seen_docs.add(u)
-            queue.append(u)
+        add_document(u)
     while queue:
-        doc = queue.popleft()
-        if out.documents >= max_documents:
-            out.dropped += 1 + len(queue)
+        if out.documents >= max_documents or len(out.urls) >= max_urls:
+            out.dropped += len(queue)
+            out.stopped = "the limit of documents" if out.documents >= max_documents else "the limit of page URLs"
             break
+        if out.documents and time.monotonic() - started > deadline:  # (the first is always read)
+            out.dropped += len(queue)
+            out.stopped = f"the {deadline:g} s deadline"
+            break
+        doc = queue.popleft()
+        if progress is not None:
+            progress(doc, len(out.urls))
         out.documents += 1
         try:
-            got = fetch_document(doc, policy, accept=DISCOVERY_TYPES)
+            got = fetch_document(doc, policy, accept=DISCOVERY_TYPES, headers=DISCOVERY_ACCEPT)
             body = got.body
             if body[:2] == b"\x1f\x8b":  # (a .xml.gz served as is)
                 body = _gunzip(body, MAX_DOCUMENT_BYTES)
-            pages, nested = _read(body, got.url)
+            nested = _read(body, got.url, take)
         except UnclutterError as exc:
             out.failed.append((doc, str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__))
             continue
-        for u in pages:
-            if u in seen_pages:
-                continue
-            if len(out.urls) >= max_urls:
-                out.dropped += 1
-                continue
-            seen_pages.add(u)
-            out.urls.append(u)
         for u in nested:
-            if u not in seen_docs:
-                seen_docs.add(u)
-                queue.append(u)
+            add_document(u)
     return out

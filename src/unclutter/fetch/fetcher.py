@@ -36,7 +36,7 @@ _ROBOTS_ACCEPT = "text/plain, */*;q=0.5"
 
 
 def fetch_document(url: str, policy: FetchPolicy | None = None, *,
-                   accept: frozenset[str] = frozenset()) -> Subresource:
+                   accept: frozenset[str] = frozenset(), headers: dict[str, str] | None = None) -> Subresource:
     """Fetch one document that is not a page (a sitemap, a feed) under the same checks as
     :func:`fetch`: every hop vetted, ``policy.max_bytes`` decoded bytes at most.
 
@@ -45,6 +45,7 @@ def fetch_document(url: str, policy: FetchPolicy | None = None, *,
         policy: as for :func:`fetch`.
         accept: media types accepted (lower-case, no parameters); a response without a
             Content-Type is accepted too.
+        headers: request headers (``Accept``...); the session sets its own as for pages.
 
     Returns:
         The :class:`Subresource` (final URL, status, headers, decoded body).
@@ -57,7 +58,7 @@ def fetch_document(url: str, policy: FetchPolicy | None = None, *,
     shown = display_url(parse_url(url))
     session = FetchSession(policy)
     try:
-        got = session.subresource("GET", url, {}, None, ByteBudget(policy.max_bytes))
+        got = session.subresource("GET", url, dict(headers or {}), None, ByteBudget(policy.max_bytes))
     except UnclutterError:
         raise
     except (httpx.InvalidURL, UnicodeError) as exc:

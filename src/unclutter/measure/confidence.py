@@ -53,14 +53,23 @@ JS_SHELL_CONFIDENCE = 0.125
 #: news brief with a comments widget to come, is no shell's placeholder).
 SHELL_KEPT_MAX_WORDS = 12
 
-#: Main text that is only what a page shows until its scripts run or its check passes
-#: ("Loading...", "Please enable JavaScript", "Just a moment..."), within
-#: ``SHELL_KEPT_MAX_WORDS`` words: capped as a shell's is.
+#: One line of a placeholder: what a page shows until its scripts run or a bot check passes
+#: ("Loading...", "Please enable JavaScript", "Just a moment...", "Checking if the site
+#: connection is secure"). The whole line must be such a sentence (a line that goes on,
+#: "One moment in 1969", "Enable JavaScript in Firefox: open about:config", is not).
 PLACEHOLDER_RE = re.compile(
-    r"^\W*(?:loading(?:\s*(?:\.\.|…)|\W*$|[\s,.…]+(?:please wait|one moment|a moment)\b)|"
-    r"(?:please wait|one moment|just a moment|checking your browser|"
-    r"(?:please )?(?:enable|turn on) javascript|you need to enable javascript|javascript is (?:required|disabled)|"
-    r"this (?:site|app|page) (?:requires|needs) javascript)\b)", re.IGNORECASE)
+    r"^\W*(?:"
+    r"loading(?: (?:content|data|the page|page|the app|app))?(?:[\s,.…]*(?:please wait(?: a (?:moment|second))?|one moment)(?: please)?)?"
+    r"|please wait(?: a (?:moment|second))?|one moment,? please|just a moment|verifying you are (?:a )?human"
+    r"|checking (?:your browser|if the site connection is secure)(?: before accessing [^\n]{0,80})?"
+    r"|(?:please )?(?:enable|turn on) javascript(?: and cookies)?"
+    r"(?: (?:to (?:continue|proceed|view|use|run|see)|and (?:reload|refresh))[^\n]{0,60})?"
+    r"|(?:you need to|you must|please) enable javascript(?: to [^\n]{0,60})?"
+    r"|javascript is (?:required|disabled|not available|turned off)[^\n]{0,80}"
+    r"|this (?:site|website|app|page|application) (?:requires|needs) javascript[^\n]{0,60}"
+    r"|we'?re sorry,? but [^\n]{0,60} (?:doesn'?t|does not|won'?t) work (?:properly )?without javascript[^\n]{0,40}"
+    r"|[^\n]{0,80} needs to review the security of your connection before proceeding"
+    r")\W*$", re.IGNORECASE)
 
 #: At least this share of the chosen candidate's score for the best candidate elsewhere on
 #: the page: "another region scored nearly as high" (``Selection.rival_share``).
@@ -110,8 +119,9 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
         js_shell: :func:`unclutter.route.js_shell` judges the served page a JavaScript
             shell (the pipeline asks only when under :data:`LOW_KEPT_CHARS` were kept);
             counts only when at most :data:`SHELL_KEPT_MAX_WORDS` words were kept.
-        kept_text: the extracted main text, read for :data:`PLACEHOLDER_RE` when it is
-            under :data:`LOW_KEPT_CHARS` characters.
+        kept_text: the extracted main text: a placeholder when it is under
+            :data:`LOW_KEPT_CHARS` characters and each of its lines matches
+            :data:`PLACEHOLDER_RE`.
     """
     size = max(len(html), 1)
     page = max(page_chars, 0)
@@ -133,7 +143,8 @@ def confidence_signals(kept_chars: int, page_chars: int, html: str, structured: 
         "rival_share": rival_share,
         "rivals": 1.0 if rival_share >= RIVAL_SHARE else 0.0,
         "js_shell": 1.0 if js_shell and short else 0.0,
-        "placeholder": 1.0 if short and PLACEHOLDER_RE.search(kept_text) else 0.0,
+        "placeholder": 1.0 if kept_text and kept < LOW_KEPT_CHARS and all(
+            PLACEHOLDER_RE.match(line.strip()) for line in kept_text.splitlines() if line.strip()) else 0.0,
     }
 
 
