@@ -203,6 +203,16 @@ def test_target_and_remove_selectors_in_headers_and_body(client, origin) -> None
     assert r.status_code == 200 and "First 0" in r.text and "Opening 0" not in r.text and "picture" not in r.text
 
 
+def test_a_jina_path_without_a_scheme_is_https_and_file_names_are_not_hosts(client) -> None:
+    for path in ("/favicon.ico", "/robots.txt", "/apple-touch-icon.png", "/no-dot", "/a..b/x"):
+        r = client.get(path)
+        assert r.status_code == 404 and error_of(r)["code"] == "not_found", path
+    # a host name: read as https://example.test/page, which this service's policy refuses by
+    # its port before any name is resolved (no traffic leaves the machine)
+    r = client.get("/example.test/page")
+    assert r.status_code == 400 and "443" in error_of(r)["message"], r.text
+
+
 def test_unknown_path_and_method_are_json_errors(client) -> None:
     r = client.get("/no-such-thing")
     assert r.status_code == 404 and error_of(r)["code"] == "not_found"

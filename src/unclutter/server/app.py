@@ -57,6 +57,14 @@ logger = logging.getLogger("unclutter.server")
 
 #: A Jina Reader style path, ``/https://host/page``: the scheme, then the rest of the URL.
 _JINA_RE = re.compile(r"^/(https?):/+", re.IGNORECASE)
+#: A path that starts with a host name and no scheme (``/example.com/page``, as Jina Reader
+#: takes it): labels of letters, digits and hyphens, the last one letters only, an optional
+#: port. Read as ``https://``.
+_JINA_HOST_RE = re.compile(r"^/((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+([a-z]{2,63})(?::\d{1,5})?)(?=/|$)",
+                           re.IGNORECASE)
+#: File-name suffixes a browser asks a site for (``/favicon.ico``, ``/robots.txt``): never a host.
+_NOT_HOST_SUFFIXES = frozenset({"ico", "png", "jpg", "jpeg", "gif", "svg", "webp", "css", "js", "mjs", "map", "txt",
+                                "xml", "json", "html", "htm", "webmanifest", "php", "asp", "aspx", "woff", "woff2"})
 #: ``X-Return-Format`` values the Jina-style path takes (Jina Reader's header; its
 #: screenshot formats are not offered).
 _RETURN_FORMATS = frozenset({"markdown", "text", "html", "json"})
@@ -241,7 +249,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         x_remove: Annotated[str | None, Header(alias="X-Remove-Selector", max_length=1000)] = None,
     ) -> Response:
         """The URL is the whole path after the first `/`, its query string included
-        (`GET /https://example.com/page?id=3`). Returns Markdown unless the Accept header
+        (`GET /https://example.com/page?id=3`; without a scheme, `GET /example.com/page`,
+        it is https). Returns Markdown unless the Accept header
         names JSON, plain text or HTML. Options travel in headers, as with Jina Reader (the
         query string belongs to the URL): `X-Return-Format: markdown|text|html|json` (over
         Accept), `X-Target-Selector: CSS` (the page's main content), `X-Remove-Selector: CSS`
@@ -250,9 +259,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         raw = request.scope.get("raw_path") or request.url.path.encode()
         path = raw.decode("latin-1")
         m = _JINA_RE.match(path)
-        if not m:
-            raise ServiceError("not_found", f"no such endpoint: {request.url.path[:200]}")
-        url = f"{m.group(1).lower()}://{path[m.end():]}"
+        if m:
+            url = f"{m.group(1).lower()}://{path[m.end():]}"
+        else:
+            h = _JINA_HOST_RE.match(path)
+            if not h or h.group(2).lower() in _NOT_HOST_SUFFIXES:
+                raise ServiceError("not_found", f"no such endpoint: {request.url.path[:200]}")
+            url = f"https://{path[1:]}"
         if request.url.query:
             url += "?" + request.url.query
         if len(url) > MAX_URL_CHARS:
