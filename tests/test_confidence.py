@@ -187,6 +187,11 @@ def test_min_confidence_turns_a_doubtful_extraction_into_an_error(tmp_path) -> N
     ("We're sorry but my-app doesn't work properly without JavaScript enabled. Please enable it to continue.", True),
     ("Checking if the site connection is secure\nEnable JavaScript and cookies to continue\n"
      "example.com needs to review the security of your connection before proceeding.", True),
+    ("www.example.com\nVerifying you are human. This may take a few seconds.", True),
+    ("Just a moment... Enable JavaScript and cookies to continue", True),
+    ("Please turn JavaScript on and reload the page.", True),
+    ("Please wait while we load the page", True),
+    ("Loading... a dishwasher right", False),
     ("One moment in 1969\nArmstrong steps onto the Moon.", False),
     ("Enable JavaScript in Firefox\nOpen about:config and set javascript.enabled to true.", False),
     ("Just a moment in time: the harbour at dawn.", False),

@@ -48,7 +48,8 @@ def origin():
             "/odd.xml": fetch_servers.page(
                 (f'<urlset xmlns:image="http://www.google.com/schemas/sitemap-image/1.1"><url><loc>http://a]/</loc>'
                  f'</url><url><loc>{u("/p1")}</loc><image:image><image:loc>{u("/p1.jpg")}</image:loc></image:image>'
-                 f'</url></urlset>').encode(), XML),
+                 f'<image:loc>{u("/p2.jpg")}</image:loc></url></urlset>').encode(), XML),
+            "/bom-nl.xml": fetch_servers.page(b"\xef\xbb\xbf\r\n" + a.encode(), XML),
             "/bom.xml": fetch_servers.page(b"\xef\xbb\xbf" + a.encode(), XML),
             "/utf16.xml": fetch_servers.page('<?xml version="1.0" encoding="UTF-16"?>'.encode("utf-16") +
                                              a.encode("utf-16")[2:], XML),
@@ -117,7 +118,7 @@ def test_odd_urls_images_and_byte_order_marks(origin):
     policy = fetch_servers.local_policy(origin)
     found = discover_urls([origin.url("/odd.xml")], policy)  # an unjoinable URL skipped, an image not a page
     assert found.urls == [origin.url("/p1")] and not found.failed
-    for path in ("/bom.xml", "/utf16.xml"):
+    for path in ("/bom.xml", "/utf16.xml", "/bom-nl.xml"):
         assert discover_urls([origin.url(path)], policy).urls == [origin.url("/p1"), origin.url("/p2")], path
     assert discover_urls([origin.url("/bom.txt")], policy).urls == [origin.url("/p3")]
 

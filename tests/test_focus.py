@@ -178,8 +178,23 @@ def test_text_the_page_hides_through_siblings_or_has_stays_hidden_in_a_target() 
     ("<section>" + "<div>" * 100 + "<p>deep</p>" + "</div>" * 100 + "</section>", "main div div div div div div div p"),
     ("<h1>t</h1>" + "<p>x</p>" * 300, "h1 ~ p ~ p ~ p ~ p"),
     ("<div>" + "<p>x</p><!-- c -->" * 8000 + "</div>", "p:nth-child(2)"),
+    ("<section>" + "<div>" * 100 + "<p>deep</p>" + "</div>" * 100 + "</section>", ":is(section div div div div div p)"),
+    ("<section>" + "<div>" * 100 + "<p>deep</p>" + "</div>" * 100 + "</section>", "p:not(:where(a div div div div b))"),
+    ("<div>" + "<p>x</p>" * 20_000 + "</div>", "p:has(~ b)"),
 ])
 def test_selectors_that_backtrack_or_multiply_their_walks_are_refused(page, selector) -> None:
     # (each of these took lexbor from 10 s to over a minute on a page of a few kilobytes)
     with pytest.raises(InputTooComplexError, match="child \\(>\\) and \\+ combinators do not"):
         unclutter.extract(page, target_selector=selector)
+
+
+def test_position_rules_do_not_hide_text_a_browser_shows_once_the_page_is_reduced() -> None:
+    page = ("<html><head><style>h2 + p {display:none} li:nth-child(2) {display:none} .dark {background:#000} "
+            ".dark p {color:#fff}</style></head><body><h1>Top</h1><article><h2>Sub</h2><p>HIDDEN-NEXT</p>"
+            "<p>VISIBLE-NEXT is a visible paragraph with words.</p><ul><li>a</li><li>HIDDEN-LI</li>"
+            "<li>VISIBLE-LI</li></ul><div class='dark'><p>WHITE-ON-DARK text in a dark box.</p></div>"
+            "</article></body></html>")
+    for options in ({}, {"target_selector": "article"}, {"remove_selector": "h1"}, {"target_selector": "p, li"}):
+        text = unclutter.extract(page, **options).text
+        assert all(w in text for w in ("VISIBLE-NEXT", "VISIBLE-LI", "WHITE-ON-DARK")), (options, text)
+        assert "HIDDEN" not in text, (options, text)

@@ -213,7 +213,12 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
     html, utf8 = _decode(data, options)
     source_html = html
     focus_removed: list = []
+    styles = options.styles
     if options.target_selector or options.remove_selector:
+        # the page's styles are judged here, on the whole page: on the reduced page a sibling
+        # or position rule (h2 + p, :nth-child) would read other neighbours, so from here on
+        # only style attributes count (they read no context)
+        styles = "inline"
         focused = focus_html(html, options.target_selector, options.remove_selector, log=options.explain,
                              hidden=styled_hidden(html, options.styles))
         html, utf8, focus_removed = focused.html, None, focused.removals
@@ -221,7 +226,7 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
             ([f"the remove selector removed {focused.removed} elements"] if options.remove_selector else [])
             + ([f"the target selector matched {focused.targets}"] if options.target_selector else [])))
     log = options.explain  # keep the removal log (Article.removed) only when asked
-    page: ParsedPage = parse_for_pruning(html, url, utf8=utf8, report_skipped=log, styles=options.styles)
+    page: ParsedPage = parse_for_pruning(html, url, utf8=utf8, report_skipped=log, styles=styles)
     trace.append(f"parse: base URL {page.base_url!r}")
     if options.styles == "inline":
         trace.append("parse: styles inline: style attributes decide hidden text, the stylesheets are not read")
@@ -261,15 +266,15 @@ def _run_pipeline(data: str | bytes, url: str | None, options: Options) -> Artic
             trace.append("metadata: date_published from htmldate (URL, visible text) after pruning")
     if log and meta.sources.get("title") != title_source:
         trace.append(f"metadata: title from {meta.sources.get('title') or 'nowhere'} after pruning")
-    selection = select(pruned, options, meta, url, html, repruner(html, url, utf8, True, options.styles), shown_byline)
+    selection = select(pruned, options, meta, url, html, repruner(html, url, utf8, True, styles), shown_byline)
     trace.extend("select: " + line for line in selection.attempts)
     if selection.chars < STRUCTURED_FALLBACK_MAX_CHARS and _NOSCRIPT_RE.search(html):
         # Scripting-disabled view: what a browser without JavaScript (like our fetcher)
         # renders, <noscript> content included. Same prune rules; kept only if better.
-        page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log, styles=options.styles)
+        page2 = parse_for_pruning(html, url, scripting=False, report_skipped=log, styles=styles)
         meta2 = _view_metadata(meta, page, page2)
         pruned2 = prune(page2, log=log)
-        selection2 = select(pruned2, options, meta2, url, html, repruner(html, url, None, False, options.styles), shown_byline)
+        selection2 = select(pruned2, options, meta2, url, html, repruner(html, url, None, False, styles), shown_byline)
         trace.append(f"fallback: scripting-disabled view (<noscript> shown) gives {selection2.chars} chars")
         if selection2.chars > selection.chars and selection2.chars >= STRUCTURED_FALLBACK_MAX_CHARS:
             page, pruned, selection, meta = page2, pruned2, selection2, meta2

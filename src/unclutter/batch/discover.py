@@ -92,6 +92,10 @@ def _local(tag) -> str:
     return tag.rsplit("}", 1)[-1].lower()
 
 
+def _namespace(tag) -> str:
+    return tag[1:].split("}", 1)[0] if isinstance(tag, str) and tag.startswith("{") else ""
+
+
 def _join(base: str, ref: str) -> str | None:
     """``ref`` made absolute against ``base``; ``None`` when either is not a URL Python
     can join (``http://[x/``) or the result is not http(s)."""
@@ -109,7 +113,7 @@ def _read(body: bytes, base: str, take: Callable[[str], None]) -> list[str]:
     from lxml import etree
 
     start = body.lstrip(b" \t\r\n")
-    text_start = start[3:] if start.startswith(codecs.BOM_UTF8) else start
+    text_start = (start[3:] if start.startswith(codecs.BOM_UTF8) else start).lstrip(b" \t\r\n")
     if not (text_start[:1] == b"<" or start[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
         # a text sitemap: one URL a line
         text = body.decode("utf-8-sig", "replace")
@@ -137,7 +141,7 @@ def _read(body: bytes, base: str, take: Callable[[str], None]) -> list[str]:
                 parent = el.getparent()
                 # (only a <url>'s or <sitemap>'s own <loc>: not <image:loc>, <video:loc>...)
                 if name == "loc" and parent is not None and _local(parent.tag) in ("url", "sitemap") \
-                        and el.text and el.text.strip():
+                        and _namespace(el.tag) == _namespace(parent.tag) and el.text and el.text.strip():
                     url = _join(base, el.text)
             elif kind == "feed":
                 parent = el.getparent()
@@ -155,10 +159,13 @@ def _read(body: bytes, base: str, take: Callable[[str], None]) -> list[str]:
                     nested.append(url)
                 else:
                     take(url)
-            if name in ("url", "sitemap", "item", "entry"):
-                el.clear()
-                while el.getprevious() is not None:  # (siblings already read)
-                    del el.getparent()[0]
+            # every element is freed once read (its ancestors stay, for the checks above):
+            # memory follows the URLs kept, not the document's element count
+            el.clear()
+            parent = el.getparent()
+            if parent is not None:
+                while el.getprevious() is not None:
+                    del parent[0]
     except etree.XMLSyntaxError:
         if not kind:
             raise UnsupportedContentError("unsupported content: neither a sitemap nor a feed (unreadable XML)") from None

@@ -23,6 +23,9 @@ SIBLING_SCANNING = frozenset({"nth-child", "nth-last-child", "nth-of-type", "nth
                               "first-of-type", "last-of-type", "only-of-type"})
 
 _COMBINATORS = frozenset({">", "+", "~"})
+_SEPARATORS = _COMBINATORS | {","}
+#: Functional pseudo-classes whose argument is a list of complex selectors.
+_SELECTOR_LIST_FUNCTIONS = frozenset({"is", "where", "not", "matches", "any", "-webkit-any", "-moz-any"})
 
 
 @dataclass(frozen=True)
@@ -92,10 +95,10 @@ def _walk(tokens: list, found: dict, top: bool, in_scan: bool = False) -> None:
     prev = None
     for t in tokens:
         if t.type == "whitespace":
-            if top and prev is not None and not (prev.type == "literal" and prev.value in _COMBINATORS):
+            if top and prev is not None and not (prev.type == "literal" and prev.value in _SEPARATORS):
                 found["pending_space"] = True
-        elif t.type == "literal" and t.value in _COMBINATORS:
-            found.pop("pending_space", None)  # (the whitespace around > + ~ is no combinator)
+        elif t.type == "literal" and t.value in _SEPARATORS:
+            found.pop("pending_space", None)  # (the whitespace around > + ~ , is no combinator)
             if t.value == "~" and top:
                 found["siblings"] = found.get("siblings", 0) + 1
         else:
@@ -113,9 +116,14 @@ def _walk(tokens: list, found: dict, top: bool, in_scan: bool = False) -> None:
                     found["has"] = found.get("has", 0) + 1
                     if in_scan:
                         found["scan_has"] = True
-                    if not all(_one_compound(p, True) for p in _split_commas(t.arguments)):
+                    parts = _split_commas(t.arguments)
+                    if not all(_one_compound(p, True) for p in parts):
                         found["bad_has"] = True
-                _walk(t.arguments, found, False, in_scan or scan)
+                    if any((q := _strip(p)) and q[0].type == "literal" and q[0].value == "~" for p in parts):
+                        found["scans"] = found.get("scans", 0) + 1  # (:has(~ x) walks the later siblings)
+                # a selector list inside :is() / :where() / :not() is matched as complex selectors
+                # are, backtracking over its own combinators
+                _walk(t.arguments, found, name in _SELECTOR_LIST_FUNCTIONS, in_scan or scan)
             elif t.type == "[] block":
                 content = [c for c in t.content if c.type not in ("whitespace", "comment")]
                 for k, c in enumerate(content):

@@ -58,9 +58,11 @@ SHELL_KEPT_MAX_WORDS = 12
 #: connection is secure"). The whole line must be such a sentence (a line that goes on,
 #: "One moment in 1969", "Enable JavaScript in Firefox: open about:config", is not).
 PLACEHOLDER_RE = re.compile(
-    r"^\W*(?:"
+    r"^\W*(?:(?:"
     r"loading(?: (?:content|data|the page|page|the app|app))?(?:[\s,.…]*(?:please wait(?: a (?:moment|second))?|one moment)(?: please)?)?"
-    r"|please wait(?: a (?:moment|second))?|one moment,? please|just a moment|verifying you are (?:a )?human"
+    r"|please wait(?: a (?:moment|second)| while (?:we load|loading|the page loads)(?: the page)?)?"
+    r"|one moment,? please|just a moment|verifying you are (?:a )?human|this may take a few seconds"
+    r"|(?:please )?turn javascript on(?: and (?:reload|refresh) the page)?"
     r"|checking (?:your browser|if the site connection is secure)(?: before accessing [^\n]{0,80})?"
     r"|(?:please )?(?:enable|turn on) javascript(?: and cookies)?"
     r"(?: (?:to (?:continue|proceed|view|use|run|see)|and (?:reload|refresh))[^\n]{0,60})?"
@@ -69,7 +71,8 @@ PLACEHOLDER_RE = re.compile(
     r"|this (?:site|website|app|page|application) (?:requires|needs) javascript[^\n]{0,60}"
     r"|we'?re sorry,? but [^\n]{0,60} (?:doesn'?t|does not|won'?t) work (?:properly )?without javascript[^\n]{0,40}"
     r"|[^\n]{0,80} needs to review the security of your connection before proceeding"
-    r")\W*$", re.IGNORECASE)
+    r"|(?:www\.)?[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,5}\.[a-z]{2,24}"  # (the bare host a bot check names)
+    r")(?:\W+(?=\w)|\W*$))+$", re.IGNORECASE)
 
 #: At least this share of the chosen candidate's score for the best candidate elsewhere on
 #: the page: "another region scored nearly as high" (``Selection.rival_share``).
