@@ -45,7 +45,7 @@ def fetch_document(url: str, policy: FetchPolicy | None = None, *,
         policy: as for :func:`fetch`.
         accept: media types accepted (lower-case, no parameters); a response without a
             Content-Type is accepted too.
-        headers: request headers (``Accept``...); the session sets its own as for pages.
+        headers: request headers (``Accept``...); the fetcher sets its own as for pages.
 
     Returns:
         The :class:`Subresource` (final URL, status, headers, decoded body).
