@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import UsageError
 
-__all__ = ["MAX_SELECTOR_CHARS", "SelectorCost", "check_selector", "selector_costs"]
+__all__ = ["MAX_SELECTOR_CHARS", "SelectorCost", "check_selector", "selector_costs", "split_commas"]
 
 #: Characters a caller's selector may have (as ``RenderOptions.wait_for``).
 MAX_SELECTOR_CHARS = 1000
@@ -47,7 +47,8 @@ class SelectorCost:
     substring: int = 0
 
 
-def _split_commas(tokens: list) -> list[list]:
+def split_commas(tokens: list) -> list[list]:
+    """CSS tokens split at their top-level commas (a selector list's items)."""
     parts: list[list] = [[]]
     for t in tokens:
         if t.type == "literal" and t.value == ",":
@@ -83,7 +84,7 @@ def _one_compound(tokens: list, leading_combinator: bool) -> bool:
         if t.type == "function":
             if t.lower_name == "has":
                 return False
-            if not all(_one_compound(p, False) for p in _split_commas(t.arguments)):
+            if not all(_one_compound(p, False) for p in split_commas(t.arguments)):
                 return False
     return True
 
@@ -116,7 +117,7 @@ def _walk(tokens: list, found: dict, top: bool, in_scan: bool = False) -> None:
                     found["has"] = found.get("has", 0) + 1
                     if in_scan:
                         found["scan_has"] = True
-                    parts = _split_commas(t.arguments)
+                    parts = split_commas(t.arguments)
                     if not all(_one_compound(p, True) for p in parts):
                         found["bad_has"] = True
                     if any((q := _strip(p)) and q[0].type == "literal" and q[0].value == "~" for p in parts):
@@ -142,7 +143,7 @@ def selector_costs(selector: str) -> list[SelectorCost]:
     import tinycss2
 
     out = []
-    for part in _split_commas(tinycss2.parse_component_value_list(selector)):
+    for part in split_commas(tinycss2.parse_component_value_list(selector)):
         found: dict = {}
         _walk(_strip(part), found, True)
         out.append(SelectorCost(found.get("descendants", 0), found.get("siblings", 0), found.get("has", 0),

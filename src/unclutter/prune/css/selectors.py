@@ -11,17 +11,12 @@ from functools import lru_cache
 import tinycss2
 from cssselect2 import parser as selector_parser
 
+from ...core.selectors import split_commas
 from .values import _serialize
 
 
 def _split_selectors(prelude) -> list[list]:
-    groups: list[list] = [[]]
-    for tok in prelude:
-        if tok.type == "literal" and tok.value == ",":
-            groups.append([])
-        else:
-            groups[-1].append(tok)
-    return [g for g in groups if any(t.type not in ("whitespace", "comment") for t in g)]
+    return [g for g in split_commas(prelude) if any(t.type not in ("whitespace", "comment") for t in g)]
 
 
 def _rightmost(tree):
