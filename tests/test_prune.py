@@ -375,6 +375,30 @@ def test_chrome_tags_and_roles_around_the_whole_page_are_wrappers():
     assert "role" not in next(n for n in page.root.iter() if n.attrs.get("id") == "t").attrs
 
 
+def test_tab_panels_under_a_misplaced_tablist_role_are_kept_whatever_their_share():
+    """Family: the tab widget's panels inside the element marked role="tablist" (a product
+    page's Overview / Specs / FAQ), beside more text than they hold: kept as a <div>; a
+    real row of tabs (short labels, no paragraph) is still chrome."""
+    from unclutter.prune.clean import parse_for_pruning
+
+    story = " ".join(f"Sentence {i} of the page's main text, long enough to be prose." for i in range(40))
+    overview = " ".join(f"Overview sentence {i}: the tumbler keeps drinks cold." for i in range(6))
+    html = (f"<html><body><main><h1>Product</h1><p>{story}</p>"
+            f"<ul role='tablist' class='tabs'><li role='tab'>Overview</li><li role='tab'>Specs</li></ul>"
+            f"<div role='tablist' class='tab-content' id='panels'><div role='tabpanel'><h4>Overview</h4>"
+            f"<p>{overview}</p></div><div role='tabpanel'><p>Height 7 in, weight 12 oz.</p></div></div>"
+            f"</main></body></html>")
+    page = parse_for_pruning(html)
+    text = prune(page).root.text_content()
+    assert "Overview sentence 5" in text and "weight 12 oz" in text
+    assert "role" not in next(n for n in page.root.iter() if n.attrs.get("id") == "panels").attrs
+    assert "Specs" not in text  # the row of tabs
+    # the same panels without paragraphs (a tablist of long link labels) stay chrome
+    labels = "".join(f"<a role='tab' href='#p{i}'>Tab label number {i} of the widget here</a>" for i in range(12))
+    page = parse_for_pruning(f"<html><body><main><p>{story}</p><div role='tablist'>{labels}</div></main></body></html>")
+    assert "Tab label number 3" not in prune(page).root.text_content()
+
+
 def test_wrapper_and_media_rules_stay_linear_on_hostile_nesting():
     import time
 

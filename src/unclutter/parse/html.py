@@ -832,7 +832,7 @@ def parse_html(html: str, url: str | None = None, *,
         if deferred:
             decide_wrappers(deferred, sizes[0], spare_wrappers, skipped,
                              skip_elements.loading_share, skip_elements.landmark_fill,
-                             skip_elements.loading_link_density)
+                             skip_elements.loading_link_density, skip_elements.holds_panels)
         if selectors:
             if callable(skip_selector):
                 selectors = applicable_selectors(selectors, classes, ids)

@@ -98,6 +98,10 @@ class ElementFilter:
     #: the defaults keep nothing).
     loading_share: float = 1.01
     loading_link_density: float = 0.0
+    #: ``holds_panels(node)``: a deferred chrome element (``chrome``) that holds what its
+    #: role cannot own (the panels of a tab widget inside the element marked as its list of
+    #: tabs) stays, as a ``<div>`` without role, whatever its share of the page.
+    holds_panels: Callable[[Node], bool] | None = None
     landmark_fill: float = 1.01
     #: ``hides(attrs)``: an element with these attributes is hidden; read on the descendants
     #: of a dropped element when the skipped elements are reported
@@ -333,7 +337,8 @@ def deferral(tag: str, attrs: dict | None, lnode, chrome, loading,
 
 def decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float, int],
                      skipped: list[SkippedElement] | None, loading_share: float = 1.01,
-                     landmark_fill: float = 1.01, loading_link_density: float = 0.0) -> None:
+                     landmark_fill: float = 1.01, loading_link_density: float = 0.0,
+                     holds_panels: Callable[[Node], bool] | None = None) -> None:
     """Decide the deferred elements (disjoint: only outermost ones are deferred), listed as
     ``(node, lexbor node, kind)``: chrome that holds the page (:func:`_is_wrapper`) stays as
     a ``<div>`` without its role; a hidden (``"loading"``) element that holds
@@ -341,7 +346,9 @@ def decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float
     not), with a link density below ``loading_link_density``, and its main landmark (:func:`_is_loading_page` with
     ``landmark_fill``) stays
     without its hiding attributes
-    (``_LOADING_ATTRIBUTES``); the others are removed (reported in ``skipped``)."""
+    (``_LOADING_ATTRIBUTES``); chrome for which ``holds_panels(node)`` is true stays as a
+    ``<div>`` too (:attr:`ElementFilter.holds_panels`); the others are removed (reported
+    in ``skipped``)."""
     inside: set[int] = set()  # the removed ones' elements
     own: list[SkippedElement] = []  # their own entries
     # A hidden element's share is taken of the text a reader would see with it shown: the
@@ -351,7 +358,8 @@ def decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float
     shown_chars = page_chars - sum(hidden.values())
     for node, lnode, kind in deferred:
         if kind == "chrome":
-            if _is_wrapper(node, page_chars, *wrapper, lnode=lnode):
+            if _is_wrapper(node, page_chars, *wrapper, lnode=lnode) or (
+                    holds_panels is not None and holds_panels(node)):
                 node.tag = "div"
                 node.attrs.pop("role", None)
                 continue

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import partial
 
+from ..core.dom import Node
 from ..core.hiding import class_tokens
 from ..parse.skip import ElementFilter
 from .attributes import (
@@ -29,6 +30,8 @@ from .rules import (
     LOADING_WRAPPER_SHARE,
     NON_CONTENT_TAGS,
     SCREEN_READER_CLASSES,
+    TAB_LIST_ROLES,
+    TAB_PANEL_MIN_PROSE,
     WRAPPER_CHROME_ROLES,
     WRAPPER_CHROME_TAGS,
     is_disclosure_control,
@@ -52,6 +55,23 @@ def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
         if not role or tag in NON_CONTENT_TAGS or role.strip().lower() not in WRAPPER_CHROME_ROLES:
             return False
     return _attribute_hiding_reason(attrs) is None
+
+
+def _holds_tab_panels(node: Node) -> bool:
+    """Whether a chrome element is a list of tabs (``rules.TAB_LIST_ROLES``) holding
+    paragraphs of at least ``rules.TAB_PANEL_MIN_PROSE`` non-blank characters: the panels
+    under a misplaced role (see ``rules.TAB_LIST_ROLES``)."""
+    role = node.attrs.get("role", "").strip().lower()
+    if role not in TAB_LIST_ROLES:
+        return False
+    prose = 0
+    for n in node.iter_elements(include_self=False):
+        if n.tag == "p":
+            text = n.text_content()
+            prose += len(text) - text.count(" ") - text.count("\n") - text.count("\t")
+            if prose >= TAB_PANEL_MIN_PROSE:
+                return True
+    return False
 
 
 def _is_loading_state(tag: str, attrs: dict[str, str]) -> bool:
@@ -185,6 +205,7 @@ EARLY_DROP = ElementFilter(
     attribute_names=EARLY_DROP_ATTRIBUTES,
     test=_early_drop_test,
     chrome=_is_chrome,
+    holds_panels=_holds_tab_panels,
     loading=_is_loading_state,
     shown=_is_shown_twin,
     loading_share=LOADING_WRAPPER_SHARE,
@@ -204,7 +225,8 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
                          attribute_names=EARLY_DROP.attribute_names,
                          test=partial(_early_drop_test, panels=panels), observe=panels.observe,
                          observe_dropped=panels.observe_dropped, start=panels.start,
-                         chrome=_is_chrome, loading=_is_loading_state, shown=_is_shown_twin,
+                         chrome=_is_chrome, holds_panels=_holds_tab_panels,
+                         loading=_is_loading_state, shown=_is_shown_twin,
                          loading_share=LOADING_WRAPPER_SHARE,
                          loading_link_density=LOADING_WRAPPER_LINK_DENSITY,
                          landmark_fill=LOADING_LANDMARK_FILL, hides=EARLY_DROP.hides, revisit=_revisit)
