@@ -340,6 +340,35 @@ def test_workers_are_recycled_without_losing_or_reordering_pages():
     assert [i for i, _ in got] == list(range(5)) and [r["title"] for _, r in got] == [f"Page {i}" for i in range(5)]
 
 
+def _hang_or_measure(page, options):
+    """A record function for the pool tests: hangs on the page ``hang``, else gives the
+    page's size (module-level: the workers import it)."""
+    import time
+
+    if page.id == "hang":
+        time.sleep(60)
+    return {"id": page.id, "size": len(page.data)}
+
+
+def test_pages_queued_behind_a_hung_page_are_extracted_and_the_parent_never_blocks():
+    """A worker holds its page and the next (PREFETCH): a page larger than any pipe buffer
+    queued behind a page that hangs goes to the fresh worker, in order, none lost."""
+    import time
+
+    from unclutter.batch.workers import PREFETCH, map_records
+
+    assert PREFETCH >= 1
+    big = b"<p>" + b"x" * (8 << 20) + b"</p>"  # 8 MiB: the parent cannot write it into a busy worker's pipe at once
+    pages = [(0, PageInput(id="a", source="mem", data=b"<p>a</p>")), (1, PageInput(id="hang", source="mem", data=b"h")),
+             (2, PageInput(id="big", source="mem", data=big)), (3, PageInput(id="z", source="mem", data=b"zz"))]
+    t = time.monotonic()
+    got = list(map_records(pages, workers=1, timeout=1.0, record_fn=_hang_or_measure))
+    assert time.monotonic() - t < 30  # (the hung page is cut at its deadline, not at 60 s)
+    assert [i for i, _ in got] == [0, 1, 2, 3]
+    assert got[1][1]["error_kind"] == "TimeoutError"
+    assert got[2][1] == {"id": "big", "size": len(big)} and got[3][1] == {"id": "z", "size": 2}
+
+
 def test_a_second_run_on_the_same_output_is_refused_while_the_first_writes(folder, tmp_path):
     from unclutter.batch.output import ShardedOutput
     from unclutter.batch.run import run_identity

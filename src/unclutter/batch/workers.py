@@ -2,10 +2,12 @@
 
 Each worker is a process started from a fork server that has already imported the
 pipeline, so a new worker is ready in milliseconds and models load once per worker, on
-first use. The parent gives each worker one page at a time and watches the clock: a worker
-that runs past the page's deadline is killed and the page becomes a ``TimeoutError`` row; a
-worker that dies (killed by the kernel for memory, a crash in native code) makes its page a
-``WorkerCrashError`` row. Either way a fresh worker takes its place and the run goes on.
+first use. The parent gives each worker the page it extracts and the next one
+(:data:`PREFETCH`) and watches the clock: a worker that runs past the page's deadline is
+killed and the page becomes a ``TimeoutError`` row; a worker that dies (killed by the kernel
+for memory, a crash in native code) makes its page a ``WorkerCrashError`` row. Either way a
+fresh worker takes its place, the page queued behind goes to another worker, and the run
+goes on.
 
 A worker may also be given an address-space ceiling (``RLIMIT_AS``, bytes): a page that
 needs more raises ``MemoryError`` inside the worker and becomes a ``MemoryLimitError`` row.
@@ -16,7 +18,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 from multiprocessing.connection import wait
 from typing import Any
@@ -31,6 +35,11 @@ WORKER_START_TIMEOUT_S = 120.0
 #: Pages a worker extracts before a fresh one replaces it: the bounded caches of a long-lived
 #: worker (parsed styles, models' buffers) grow its memory by a few MB per 1,000 pages.
 RECYCLE_AFTER_PAGES = 5000
+#: Pages queued to a worker behind the one it is extracting: the next page already waits in
+#: its pipe when it finishes, so reading inputs and writing records in the parent overlap
+#: the extraction instead of alternating with it (at one worker the parent's share of each
+#: page was idle time for the worker).
+PREFETCH = 1
 #: Fork server's preloaded modules: the pipeline and what every page needs.
 PRELOAD = ["unclutter.batch.record", "unclutter.pipeline"]
 
@@ -82,6 +91,15 @@ def _worker_main(conn: Any, options: Options, memory_limit: int | None, record_f
             return
 
 
+def _send_quietly(conn: Any, message: Any) -> None:
+    """``conn.send(message)``; a worker gone meanwhile (killed, crashed) is not an error here:
+    the parent finds it dead and settles its pages."""
+    try:
+        conn.send(message)
+    except (OSError, ValueError):
+        pass
+
+
 class _Worker:
     def __init__(self, ctx: Any, options: Options, memory_limit: int | None, record_fn: Any = None) -> None:
         parent, child = ctx.Pipe()
@@ -89,15 +107,46 @@ class _Worker:
         self.proc.start()
         child.close()
         self.conn = parent
-        self.task: tuple[int, PageInput] | None = None
+        self.tasks: deque[tuple[int, PageInput]] = deque()  # the page in work first, then those queued
+        self.sender: threading.Thread | None = None
         self.ready = False
         self.done = 0
-        self.started = time.monotonic()
+        self.started = time.monotonic()  # when the page in work began (or the worker, before it is ready)
+
+    @property
+    def task(self) -> tuple[int, PageInput] | None:
+        return self.tasks[0] if self.tasks else None
+
+    def can_take(self, recycle_after: int | None) -> bool:
+        """Whether a page may be given now: the worker is ready, holds at most
+        :data:`PREFETCH` pages, is not sending one still, and (``recycle_after``) is not due
+        to be replaced before it could start it."""
+        if not self.ready or len(self.tasks) > PREFETCH:
+            return False
+        if not self.tasks:
+            return True
+        if recycle_after and self.done + len(self.tasks) >= recycle_after:
+            return False
+        return self.sender is None or not self.sender.is_alive()
 
     def give(self, index: int, page: PageInput) -> None:
-        self.task = (index, page)
-        self.started = time.monotonic()
-        self.conn.send((index, page))
+        self.tasks.append((index, page))
+        if len(self.tasks) == 1:
+            self.started = time.monotonic()
+            self.conn.send((index, page))  # (an idle worker reads it at once)
+        else:
+            # a busy worker reads it when done: a page larger than the pipe's buffer would
+            # block this process meanwhile, so a thread waits on the pipe instead (one at a
+            # time: can_take waits for it, which keeps the messages whole and in order)
+            self.sender = threading.Thread(target=_send_quietly, args=(self.conn, (index, page)), daemon=True)
+            self.sender.start()
+
+    def finished(self) -> None:
+        """The page in work is done: the queued one (already sent) is in work from now."""
+        self.tasks.popleft()
+        self.done += 1
+        if self.tasks:
+            self.started = time.monotonic()
 
     def kill(self) -> None:
         try:
@@ -105,6 +154,10 @@ class _Worker:
         except OSError:
             pass
         self.proc.join(5)
+        if self.sender is not None:
+            # its write fails at once with the reader gone; the pipe is closed only after,
+            # so that the descriptor cannot be reused under it
+            self.sender.join(5)
         self.conn.close()
 
     def stop(self) -> None:
@@ -169,24 +222,31 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
     ctx = _context()
     pool = [_Worker(ctx, options, memory_limit, record_fn) for _ in range(workers)]
     source = iter(pages)
+    retry: deque[tuple[int, PageInput]] = deque()  # pages queued to a worker that was replaced
     exhausted = False
     buffer: dict[int, dict] = {}
     next_out: int | None = None
     try:
         while True:
-            for w in pool:
-                if w.ready and w.task is None and not exhausted:
-                    try:
-                        index, page = next(source)
-                    except StopIteration:
-                        exhausted = True
-                        break
+            # first every idle worker gets a page, then the busy ones their next
+            for depth in range(PREFETCH + 1):
+                for w in pool:
+                    if len(w.tasks) != depth or not w.can_take(recycle_after) or (exhausted and not retry):
+                        continue
+                    if retry:
+                        index, page = retry.popleft()
+                    else:
+                        try:
+                            index, page = next(source)
+                        except StopIteration:
+                            exhausted = True
+                            continue
                     if next_out is None:
                         next_out = index
                     w.give(index, page)
-            busy = [w for w in pool if w.task is not None]
+            busy = [w for w in pool if w.tasks]
             starting = [w for w in pool if not w.ready]
-            if not busy and (exhausted or not starting):
+            if not busy and ((exhausted and not retry) or not starting):
                 break
             now = time.monotonic()
             deadlines = [w.started + timeout for w in busy] + [w.started + WORKER_START_TIMEOUT_S for w in starting]
@@ -207,20 +267,19 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                     elif time.monotonic() - w.started > WORKER_START_TIMEOUT_S:
                         raise RuntimeError(f"a batch worker did not start within {WORKER_START_TIMEOUT_S:g} s")
                     continue
-                if w.task is None:
+                if not w.tasks:
                     continue
-                index, page = w.task
+                index, page = w.tasks[0]
                 if w.conn in ready:
                     try:
                         got_index, record, cpu, (peak_kb, rss_kb) = w.conn.recv()
                         self_cpu[0] += cpu
-                        w.done += 1
+                        w.finished()
                         if stats is not None:
                             stats["worker_peak_rss_kb"] = max(stats.get("worker_peak_rss_kb", 0), peak_kb)
                             stats["worker_rss_kb"] = rss_kb
-                        w.task = None
                         finished.append((got_index, record))
-                        if recycle_after and w.done >= recycle_after:
+                        if recycle_after and w.done >= recycle_after and not w.tasks:
                             w.stop()
                             pool[i] = _Worker(ctx, options, memory_limit, record_fn)
                         continue
@@ -233,6 +292,8 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                 else:
                     continue
                 w.kill()
+                w.tasks.popleft()
+                retry.extend(w.tasks)  # (queued behind the page that failed: not started)
                 pool[i] = _Worker(ctx, options, memory_limit, record_fn)
                 finished.append((index, record))
             for index, record in finished:
@@ -246,7 +307,7 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                     next_out += 1
     finally:
         for w in pool:
-            if w.task is not None:
+            if w.tasks:
                 w.kill()
             else:
                 w.stop()
