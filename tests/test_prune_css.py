@@ -129,6 +129,41 @@ def test_keys_read_from_text_agree_with_the_parsed_selectors() -> None:
     check()
 
 
+def test_keys_of_escaped_names_agree_with_the_parsed_selectors() -> None:
+    r"""Names with escapes (Tailwind's ``.md\:flex``) are keyed from the text; every key
+    read so equals the key of the selector tinycss2 and cssselect2 parse, and a sheet's
+    index holds every parsed rule under its key (a rule under another key is never found)."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from unclutter.prune.css.sheet import Sheet
+
+    piece = st.sampled_from(["div", "P", "*", ".x", ".md\\:flex", ".w-1\\/2", ".a\\.b", ".\\31 0px", "#i\\:d",
+                             ".\\[x\\]", ":hover", "::before", " ", " > ", "+", "~", ",", ".\\,c", "#a#b",
+                             "\\61 bc", ".x\\", "\\\n", ".é\\:é"])
+
+    @settings(max_examples=600, deadline=None)
+    @given(st.lists(piece, min_size=1, max_size=8))
+    def check(parts):
+        text = "".join(parts)
+        fast = selectors._escaped_keys(text)
+        parsed = selectors._selectors(text)
+        if fast is not None and parsed is not None:
+            # (pseudo-element selectors are left out of the parse: their keys are extra, never wrong)
+            keys = [k for k, part in zip(fast, text.split(",")) if "::" not in part]
+            assert all(k in fast for _, _, k, _ in parsed), text
+            if "::" not in text and "\\," not in text:
+                assert keys == [k for _, _, k, _ in parsed], text
+        sheet = Sheet(text + "{display:none}")
+        indexed = {key for key, entries in sheet.keys().items() if entries}
+        assert all(r.key in indexed for k in range(len(sheet.spans)) for r in sheet.rule(k)), text
+
+    check()
+    assert selectors._escaped_keys(".sm\\:hidden:hover, .lg\\:p-4 > .w-1\\/2") == [
+        (".", "sm:hidden"), (".", "w-1/2")]
+    assert selectors._escaped_keys("a[href]") is None and selectors._escaped_keys(":hover") is None
+
+
 def test_quirks_mode_matches_classes_and_ids_without_case() -> None:
     # no doctype: quirks mode, where class and id selectors ignore case (HTML §2.3.7);
     # with a doctype they do not

@@ -163,6 +163,123 @@ def _split_prelude(prelude: str) -> list[str] | None:
     return prelude.split(",")
 
 
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def _escaped_name(text: str, i: int) -> tuple[str, int] | None:
+    """The name (ident code points, CSS Syntax 3 §4.3.11) starting at ``text[i]``, its
+    escapes resolved (§4.3.7: up to six hex digits and one whitespace after them, or the
+    character itself), and the offset after it; ``None`` for what the text path leaves to
+    the tokenizer (an escaped line break, an escape at the end, a carriage return or form
+    feed ending a hex escape)."""
+    out = []
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            if i + 1 >= n or text[i + 1] in "\n\r\f":
+                return None
+            if text[i + 1] in _HEX_DIGITS:
+                j = i + 1
+                while j < n and j < i + 7 and text[j] in _HEX_DIGITS:
+                    j += 1
+                cp = int(text[i + 1:j], 16)
+                if j < n and text[j] in " \t\n":
+                    j += 1
+                elif j < n and text[j] in "\r\f":
+                    return None
+                out.append(chr(cp) if 0 < cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF else "\ufffd")
+                i = j
+            else:
+                out.append(text[i + 1])
+                i += 2
+        elif ch in _NAME_CHARS or ord(ch) >= 0x80:
+            out.append(ch)
+            i += 1
+        else:
+            break
+    return "".join(out), i
+
+
+def _escaped_keys(prelude: str) -> list[tuple] | None:
+    """The key (:attr:`.sheet.StyleRule.key`, as :func:`_key_and_simple` reads it from the
+    parsed selector) of each selector of a prelude whose names hold escapes (Tailwind's
+    ``.md\\:flex``, ``.w-1\\/2``), read by one pass over the text: type, class, id and
+    pseudo-class selectors with combinators; ``None`` for anything else (quotes, comments,
+    brackets, parentheses, several ids in one compound, a compound of pseudo-classes only),
+    which is parsed."""
+    if '"' in prelude or "'" in prelude or "/*" in prelude or "\x00" in prelude:
+        return None
+    keys: list[tuple] = []
+    tag = cls = ident = None
+    ids = 0
+    empty, pseudo = True, False
+    pending = False  # a combinator read: the next simple selector opens a new compound
+    i, n = 0, len(prelude)
+    while True:
+        ch = prelude[i] if i < n else ","
+        if ch in " \t\n\r\f>+~":
+            pending = not empty
+            i += 1
+            continue
+        if ch == ",":
+            if empty or ids > 1:
+                return None
+            if ident is not None:
+                keys.append(("#", ident.lower()))
+            elif cls is not None:
+                keys.append((".", cls.lower()))
+            elif pseudo:
+                return None
+            elif tag is not None and tag != "*":
+                keys.append(("tag", tag))
+            else:
+                keys.append(("*",))
+            if i >= n:
+                return keys
+            tag = cls = ident = None
+            ids = 0
+            empty, pseudo, pending = True, False, False
+            i += 1
+            continue
+        if pending:
+            tag = cls = ident = None
+            ids = 0
+            empty, pseudo, pending = True, False, False
+        if ch in ".#:":
+            start = i + 1
+            if ch == ":" and start < n and prelude[start] == ":":
+                start += 1
+            got = _escaped_name(prelude, start)
+            if got is None or not got[0]:
+                return None
+            name, i = got
+            if i < n and prelude[i] in "([":
+                return None
+            if ch == ".":
+                cls = name if cls is None else cls
+            elif ch == "#":
+                ids += 1
+                ident = name
+            else:
+                pseudo = True
+            empty = False
+        elif ch == "*":
+            if not empty:
+                return None
+            tag, empty = "*", False
+            i += 1
+        elif empty and (ch in _NAME_CHARS or ch == "\\" or ord(ch) >= 0x80):
+            got = _escaped_name(prelude, i)
+            if got is None or not got[0] or not got[0].isascii():
+                return None
+            name, i = got
+            tag, empty = name.lower(), False
+        else:
+            return None
+
+
 def _group_key(part: str) -> tuple | None | bool:
     """:func:`_fast_key` of a selector's text with its brackets and parentheses removed."""
     if "(" in part or "[" in part:
@@ -227,7 +344,7 @@ def _plain_selector(part: str) -> tuple | None:
     :class:`.sheet.StyleRule`) read from its text (Selectors 4 §17: ids, then classes and
     pseudo-classes, then types), or ``None`` when it is not plain after all (tinycss2 and
     cssselect2 read it then)."""
-    compounds = _COMBINATORS_RE.split(part.strip())
+    compounds = _COMBINATORS_RE.split(part.strip(" \t\n\r\f"))
     ids = classes = types = 0
     tag = ident = None
     cls: list[str] = []

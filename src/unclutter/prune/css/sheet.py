@@ -17,6 +17,7 @@ from .inherit import _uses_var
 from .selectors import (
     _PLAIN_PRELUDE_RE,
     _PSEUDO_ELEMENT_RE,
+    _escaped_keys,
     _group_key,
     _prelude_selectors,
     _pseudo_classes_known,
@@ -222,6 +223,16 @@ class Sheet:
             else:
                 pos, _ = self._skip(tok, i)
 
+    def prelude(self, k: int) -> str:
+        """The prelude of rule ``k`` (its selectors' text), without the comments and
+        ``<!--``/``-->`` before it when it is not plain (:data:`_PLAIN_PRELUDE_RE`): the
+        comment a stylesheet opens with, or one between rules, belongs to no selector."""
+        start, block, _end = self.spans[k]
+        prelude = self.css[start:block - 1]
+        if _PLAIN_PRELUDE_RE.fullmatch(prelude) or not ("/*" in prelude or "<!--" in prelude or "-->" in prelude):
+            return prelude
+        return _skip_leading(prelude)
+
     def decls(self, k: int) -> dict[str, Declaration]:
         """The declarations of rule ``k`` that this package reads, found in its block by
         :data:`_DECLARATION_RE` (each value parsed by tinycss2, cached by text), or by
@@ -253,9 +264,8 @@ class Sheet:
         got = self._parsed.get(k)
         if got is None:
             decls = self.decls(k)
-            start, block, _end = self.spans[k]
             got = tuple(StyleRule(text, spec, k, decls, key, simple)
-                        for text, spec, key, simple in _prelude_selectors(self.css[start:block - 1])) if decls else ()
+                        for text, spec, key, simple in _prelude_selectors(self.prelude(k))) if decls else ()
             self._parsed[k] = got
         return got
 
@@ -263,8 +273,7 @@ class Sheet:
         """The selectors of rule ``k`` as text, for lexbor, without parsing them when the
         prelude is plain (:data:`_PLAIN_PRELUDE_RE`); those for states the page is not in,
         and pseudo-elements, left out."""
-        start, block, _end = self.spans[k]
-        prelude = self.css[start:block - 1]
+        prelude = self.prelude(k)
         if not _PLAIN_PRELUDE_RE.fullmatch(prelude):
             return tuple(r.selector for r in self.rule(k))
         parts = [part.strip() for part in prelude.split(",")]
@@ -378,6 +387,8 @@ class Sheet:
         plain = _PLAIN_PRELUDE_RE.fullmatch
         for k, (start, block, _end) in enumerate(self.spans):
             prelude = css[start:block - 1]
+            if not plain(prelude):
+                prelude = self.prelude(k)
             parts = _split_prelude(prelude) if not plain(prelude) else (
                 prelude.split(",") if "," in prelude else (prelude,))
             if parts is not None:
@@ -387,6 +398,11 @@ class Sheet:
                         if key is not False:
                             got.setdefault(key, []).append((k, part.strip(" \t\n\r\f")))
                     continue
+            elif "\\" in prelude and (escaped := _escaped_keys(prelude)) is not None:
+                # (names with escapes: keyed from the text, parsed only when an element has the key)
+                for key in dict.fromkeys(escaped):
+                    got.setdefault(key, []).append((k, None))
+                continue
             for key in dict.fromkeys(r.key for r in self.rule(k)):
                 got.setdefault(key, []).append((k, None))
         self._keys[None] = got
