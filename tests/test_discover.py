@@ -54,6 +54,11 @@ def origin():
             "/utf16.xml": fetch_servers.page('<?xml version="1.0" encoding="UTF-16"?>'.encode("utf-16") +
                                              a.encode("utf-16")[2:], XML),
             "/bom.txt": fetch_servers.page(f"\ufeff{u('/p3')}\n".encode(), "text/plain"),
+            "/utf16be.xml": fetch_servers.page(('<?xml version="1.0" encoding="UTF-16"?>' + a).encode("utf-16-be"), XML),
+            "/big.xml": fetch_servers.page(
+                ('<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">' + "".join(
+                    f"<url><loc>{u('/q')}{i}</loc></url>" for i in range(20000)) + "</urlset>").encode(), XML),
+            "/big.txt": fetch_servers.page("".join(f"{u('/q')}{i}\n" for i in range(20000)).encode(), "text/plain"),
             "/missing.xml": fetch_servers.page(b"gone", XML, status=404),
             **{f"/p{i}": fetch_servers.page(PAGE.format(t=f"Page {i}").encode()) for i in range(1, 7)},
         })
@@ -118,7 +123,7 @@ def test_odd_urls_images_and_byte_order_marks(origin):
     policy = fetch_servers.local_policy(origin)
     found = discover_urls([origin.url("/odd.xml")], policy)  # an unjoinable URL skipped, an image not a page
     assert found.urls == [origin.url("/p1")] and not found.failed
-    for path in ("/bom.xml", "/utf16.xml", "/bom-nl.xml"):
+    for path in ("/bom.xml", "/utf16.xml", "/bom-nl.xml", "/utf16be.xml"):
         assert discover_urls([origin.url(path)], policy).urls == [origin.url("/p1"), origin.url("/p2")], path
     assert discover_urls([origin.url("/bom.txt")], policy).urls == [origin.url("/p3")]
 
@@ -132,3 +137,14 @@ def test_discovery_stops_at_the_url_limit_and_the_deadline(origin):
     assert found.stopped == "the limit of page URLs" and seen == [(origin.url("/a.xml"), 0)]
     found = discover_urls([origin.url("/index.xml")], policy, deadline=0.0)
     assert found.documents == 1 and found.dropped == 2 and "deadline" in found.stopped
+
+
+def test_the_deadline_stops_the_reading_of_a_long_document(origin):
+    """A document being read when the discovery's deadline passes is cut there (the URLs
+    read so far kept), XML and text alike; with time left it is read whole."""
+    policy = fetch_servers.local_policy(origin)
+    for path in ("/big.xml", "/big.txt"):
+        whole = discover_urls([origin.url(path)], policy)
+        assert len(whole.urls) == 20000 and whole.stopped is None, path
+        cut = discover_urls([origin.url(path), origin.url("/a.xml")], policy, deadline=0.0)
+        assert 0 < len(cut.urls) < 20000 and "deadline" in cut.stopped and cut.dropped == 1, path

@@ -106,20 +106,34 @@ def _join(base: str, ref: str) -> str | None:
     return url if _http(url) else None
 
 
-def _read(body: bytes, base: str, take: Callable[[str], None]) -> list[str]:
+class _DeadlinePassed(Exception):
+    """The discovery's deadline passed while a document was being read."""
+
+
+#: Elements (or lines) read between two looks at the discovery's deadline.
+_DEADLINE_STRIDE = 4096
+
+
+def _read(body: bytes, base: str, take: Callable[[str], None],
+          expired: Callable[[], bool] | None = None) -> list[str]:
     """``take(url)`` for each page URL of one document, in order; returns its further
     sitemap URLs (see the module docstring). XML is read as a stream (lxml ``iterparse``), each element
-    freed once read: memory stays near the URLs kept, not the document's tree."""
+    freed once read: memory stays near the URLs kept, not the document's tree. Every
+    :data:`_DEADLINE_STRIDE` elements or lines, ``expired()`` true raises ``_DeadlinePassed``
+    (the URLs taken so far stay taken)."""
     from lxml import etree
 
     start = body.lstrip(b" \t\r\n")
     text_start = (start[3:] if start.startswith(codecs.BOM_UTF8) else start).lstrip(b" \t\r\n")
-    if not (text_start[:1] == b"<" or start[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+    # (UTF-16 without a byte-order mark: "<" as 00 3C or 3C 00, XML 1.0 Appendix F)
+    if not (text_start[:1] == b"<" or start[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE, b"\x00<")):
         # a text sitemap: one URL a line
         text = body.decode("utf-8-sig", "replace")
-        for line in text.splitlines():
+        for n, line in enumerate(text.splitlines(), 1):
             if _http(line.strip()) and (u := _join(base, line)):
                 take(u)
+            if expired is not None and n % _DEADLINE_STRIDE == 0 and expired():
+                raise _DeadlinePassed
         return []
     nested: list[str] = []
     kind = ""
@@ -127,7 +141,9 @@ def _read(body: bytes, base: str, take: Callable[[str], None]) -> list[str]:
         events = etree.iterparse(io.BytesIO(body), events=("start", "end"), resolve_entities=False,
                                  no_network=True, load_dtd=False, huge_tree=False, recover=True,
                                  remove_comments=True, remove_pis=True)
-        for event, el in events:
+        for n, (event, el) in enumerate(events, 1):
+            if expired is not None and n % _DEADLINE_STRIDE == 0 and expired():
+                raise _DeadlinePassed
             name = _local(el.tag)
             if event == "start":
                 if not kind:
@@ -185,8 +201,8 @@ def discover_urls(urls: Iterable[str], policy=None, *, max_urls: int = MAX_DISCO
             (``None``: the public-web defaults).
         max_urls: page URLs kept at most (then no further document is read);
             max_documents: documents fetched at most; deadline: seconds for the whole
-            discovery (a document started before it is read to its end, within the
-            policy's own per-fetch deadline).
+            discovery (a fetch started before it ends within the policy's own per-fetch
+            deadline; the reading of a document stops at it, keeping the URLs read).
         progress: ``progress(document URL, page URLs so far)`` before each document.
 
     Returns:
@@ -217,6 +233,9 @@ def discover_urls(urls: Iterable[str], policy=None, *, max_urls: int = MAX_DISCO
             seen_pages.add(u)
             out.urls.append(u)
 
+    def expired() -> bool:
+        return time.monotonic() - started > deadline
+
     for u in urls:
         add_document(u)
     while queue:
@@ -237,7 +256,11 @@ def discover_urls(urls: Iterable[str], policy=None, *, max_urls: int = MAX_DISCO
             body = got.body
             if body[:2] == b"\x1f\x8b":  # (a .xml.gz served as is)
                 body = _gunzip(body, MAX_DOCUMENT_BYTES)
-            nested = _read(body, got.url, take)
+            nested = _read(body, got.url, take, expired)
+        except _DeadlinePassed:
+            out.dropped += len(queue)
+            out.stopped = f"the {deadline:g} s deadline"
+            break
         except UnclutterError as exc:
             out.failed.append((doc, str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__))
             continue
