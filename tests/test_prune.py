@@ -349,6 +349,51 @@ def test_a_hidden_block_built_to_be_judged_is_logged_once_without_its_text():
     assert not any(r.tag in ("nav", "button", "aside") for r in removed)
 
 
+def test_question_buttons_without_aria_state_keep_their_visible_answers_company():
+    """Family: an FAQ whose questions are plain <button>s (the script toggles a class, no
+    aria-expanded / aria-controls): a question stays, as its label, when its visible answer
+    follows it (directly, or after its <h3> wrapper); a question whose answer is hidden,
+    a hidden question, a question without an answer and other buttons go."""
+    para = "<p>Paragraph {} of the guide, with commas, clauses, and enough words to be read as prose.</p>"
+    html = ("<html><body><article>" + "".join(para.format(i) for i in range(6))
+            + '<div class="faq"><button class="faq-q">How long does a hot compost pile take?</button>'
+            + '<div class="faq-a"><p>ANSWER-ONE: two to three months, turned weekly.</p></div></div>'
+            + '<h3><button type="button">Can I compost citrus peel at home?</button></h3>'
+            + '<div><p>ANSWER-TWO: yes, in small amounts, chopped.</p></div>'
+            + '<button>Why does my compost smell so bad?</button><div hidden><p>HIDDEN-ANSWER</p></div>'
+            + '<button aria-hidden="true">Is this PLANTED-QUESTION visible to anyone?</button><div><p>x y z</p></div>'
+            + '<button class="sr-only">Is this PLANTED-CLASS question visible to anyone?</button><p>ANSWER-FOUR.</p>'
+            + '<button>Add to cart now?</button>'  # (three words: a call to action)
+            + '<button>Does a question without any answer stay?</button>'
+            + '<button>Do you want to hear about deals by email?</button><button>Yes please</button>'
+            + "</article></body></html>")
+    for page in (parse_for_pruning(html), parse_html(html)):
+        result = prune(page)
+        text = " ".join(result.root.text_content().split())
+        assert "How long does a hot compost pile take?" in text and "Can I compost citrus peel at home?" in text
+        assert text.index("Can I compost citrus peel") < text.index("ANSWER-TWO")
+        for gone in ("Why does my compost smell", "HIDDEN-ANSWER", "PLANTED", "Add to cart",
+                     "without any answer", "hear about deals", "Yes please"):
+            assert gone not in text, gone
+        assert not any(n.tag == "button" for n in result.root.iter_elements())
+    import unclutter
+
+    md = unclutter.extract(html, extractor="heuristic").markdown
+    assert "### Can I compost citrus peel at home?" in md
+
+
+def test_question_buttons_stay_linear_in_number():
+    import time
+
+    from unclutter.prune.clean import parse_for_pruning
+
+    faq = "".join(f"<button>Is question number {i} answered here?</button><p>Answer {i}.</p>" for i in range(20000))
+    t = time.perf_counter()
+    text = prune(parse_for_pruning(f"<html><body><article>{faq}</article></body></html>")).root.text_content()
+    assert time.perf_counter() - t < 30  # hang guard (a quadratic sibling search took minutes)
+    assert "Is question number 19999 answered here?" in text
+
+
 def test_chrome_tags_and_roles_around_the_whole_page_are_wrappers():
     from unclutter.prune.clean import parse_for_pruning
 

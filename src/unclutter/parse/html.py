@@ -288,6 +288,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             loading = skip_elements.loading
         drop_tags = skip_elements.tags
         shown = skip_elements.shown
+        question = skip_elements.question
         revisit = skip_elements.revisit
         check_tags = skip_elements.check_tags
         check_names = skip_elements.attribute_names
@@ -296,7 +297,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
         observe_dropped = skip_elements.observe_dropped
     else:
         drop_tags = check_tags = check_names = frozenset()
-        test = shown = revisit = None
+        test = shown = revisit = question = None
     while stack:
         children, parent, pre = stack[-1]
         siblings = parent.children
@@ -370,7 +371,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                        ) and not (shown is not None and attrs and "aria-hidden" in attrs and spare_shown(
                            shown, tag, attrs, child)) and not (
                     revisit is not None and attrs and "style" in attrs and spare_revisit(
-                        revisit, tag, attrs, child, honour)):
+                        revisit, tag, attrs, child, honour)) and not (
+                    question is not None and tag == "button" and question(tag, attrs, child)):
                 if observe_dropped is not None:
                     observe_dropped(attrs or {}, [  # (lexbor gives None for a valueless attribute)
                         {k: v or "" for k, v in n.attributes.items()} for n in child.css("[aria-controls]")])

@@ -90,6 +90,10 @@ class ElementFilter:
     #: (``visibility`` is inherited, and a descendant can undo it): it stays in the tree and
     #: ``parse_html``'s ``style_resolver`` settles it (``honour``: their lexbor ``mem_id``).
     revisit: Callable[[str, dict[str, str], object], bool] | None = None
+    #: ``question(tag, attrs, lnode)``: the dropped element is a control labelled with a
+    #: question and nothing else drops it (an FAQ question as a plain ``<button>``): it is
+    #: built, and the prune stage keeps it with its answer or removes it.
+    question: Callable[[str, dict[str, str], object], bool] | None = None
     #: The share of the page's text such a hidden element must hold, the link density it
     #: must stay below, and the share of the
     #: text of a ``<main>``/``<article>`` around it that it must fill (:func:`_is_loading_page`;

@@ -52,7 +52,7 @@ from ..parse.html import ParsedPage, parse_html
 from .attributes import _attribute_hiding_reason, _role_reason
 from .captions import _Captions, _repeated_caption
 from .class_names import _class_reason, _visible_char_counts
-from .disclosure import DisclosurePanels, _page_panels, _settle_disclosure_controls
+from .disclosure import DisclosurePanels, _answer_after, _page_panels, _settle_disclosure_controls
 from .early_drop import _applies_early_drop, early_drop_filter
 from .fade_in import _fade_in_reason
 from .page_styles import HiddenSelector, _selector_reason, _SelectorIndex, hidden_selectors, page_style_verdicts
@@ -68,6 +68,7 @@ from .rules import (
     PAGE_WRAPPER,
     SCREEN_READER_CLASSES,
     is_disclosure_control,
+    is_question_label,
 )
 
 __all__ = ["PruneResult", "prune", "parse_for_pruning", "strip_invisible"]
@@ -157,6 +158,12 @@ def _element_reason(node: Node, attrs: dict[str, str], selectors: "_SelectorInde
             or _role_reason(attrs) or _class_reason(node, attrs))
 
 
+def _question_control(node: Node) -> bool:
+    """A control labelled with a question, without the disclosure pattern's ARIA state
+    (``rules.QUESTION_LABEL_WORDS``): decided after the walk, with its answer."""
+    return "aria-controls" not in node.attrs and is_question_label(" ".join(node.text_content().split()))
+
+
 def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     """Run the prune stage on ``page`` (mutating its tree). See the module docstring.
 
@@ -213,6 +220,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
     emptied: list[Node | None] = []
     char_counts: list[dict] = []
     controls: list[Node] = []  # disclosure controls (rules.is_disclosure_control) met by the walk
+    answers: dict[int, Node | None] = {}  # question controls' answers (disclosure._answer_after)
+    positions: dict[int, dict[int, int]] = {}
     kept_ids: set[str] = set()  # ids of the elements the walk keeps (their panels)
     track_ids = "aria-expanded" in page.html  # (only a page with disclosure controls needs them)
 
@@ -251,7 +260,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
             chars += len(t)
             continue
         attrs = node.attrs
-        if tag in NON_CONTENT_TAGS and not (tag in DISCLOSURE_CONTROL_TAGS and is_disclosure_control(tag, attrs)):
+        if tag in NON_CONTENT_TAGS and not (tag in DISCLOSURE_CONTROL_TAGS and (
+                is_disclosure_control(tag, attrs) or _question_control(node))):
             reason = "non-content element"
             if log and attrs:  # a hidden one is logged as hidden: no preview of its text
                 hidden = _class_reason(node, attrs) if only_classes else _element_reason(node, attrs, walk_selectors)
@@ -275,6 +285,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                 reason = _repeated_caption(node, captions, removed_by_prune)
             if reason is None and tag in DISCLOSURE_CONTROL_TAGS:
                 controls.append(node)  # a visible disclosure control: decided after the walk
+                if "aria-controls" not in attrs:  # (its answer as it stands before the removals)
+                    answers[id(node)] = _answer_after(node, positions)
         if reason is not None:
             if panels is not None and not reason.startswith("hidden"):
                 panels.observe_dropped(attrs or {}, [  # chrome the reader still sees
@@ -315,6 +327,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
                     kept.append(ch)
             parent.children = kept
     if controls:
-        chars -= _settle_disclosure_controls(controls, kept_ids, removed if log else None, removed_by_prune)
+        chars -= _settle_disclosure_controls(controls, kept_ids, removed if log else None, removed_by_prune,
+                                             answers)
     annotate_tables(root)  # (each table's kind as the page has it, before a selection cuts it)
     return PruneResult(root=root, removed=removed, chars=chars)

@@ -9,7 +9,7 @@ from ..core.models import Removal
 from .attributes import _attribute_hiding_reason
 from .class_names import _class_hides
 from .removal_log import _log
-from .rules import DISCLOSURE_ACTION_LABEL_RE, DISCLOSURE_LABEL_PARENTS
+from .rules import DISCLOSURE_ACTION_LABEL_RE, DISCLOSURE_LABEL_PARENTS, is_question_label
 
 
 class DisclosurePanels:
@@ -79,13 +79,55 @@ def _symbol_texts(node: Node) -> list[Node]:
     return out
 
 
+def _answer_after(control: Node, positions: dict[int, dict[int, int]]) -> Node | None:
+    """The answer a question control opens (``rules.QUESTION_LABEL_WORDS``): the element
+    after it, or after its wrapper when the control is all the wrapper holds, if it has
+    text and no heading or control of its own; else ``None``. ``positions``: each parent's
+    children by identity, filled as needed (one pass per parent for all its controls)."""
+    node = control
+    while True:
+        parent = node.parent
+        if parent is None:
+            return None
+        siblings = parent.children
+        index = positions.get(id(parent))
+        if index is None:
+            index = positions[id(parent)] = {id(ch): k for k, ch in enumerate(siblings)}
+        i = index.get(id(node))
+        if i is None:
+            return None
+        after = None
+        for k in range(i + 1, len(siblings)):
+            ch = siblings[k]
+            if ch.tag != TEXT or ch.text.strip():
+                after = ch
+                break
+        if after is not None:
+            break
+        if any(ch is not node and (ch.tag != TEXT or ch.text.strip()) for ch in siblings[:i]) \
+                or parent.tag in ("body", "main", "article", "section", "form"):
+            return None  # (the control is not all its wrapper holds)
+        node = parent
+    if after.tag == TEXT or after.tag in _ANSWER_STOPS:
+        return None
+    if any(el.tag in _ANSWER_STOPS for el in after.iter_elements(include_self=False)):
+        return None
+    return after if after.text_content().strip() else None
+
+
+#: What an answer never holds: a heading or a control opens the next question.
+_ANSWER_STOPS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "button"})
+
+
 def _settle_disclosure_controls(controls: list[Node], kept_ids: set[str], removed: list[Removal] | None,
-                                removed_by_prune) -> int:
+                                removed_by_prune, answers: dict[int, Node | None] | None = None) -> int:
     """Keep or remove the disclosure controls the prune walk kept (``rules.DISCLOSURE_CONTROL_TAGS``),
     once the walk is done: a control stays, as its label, when an element it names in
     ``aria-controls`` is among ``kept_ids`` and not inside the control itself (a control
     must not reveal what it wraps), and its label names the panel, not the action
-    (``rules.DISCLOSURE_ACTION_LABEL_RE``); it is unwrapped inside
+    (``rules.DISCLOSURE_ACTION_LABEL_RE``); a question control without ``aria-controls``
+    stays when its answer (``answers``: :func:`_answer_after` as the walk met it) is still
+    attached and holds text; it is unwrapped inside
     ``rules.DISCLOSURE_LABEL_PARENTS`` and becomes a ``<div>`` elsewhere. Otherwise it goes
     like any form control (logged in ``removed`` when given). Edits are applied one pass per
     parent (linear in the number of controls). Returns the characters of text removed."""
@@ -99,7 +141,12 @@ def _settle_disclosure_controls(controls: list[Node], kept_ids: set[str], remove
             continue
         names = set(node.attrs.get("aria-controls", "").split())
         label = " ".join(node.text_content().split())
-        keep = bool(label) and not DISCLOSURE_ACTION_LABEL_RE.match(label) and not kept_ids.isdisjoint(names)
+        if names:
+            keep = bool(label) and not DISCLOSURE_ACTION_LABEL_RE.match(label) and not kept_ids.isdisjoint(names)
+        else:  # a question without ARIA state: kept with the answer that followed it, if it stays
+            answer = answers.get(id(node)) if answers is not None else None
+            keep = is_question_label(label) and answer is not None and answer.parent is not None \
+                and bool(answer.text_content().strip())
         if keep and any(el.attrs.get("id") in names for el in node.iter_elements(include_self=False)):
             keep = False
         if keep:

@@ -35,6 +35,7 @@ from .rules import (
     WRAPPER_CHROME_ROLES,
     WRAPPER_CHROME_TAGS,
     is_disclosure_control,
+    is_question_label,
 )
 
 
@@ -55,6 +56,52 @@ def _is_chrome(tag: str, attrs: dict[str, str]) -> bool:
         if not role or tag in NON_CONTENT_TAGS or role.strip().lower() not in WRAPPER_CHROME_ROLES:
             return False
     return _attribute_hiding_reason(attrs) is None
+
+
+def _is_question_control(tag: str, attrs: dict[str, str], lnode) -> bool:
+    """Whether a control that EARLY_DROP removes only for being a control (no hiding
+    attribute, no chrome role) is labelled with a question (``rules.is_question_label``):
+    built, for the prune stage to keep with its answer (``rules.QUESTION_LABEL_WORDS``)."""
+    if tag not in DISCLOSURE_CONTROL_TAGS or is_disclosure_control(tag, attrs or {}):
+        return False
+    if attrs and (_attribute_hiding_reason(attrs, None, tag) is not None or _role_reason(attrs) is not None
+                  or _class_hides(attrs)):
+        return False
+    if not is_question_label(" ".join(lnode.text(deep=True).split())):
+        return False
+    answer = _lexbor_answer(lnode)
+    if answer is None or answer.tag in DISCLOSURE_CONTROL_TAGS:
+        return False
+    a = {k: v or "" for k, v in answer.attributes.items()}
+    return not (a and _early_drop_test(answer.tag, a))  # a collapsed answer: the question goes too
+
+
+#: Wrappers climbed from a question control to the element after it (``<h3><button>``).
+_MAX_ANSWER_CLIMB = 4
+
+
+def _lexbor_answer(lnode):
+    """The element after a control (after its wrapper, when the control is all the
+    wrapper holds) in the page as served, or ``None``."""
+    node = lnode
+    for _ in range(_MAX_ANSWER_CLIMB):
+        sib = node.next
+        while sib is not None and (sib.tag or "-")[0] == "-" and not (
+                sib.tag == "-text" and (sib.text_content or "").strip()):
+            sib = sib.next
+        if sib is not None:
+            return None if sib.tag == "-text" else sib
+        parent = node.parent
+        if parent is None or parent.tag in ("body", "main", "article", "section", "form"):
+            return None
+        before = node.prev
+        while before is not None and (before.tag or "-")[0] == "-" and not (
+                before.tag == "-text" and (before.text_content or "").strip()):
+            before = before.prev
+        if before is not None:
+            return None  # (the control is not all its wrapper holds)
+        node = parent
+    return None
 
 
 def _holds_tab_panels(node: Node) -> bool:
@@ -213,6 +260,7 @@ EARLY_DROP = ElementFilter(
     landmark_fill=LOADING_LANDMARK_FILL,
     hides=lambda attrs: _attribute_hiding_reason(attrs) is not None or _class_hides(attrs),
     revisit=_revisit,
+    question=_is_question_control,
 )
 
 
@@ -229,7 +277,8 @@ def early_drop_filter(panels: DisclosurePanels | None) -> ElementFilter:
                          loading=_is_loading_state, shown=_is_shown_twin,
                          loading_share=LOADING_WRAPPER_SHARE,
                          loading_link_density=LOADING_WRAPPER_LINK_DENSITY,
-                         landmark_fill=LOADING_LANDMARK_FILL, hides=EARLY_DROP.hides, revisit=_revisit)
+                         landmark_fill=LOADING_LANDMARK_FILL, hides=EARLY_DROP.hides, revisit=_revisit,
+                         question=_is_question_control)
 
 
 def _applies_early_drop(f: ElementFilter | None) -> bool:

@@ -241,6 +241,25 @@ DISCLOSURE_LABEL_PARENTS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6", "dt", 
                                       "legend", "caption", "label"})
 
 
+#: An FAQ question written as a ``<button>`` without the disclosure pattern's ARIA state (no
+#: ``aria-expanded`` / ``aria-controls``, the script toggling a class instead): a label of
+#: ``QUESTION_LABEL_WORDS`` words (at least, at most) ending with a question mark. It is
+#: kept as its label when the element after it (after its wrapper, when the button is all
+#: its wrapper holds: ``<h3><button>...?</button></h3>``) stays and is its answer: text,
+#: no heading, no other button (``prune.disclosure``); a collapsed, hidden answer is gone
+#: by then, and its question goes with it.
+QUESTION_LABEL_WORDS = (4, 40)
+QUESTION_LABEL_RE = re.compile(r"[?\uff1f]\s*$")
+
+
+def is_question_label(text: str) -> bool:
+    """Whether a control's text reads as a question (:data:`QUESTION_LABEL_WORDS`,
+    :data:`QUESTION_LABEL_RE`)."""
+    if len(text) > 40 * QUESTION_LABEL_WORDS[1] or not QUESTION_LABEL_RE.search(text):
+        return False
+    return QUESTION_LABEL_WORDS[0] <= len(text.split()) <= QUESTION_LABEL_WORDS[1]
+
+
 def is_disclosure_control(tag: str, attrs: dict[str, str]) -> bool:
     """Whether an element is a disclosure control (:data:`DISCLOSURE_CONTROL_TAGS`, with
     ``aria-expanded`` and a non-empty ``aria-controls``)."""
