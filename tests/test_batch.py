@@ -350,6 +350,59 @@ def _hang_or_measure(page, options):
     return {"id": page.id, "size": len(page.data)}
 
 
+def _crash_or_stamp(page, options):
+    """A record function for the pool tests: the page ``crash`` kills its worker; the page
+    ``leave`` is done, then its worker dies before the next; the others give the time
+    they were extracted at (module-level: the workers import it)."""
+    import os
+    import threading
+    import time
+
+    if page.id == "crash":
+        os._exit(3)
+    if page.id == "leave":
+        threading.Timer(0.2, os._exit, args=(4,)).start()
+    return {"id": page.id, "at": time.monotonic()}
+
+
+def test_a_worker_that_dies_costs_only_its_page_after_one_retry():
+    from unclutter.batch.workers import CRASH_RETRIES, map_records
+
+    assert CRASH_RETRIES == 1
+    names = ["a", "crash", "b", "leave", "c", "d"]
+    pages = [(i, PageInput(id=n, source="mem", data=b"<p>x</p>")) for i, n in enumerate(names)]
+    got = list(map_records(pages, workers=1, timeout=20, record_fn=_crash_or_stamp))
+    assert [i for i, _ in got] == list(range(len(names)))
+    assert got[1][1]["error_kind"] == "WorkerCrashError"  # (twice: it is the page)
+    # the page queued behind "leave" (its worker died idle) is extracted by a fresh worker
+    assert all(r.get("id") == n for (_, r), n in zip(got, names) if n != "crash")
+
+
+def test_the_reorder_buffer_is_bounded_while_a_page_hangs(monkeypatch):
+    """In input order, a hung first page holds the records after it back: no more than
+    REORDER_RECORDS_PER_WORKER per worker are taken meanwhile (then the parent waits)."""
+    import time
+
+    from unclutter.batch import workers
+
+    monkeypatch.setattr(workers, "REORDER_RECORDS_PER_WORKER", 3)
+    pages = [(0, PageInput(id="hang", source="mem", data=b"h"))] + [
+        (i, PageInput(id=f"p{i}", source="mem", data=b"<p>x</p>")) for i in range(1, 200)]
+    start = time.monotonic()
+    got = list(workers.map_records(pages, workers=2, timeout=3.0, record_fn=_hang_or_stamp))
+    assert [i for i, _ in got] == list(range(200)) and got[0][1]["error_kind"] == "TimeoutError"
+    early = [r for _, r in got[1:] if r["at"] < start + 2.5]  # extracted while page 0 hung
+    assert len(early) <= 3 * 2 + 2  # the buffer, plus a page in work and one queued
+
+
+def _hang_or_stamp(page, options):
+    import time
+
+    if page.id == "hang":
+        time.sleep(60)
+    return {"id": page.id, "at": time.monotonic()}
+
+
 def test_pages_queued_behind_a_hung_page_are_extracted_and_the_parent_never_blocks():
     """A worker holds its page and the next (PREFETCH): a page larger than any pipe buffer
     queued behind a page that hangs goes to the fresh worker, in order, none lost."""

@@ -442,6 +442,9 @@ def test_tab_panels_under_a_misplaced_tablist_role_are_kept_whatever_their_share
     labels = "".join(f"<a role='tab' href='#p{i}'>Tab label number {i} of the widget here</a>" for i in range(12))
     page = parse_for_pruning(f"<html><body><main><p>{story}</p><div role='tablist'>{labels}</div></main></body></html>")
     assert "Tab label number 3" not in prune(page).root.text_content()
+    labels = "".join(f"<p role='tab'>Tab label number {i} written as a paragraph</p>" for i in range(12))
+    page = parse_for_pruning(f"<html><body><main><p>{story}</p><div role='tablist'>{labels}</div></main></body></html>")
+    assert "Tab label number 3" not in prune(page).root.text_content()
 
 
 def test_wrapper_and_media_rules_stay_linear_on_hostile_nesting():

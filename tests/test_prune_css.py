@@ -140,7 +140,7 @@ def test_keys_of_escaped_names_agree_with_the_parsed_selectors() -> None:
 
     piece = st.sampled_from(["div", "P", "*", ".x", ".md\\:flex", ".w-1\\/2", ".a\\.b", ".\\31 0px", "#i\\:d",
                              ".\\[x\\]", ":hover", "::before", " ", " > ", "+", "~", ",", ".\\,c", "#a#b",
-                             "\\61 bc", ".x\\", "\\\n", ".é\\:é"])
+                             "\\61 bc", ".x\\", "\\\n", ".é\\:é", ".s\\D800 ", ", "])
 
     @settings(max_examples=600, deadline=None)
     @given(st.lists(piece, min_size=1, max_size=8))
@@ -162,6 +162,22 @@ def test_keys_of_escaped_names_agree_with_the_parsed_selectors() -> None:
     assert selectors._escaped_keys(".sm\\:hidden:hover, .lg\\:p-4 > .w-1\\/2") == [
         (".", "sm:hidden"), (".", "w-1/2")]
     assert selectors._escaped_keys("a[href]") is None and selectors._escaped_keys(":hover") is None
+
+
+def test_markup_comment_delimiters_and_empty_selectors_read_as_a_browser_reads_them() -> None:
+    """``-->`` / ``<!--`` before a top-level rule are skipped (CSS Syntax 3 §5.4.1): the rule
+    after them still hides; a selector list with an empty selector (``.b,``) is invalid and
+    its rule is dropped (Selectors 4 §4.1), escaped names included."""
+    import unclutter
+
+    story = "<p>Real article paragraph with genuine content words that a reader would see on the page.</p>" * 3
+    for css, hidden in ((".a{color:red} -->\n.b{display:none}", True), ("<!-- .b{display:none} -->", True),
+                        (".b,{display:none}", False), (",.b{display:none}", False), (".b,,.c{display:none}", False),
+                        (".b,.x\\:y,{display:none}", False), (".b,.x\\:y{display:none}", True),
+                        (".b , .c{display:none}", True)):
+        html = (f"<html><head><style>{css}</style></head><body><article><h1>T</h1>{story}"
+                f"<p class='b'>MARKED paragraph text</p>{story}</article></body></html>")
+        assert ("MARKED" not in unclutter.extract(html).text) is hidden, css
 
 
 def test_quirks_mode_matches_classes_and_ids_without_case() -> None:

@@ -40,6 +40,14 @@ RECYCLE_AFTER_PAGES = 5000
 #: the extraction instead of alternating with it (at one worker the parent's share of each
 #: page was idle time for the worker).
 PREFETCH = 1
+#: Times a page whose worker died (not timed out) is given to a fresh worker before it
+#: becomes a ``WorkerCrashError`` row: a worker may die of something else than the page in
+#: its pipe (killed by the system while idle, a page queued behind it).
+CRASH_RETRIES = 1
+#: Records held back, per worker, to give them in input order while an earlier page is
+#: still in work: past it, no new page is handed out until the earlier one is done (its
+#: deadline bounds the wait), so a hung page never lets memory grow with the whole input.
+REORDER_RECORDS_PER_WORKER = 64
 #: Fork server's preloaded modules: the pipeline and what every page needs.
 PRELOAD = ["unclutter.batch.record", "unclutter.pipeline"]
 
@@ -62,6 +70,13 @@ def _rss_kb() -> tuple[int, int]:
         return 0, 0
 
 
+def _crash_message(page: PageInput, exitcode: int | None) -> str:
+    if exitcode == 0:  # (it left its loop: a page it could not receive within its memory ceiling)
+        return (f"the worker extracting {page.source} ended without a record: the page needs more memory "
+                "than a worker may use")
+    return f"the worker extracting {page.source} died (exit code {exitcode})"
+
+
 def _worker_main(conn: Any, options: Options, memory_limit: int | None, record_fn: Any = None) -> None:
     # Ctrl-C is the parent's to handle: it stops feeding pages and closes the output.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -79,6 +94,8 @@ def _worker_main(conn: Any, options: Options, memory_limit: int | None, record_f
         try:
             message = conn.recv()
         except (EOFError, OSError):
+            return
+        except MemoryError:  # a page too large to receive under the ceiling: the parent sees the worker end
             return
         if message is None:
             return
@@ -133,7 +150,9 @@ class _Worker:
         self.tasks.append((index, page))
         if len(self.tasks) == 1:
             self.started = time.monotonic()
-            self.conn.send((index, page))  # (an idle worker reads it at once)
+            # (an idle worker reads it at once; one that died meanwhile is found dead by
+            # the parent's next wait, and the page settled then)
+            _send_quietly(self.conn, (index, page))
         else:
             # a busy worker reads it when done: a page larger than the pipe's buffer would
             # block this process meanwhile, so a thread waits on the pipe instead (one at a
@@ -223,6 +242,8 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
     pool = [_Worker(ctx, options, memory_limit, record_fn) for _ in range(workers)]
     source = iter(pages)
     retry: deque[tuple[int, PageInput]] = deque()  # pages queued to a worker that was replaced
+    crashes: dict[int, int] = {}  # page index -> workers that died with it at the head
+    reorder_limit = REORDER_RECORDS_PER_WORKER * workers
     exhausted = False
     buffer: dict[int, dict] = {}
     next_out: int | None = None
@@ -233,6 +254,8 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                 for w in pool:
                     if len(w.tasks) != depth or not w.can_take(recycle_after) or (exhausted and not retry):
                         continue
+                    if ordered and len(buffer) >= reorder_limit and not retry:
+                        break  # (back-pressure: the page holding the buffer back finishes first)
                     if retry:
                         index, page = retry.popleft()
                     else:
@@ -284,8 +307,13 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                             pool[i] = _Worker(ctx, options, memory_limit, record_fn)
                         continue
                     except (EOFError, OSError):
-                        record = error_record(page, "WorkerCrashError",
-                                              f"the worker extracting {page.source} died (exit code {w.proc.exitcode})")
+                        crashes[index] = crashes.get(index, 0) + 1
+                        if crashes[index] <= CRASH_RETRIES:
+                            w.kill()
+                            retry.extend(w.tasks)  # (this page first: it heads the queue)
+                            pool[i] = _Worker(ctx, options, memory_limit, record_fn)
+                            continue
+                        record = error_record(page, "WorkerCrashError", _crash_message(page, w.proc.exitcode))
                 elif time.monotonic() - w.started >= timeout:
                     record = error_record(page, "TimeoutError",
                                           f"{page.source}: extraction ran past {timeout:g} s", timeout)

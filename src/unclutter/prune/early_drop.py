@@ -113,7 +113,7 @@ def _holds_tab_panels(node: Node) -> bool:
         return False
     prose = 0
     for n in node.iter_elements(include_self=False):
-        if n.tag == "p":
+        if n.tag == "p" and "role" not in n.attrs:  # (a <p role="tab"> is a tab's label)
             text = n.text_content()
             prose += len(text) - text.count(" ") - text.count("\n") - text.count("\t")
             if prose >= TAB_PANEL_MIN_PROSE:

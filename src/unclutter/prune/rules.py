@@ -146,7 +146,7 @@ WRAPPER_CHROME_TAGS = frozenset({"aside"})
 WRAPPER_CHROME_ROLES = frozenset({"tablist", "complementary"})
 #: A ``role="tablist"`` owns tabs only (WAI-ARIA 1.2, tablist: "Required Owned Elements:
 #: tab"): one holding at least ``TAB_PANEL_MIN_PROSE`` characters of paragraph text
-#: (``<p>``, non-blank) is the tab widget's panels under a misplaced role, and stays as a
+#: (``<p>`` without a role, non-blank) is the tab widget's panels under a misplaced role, and stays as a
 #: ``<div>`` whatever its share of the page (a real row of tabs holds short labels, never
 #: paragraphs). Like the page wrappers, only an element whose link text is under
 #: ``PAGE_WRAPPER[1]`` of its text is considered.

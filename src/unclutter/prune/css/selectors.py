@@ -15,8 +15,12 @@ from ...core.selectors import split_commas
 from .values import _serialize
 
 
-def _split_selectors(prelude) -> list[list]:
-    return [g for g in split_commas(prelude) if any(t.type not in ("whitespace", "comment") for t in g)]
+def _split_selectors(prelude) -> list[list] | None:
+    """The selectors of a list as token groups; ``None`` when one of several is empty
+    (``a, , b``, ``a,``), which makes the list invalid (Selectors 4 §4.1)."""
+    groups = split_commas(prelude)
+    kept = [g for g in groups if any(t.type not in ("whitespace", "comment") for t in g)]
+    return None if len(kept) < len(groups) and len(groups) > 1 else kept
 
 
 def _rightmost(tree):
@@ -89,7 +93,7 @@ def _prelude_selectors(prelude: str) -> tuple[tuple, ...]:
     for part in parts:
         part = part.strip(" \t\n\r\f")
         if not part:
-            continue
+            return ()  # (an empty selector, alone or in a list: the rule is dropped)
         if not _pseudo_classes_known(part):
             return ()  # an unknown pseudo-class drops the whole rule (Selectors 4 §4.1)
         got = _plain_selector(part) if plain(part) else None
@@ -118,7 +122,10 @@ def _selectors(prelude: str) -> tuple[tuple, ...] | None:
             tokens[0].type == "literal" and tokens[0].value in ("<!--", "-->"))):
         tokens.pop(0)
     out = []
-    for group in _split_selectors(tokens):
+    groups = _split_selectors(tokens)
+    if groups is None:
+        return None
+    for group in groups:
         text = _serialize(group)
         if not text:
             continue
@@ -172,7 +179,7 @@ def _escaped_name(text: str, i: int) -> tuple[str, int] | None:
     escapes resolved (§4.3.7: up to six hex digits and one whitespace after them, or the
     character itself), and the offset after it; ``None`` for what the text path leaves to
     the tokenizer (an escaped line break, an escape at the end, a carriage return or form
-    feed ending a hex escape)."""
+    feed ending a hex escape, a surrogate code point)."""
     out = []
     n = len(text)
     while i < n:
@@ -189,7 +196,9 @@ def _escaped_name(text: str, i: int) -> tuple[str, int] | None:
                     j += 1
                 elif j < n and text[j] in "\r\f":
                     return None
-                out.append(chr(cp) if 0 < cp <= 0x10FFFF and not 0xD800 <= cp <= 0xDFFF else "\ufffd")
+                if 0xD800 <= cp <= 0xDFFF:
+                    return None  # (tinycss2 keeps a lone surrogate where §4.3.7 says U+FFFD: its reading decides)
+                out.append(chr(cp) if 0 < cp <= 0x10FFFF else "\ufffd")
                 i = j
             else:
                 out.append(text[i + 1])

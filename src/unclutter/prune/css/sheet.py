@@ -225,13 +225,15 @@ class Sheet:
 
     def prelude(self, k: int) -> str:
         """The prelude of rule ``k`` (its selectors' text), without the comments and
-        ``<!--``/``-->`` before it when it is not plain (:data:`_PLAIN_PRELUDE_RE`): the
-        comment a stylesheet opens with, or one between rules, belongs to no selector."""
+        ``<!--``/``-->`` before it (CSS Syntax 3 §5.4.1: markup comment delimiters around
+        a stylesheet are skipped): the comment a stylesheet opens with, or one between
+        rules, belongs to no selector."""
         start, block, _end = self.spans[k]
         prelude = self.css[start:block - 1]
-        if _PLAIN_PRELUDE_RE.fullmatch(prelude) or not ("/*" in prelude or "<!--" in prelude or "-->" in prelude):
-            return prelude
-        return _skip_leading(prelude)
+        if "<!--" in prelude or "-->" in prelude or (
+                "/*" in prelude and not _PLAIN_PRELUDE_RE.fullmatch(prelude)):
+            return _skip_leading(prelude)
+        return prelude
 
     def decls(self, k: int) -> dict[str, Declaration]:
         """The declarations of rule ``k`` that this package reads, found in its block by
@@ -277,8 +279,8 @@ class Sheet:
         if not _PLAIN_PRELUDE_RE.fullmatch(prelude):
             return tuple(r.selector for r in self.rule(k))
         parts = [part.strip() for part in prelude.split(",")]
-        if not all(_pseudo_classes_known(p) for p in parts if p):
-            return ()
+        if not all(parts) or not all(_pseudo_classes_known(p) for p in parts):
+            return ()  # (an empty selector in a list, an unknown pseudo-class: the rule is dropped)
         return tuple(p for p in parts if p and not _PSEUDO_ELEMENT_RE.search(p))
 
     def triggers(self) -> tuple[set[int], dict[str, tuple]]:
@@ -387,12 +389,14 @@ class Sheet:
         plain = _PLAIN_PRELUDE_RE.fullmatch
         for k, (start, block, _end) in enumerate(self.spans):
             prelude = css[start:block - 1]
-            if not plain(prelude):
+            if not plain(prelude) or "--" in prelude:
                 prelude = self.prelude(k)
             parts = _split_prelude(prelude) if not plain(prelude) else (
                 prelude.split(",") if "," in prelude else (prelude,))
             if parts is not None:
                 keys = [_group_key(part) for part in parts]
+                if False in keys:
+                    continue  # an empty selector: the rule is invalid (Selectors 4 §4.1)
                 if None not in keys:
                     for part, key in zip(parts, keys):
                         if key is not False:
