@@ -180,6 +180,23 @@ def test_markup_comment_delimiters_and_empty_selectors_read_as_a_browser_reads_t
         assert ("MARKED" not in unclutter.extract(html).text) is hidden, css
 
 
+def test_hiding_rules_with_escaped_names_the_page_does_not_use_are_skipped() -> None:
+    r"""A utility stylesheet's hiding rules with escaped names (``.md\:x12{display:none}``)
+    that name classes the page lacks are left out before lexbor runs (as unescaped ones
+    are), so thousands of them no longer refuse the page; one the page uses still hides."""
+    import unclutter
+    from unclutter.parse.skip import _required_tokens
+
+    assert _required_tokens(".group:hover .group-hover\\:hidden") == (".group", ".group-hover:hidden")
+    assert _required_tokens(".w-\\[10px\\]") == (".w-[10px]",) and _required_tokens(".a\\:b:not(.c)") is None
+    rules = "".join(f".md\\:x{i}{{display:none}}" for i in range(4000)) + ".md\\:gone{display:none}"
+    story = "<p>Real article paragraph with genuine content words that a reader would see on the page.</p>" * 4
+    html = (f"<html><head><style>{rules}</style></head><body><article><h1>T</h1>{story}"
+            f"<p class='md:gone'>MARKED paragraph</p></article></body></html>")
+    text = unclutter.extract(html).text
+    assert "Real article paragraph" in text and "MARKED" not in text
+
+
 def test_quirks_mode_matches_classes_and_ids_without_case() -> None:
     # no doctype: quirks mode, where class and id selectors ignore case (HTML §2.3.7);
     # with a doctype they do not

@@ -3,7 +3,8 @@ its length, that lexbor's CSS engine reads it, and that its matching time stays 
 
 The selector is read as CSS Syntax 3 tokens (tinycss2: strings, escapes and blocks as a
 browser reads them), so that ``:h\\61s(`` is ``:has(`` and a ``)`` inside a string or an
-attribute selector closes nothing.
+attribute selector closes nothing. Also :func:`escaped_name`, a CSS name read with its
+escapes resolved, for the stylesheet readers of the parse and prune stages.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from dataclasses import dataclass
 
 from .errors import UsageError
 
-__all__ = ["MAX_SELECTOR_CHARS", "SelectorCost", "check_selector", "selector_costs", "split_commas"]
+__all__ = ["MAX_SELECTOR_CHARS", "NAME_CHARS", "SelectorCost", "check_selector", "escaped_name", "selector_costs",
+           "split_commas"]
 
 #: Characters a caller's selector may have (as ``RenderOptions.wait_for``).
 MAX_SELECTOR_CHARS = 1000
@@ -182,3 +184,45 @@ def check_selector(value: object, name: str) -> str:
     except Exception:  # noqa: BLE001 - selectolax raises its own error type for any unreadable selector
         raise UsageError(f"{name} is not a CSS selector lexbor reads: {selector[:200]!r}") from None
     return selector
+
+
+#: ASCII characters of a CSS name (CSS Syntax 3 §4.2, name code point); non-ASCII ones all are.
+NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def escaped_name(text: str, i: int) -> tuple[str, int] | None:
+    """The name (ident code points, CSS Syntax 3 §4.3.11) starting at ``text[i]``, its
+    escapes resolved (§4.3.7: up to six hex digits and one whitespace after them, or the
+    character itself), and the offset after it; ``None`` for what the text path leaves to
+    the tokenizer (an escaped line break, an escape at the end, a carriage return or form
+    feed ending a hex escape, a surrogate code point)."""
+    out = []
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch == "\\":
+            if i + 1 >= n or text[i + 1] in "\n\r\f":
+                return None
+            if text[i + 1] in _HEX_DIGITS:
+                j = i + 1
+                while j < n and j < i + 7 and text[j] in _HEX_DIGITS:
+                    j += 1
+                cp = int(text[i + 1:j], 16)
+                if j < n and text[j] in " \t\n":
+                    j += 1
+                elif j < n and text[j] in "\r\f":
+                    return None
+                if 0xD800 <= cp <= 0xDFFF:
+                    return None  # (tinycss2 keeps a lone surrogate where §4.3.7 says U+FFFD: its reading decides)
+                out.append(chr(cp) if 0 < cp <= 0x10FFFF else "\ufffd")
+                i = j
+            else:
+                out.append(text[i + 1])
+                i += 2
+        elif ch in NAME_CHARS or ord(ch) >= 0x80:
+            out.append(ch)
+            i += 1
+        else:
+            break
+    return "".join(out), i

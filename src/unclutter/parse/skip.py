@@ -14,6 +14,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from ..core.ancestry import under_marked
 from ..core.dom import TEXT, Node
+from ..core.selectors import escaped_name
 
 #: Never left out of the tree by ``skip_selector`` or ``skip_elements``: a rule hiding the
 #: whole page (anti-clickjacking ``body{display:none}``, FOUC guards) is lifted by the page's
@@ -158,8 +159,10 @@ def _required_tokens(selector: str) -> tuple[str, ...] | None:
     document must have for ``selector`` to match anything, or ``None`` when that cannot be
     told safely (escapes, quotes). Arguments of functional pseudo-classes (``:not(.x)``)
     and attribute selectors are not required and are left out."""
-    if "\\" in selector or '"' in selector or "'" in selector:
+    if '"' in selector or "'" in selector:
         return None
+    if "\\" in selector:
+        return _escaped_required_tokens(selector)
     core = selector
     while "(" in core or "[" in core:
         stripped = _SELECTOR_ARGUMENT_RE.sub(" ", core)
@@ -167,6 +170,38 @@ def _required_tokens(selector: str) -> tuple[str, ...] | None:
             return None  # unbalanced: leave the selector alone
         core = stripped
     return tuple(t.lower() for t in _SELECTOR_TOKEN_RE.findall(core))
+
+
+#: An escape (CSS Syntax 3 §4.3.7), for the skeleton of a selector with escapes.
+_ESCAPE_RE = re.compile(r"\\(?:[0-9a-fA-F]{1,6}[ \t\n]?|[^\n\r\f0-9a-fA-F])")
+
+
+def _escaped_required_tokens(selector: str) -> tuple[str, ...] | None:
+    """:func:`_required_tokens` of a selector whose names hold escapes (Tailwind's
+    ``.md\\:hidden``), names read with their escapes resolved; ``None`` when, escapes
+    aside, it has brackets or parentheses (then its structure is left to lexbor)."""
+    skeleton = _ESCAPE_RE.sub("x", selector)
+    if "\\" in skeleton or any(c in skeleton for c in "()[]"):
+        return None
+    out = []
+    i, n = 0, len(selector)
+    while i < n:
+        ch = selector[i]
+        if ch in ".#":
+            got = escaped_name(selector, i + 1)
+            if got is None:
+                return None
+            name, i = got
+            if name:
+                out.append(ch + name.lower())
+        elif ch == "\\":
+            got = escaped_name(selector, i)  # (a type selector's name, escaped)
+            if got is None:
+                return None
+            i = max(got[1], i + 1)
+        else:
+            i += 1
+    return tuple(out)
 
 
 def applicable_selectors(selectors: list[str], classes: set[str], ids: set[str]) -> list[str]:

@@ -11,7 +11,7 @@ from functools import lru_cache
 import tinycss2
 from cssselect2 import parser as selector_parser
 
-from ...core.selectors import split_commas
+from ...core.selectors import NAME_CHARS, escaped_name, split_commas
 from .values import _serialize
 
 
@@ -170,47 +170,6 @@ def _split_prelude(prelude: str) -> list[str] | None:
     return prelude.split(",")
 
 
-_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-
-
-def _escaped_name(text: str, i: int) -> tuple[str, int] | None:
-    """The name (ident code points, CSS Syntax 3 §4.3.11) starting at ``text[i]``, its
-    escapes resolved (§4.3.7: up to six hex digits and one whitespace after them, or the
-    character itself), and the offset after it; ``None`` for what the text path leaves to
-    the tokenizer (an escaped line break, an escape at the end, a carriage return or form
-    feed ending a hex escape, a surrogate code point)."""
-    out = []
-    n = len(text)
-    while i < n:
-        ch = text[i]
-        if ch == "\\":
-            if i + 1 >= n or text[i + 1] in "\n\r\f":
-                return None
-            if text[i + 1] in _HEX_DIGITS:
-                j = i + 1
-                while j < n and j < i + 7 and text[j] in _HEX_DIGITS:
-                    j += 1
-                cp = int(text[i + 1:j], 16)
-                if j < n and text[j] in " \t\n":
-                    j += 1
-                elif j < n and text[j] in "\r\f":
-                    return None
-                if 0xD800 <= cp <= 0xDFFF:
-                    return None  # (tinycss2 keeps a lone surrogate where §4.3.7 says U+FFFD: its reading decides)
-                out.append(chr(cp) if 0 < cp <= 0x10FFFF else "\ufffd")
-                i = j
-            else:
-                out.append(text[i + 1])
-                i += 2
-        elif ch in _NAME_CHARS or ord(ch) >= 0x80:
-            out.append(ch)
-            i += 1
-        else:
-            break
-    return "".join(out), i
-
-
 def _escaped_keys(prelude: str) -> list[tuple] | None:
     """The key (:attr:`.sheet.StyleRule.key`, as :func:`_key_and_simple` reads it from the
     parsed selector) of each selector of a prelude whose names hold escapes (Tailwind's
@@ -260,7 +219,7 @@ def _escaped_keys(prelude: str) -> list[tuple] | None:
             start = i + 1
             if ch == ":" and start < n and prelude[start] == ":":
                 start += 1
-            got = _escaped_name(prelude, start)
+            got = escaped_name(prelude, start)
             if got is None or not got[0]:
                 return None
             name, i = got
@@ -279,8 +238,8 @@ def _escaped_keys(prelude: str) -> list[tuple] | None:
                 return None
             tag, empty = "*", False
             i += 1
-        elif empty and (ch in _NAME_CHARS or ch == "\\" or ord(ch) >= 0x80):
-            got = _escaped_name(prelude, i)
+        elif empty and (ch in NAME_CHARS or ch == "\\" or ord(ch) >= 0x80):
+            got = escaped_name(prelude, i)
             if got is None or not got[0] or not got[0].isascii():
                 return None
             name, i = got
