@@ -142,7 +142,8 @@ def test_page_hiding_rules_only_run_when_their_classes_and_ids_occur():
 
     assert _required_tokens(".a .b:not(.c) > p#X") == (".a", ".b", "#x")
     assert _required_tokens("div[data-x] .y:is(.z)") == (".y",)
-    assert _required_tokens('.a[title="x.y"]') is None and _required_tokens("a\\:b") is None
+    assert _required_tokens('.a[title="x.y"]') is None and _required_tokens("a\\:b") == ()
+    assert _required_tokens(".x\\:y #I\\31 d") == (".x:y", "#i1d")  # escapes resolved
     assert _applicable([".a .b", ".a .missing", "#x", "#gone", "p", "[hidden]"], {"a", "b"}, {"x"}) == [
         ".a .b", "#x", "p", "[hidden]"]
     # end to end: a complex rule still hides; class names compare case-insensitively
