@@ -94,9 +94,13 @@ def _shape_tags(node: Node) -> list:
     return [(n.tag, n.text) for n in node.iter()]
 
 
+#: Six paragraphs of prose: the article around the disclosure widgets of the tests below.
+GUIDE = "".join(f"<p>Paragraph {i} of the guide, with commas, clauses, and enough words to be read as prose.</p>"
+                for i in range(6))
+
+
 def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
-    para = "<p>Paragraph {} of the guide, with commas, clauses, and enough words to be read as prose.</p>"
-    html = ("<html><body><article>" + "".join(para.format(i) for i in range(6))
+    html = ("<html><body><article>" + GUIDE
             + '<h3><button aria-controls="faq-1 faq-x" aria-expanded="false">Is it safe?</button></h3>'
             + '<div id="faq-1" hidden>FAQ-ANSWER-ONE</div>'
             + '<div id="faq-1" style="font-size:0">PLANTED-DUPLICATE-ID</div>'
@@ -131,10 +135,9 @@ def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
 
 def test_disclosure_controls_keep_their_label_when_their_panel_stays():
     # WAI-ARIA accordion pattern: the button's label is the panel's title (an FAQ question)
-    para = "<p>Paragraph {} of the guide, with commas, clauses, and enough words to be read as prose.</p>"
     html = ("<html><body><nav><button aria-expanded='false' aria-controls='menu'>Menu</button>"
             "<ul id='menu'><li><a href='/'>Home</a></li></ul></nav><article>"
-            + "".join(para.format(i) for i in range(6))
+            + GUIDE
             + '<h3><button type="button" aria-expanded="true" aria-controls="a1">How long does it take?</button></h3>'
             + '<div id="a1"><p>ANSWER-ONE: two to three months for a hot pile, a year for a cold one.</p></div>'
             + '<div class="q"><button aria-expanded="false" aria-controls="a2">Why does it smell?<span>+</span>'
@@ -354,8 +357,7 @@ def test_question_buttons_without_aria_state_keep_their_visible_answers_company(
     aria-expanded / aria-controls): a question stays, as its label, when its visible answer
     follows it (directly, or after its <h3> wrapper); a question whose answer is hidden,
     a hidden question, a question without an answer and other buttons go."""
-    para = "<p>Paragraph {} of the guide, with commas, clauses, and enough words to be read as prose.</p>"
-    html = ("<html><body><article>" + "".join(para.format(i) for i in range(6))
+    html = ("<html><body><article>" + GUIDE
             + '<div class="faq"><button class="faq-q">How long does a hot compost pile take?</button>'
             + '<div class="faq-a"><p>ANSWER-ONE: two to three months, turned weekly.</p></div></div>'
             + '<h3><button type="button">Can I compost citrus peel at home?</button></h3>'

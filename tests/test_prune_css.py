@@ -110,42 +110,41 @@ def test_hostile_stylesheets_stay_linear() -> None:
         assert seconds[1] < max(8 * 8 * seconds[0], 4.0), (name, seconds)
 
 
-def test_keys_read_from_text_agree_with_the_parsed_selectors() -> None:
+def _for_selectors_made_of(pieces: list[str], examples: int, longest: int):
+    """Run the decorated check on selector texts made of up to ``longest`` of ``pieces``
+    (hypothesis, ``examples`` of them)."""
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    piece = st.sampled_from(["div", "p", "a", "*", ".x", ".y-z", "#i", ":hover", ":first-child", ":root",
-                             " ", " > ", "+", "~", ".A", "#B2", "li", "  "])
+    def run(check):
+        settings(max_examples=examples, deadline=None)(
+            given(st.lists(st.sampled_from(pieces), min_size=1, max_size=longest))(
+                lambda parts: check("".join(parts))))()
+        return check
 
-    @settings(max_examples=400, deadline=None)
-    @given(st.lists(piece, min_size=1, max_size=7))
-    def check(parts):
-        text = "".join(parts)
+    return run
+
+
+def test_keys_read_from_text_agree_with_the_parsed_selectors() -> None:
+    @_for_selectors_made_of(["div", "p", "a", "*", ".x", ".y-z", "#i", ":hover", ":first-child", ":root",
+                             " ", " > ", "+", "~", ".A", "#B2", "li", "  "], 400, 7)
+    def check(text):
         parsed = selectors._plain_selector(text)
         fast = selectors._fast_key(text)
         if parsed is not None and fast not in (None, False):
             assert fast == parsed[2], text
-
-    check()
 
 
 def test_keys_of_escaped_names_agree_with_the_parsed_selectors() -> None:
     r"""Names with escapes (Tailwind's ``.md\:flex``) are keyed from the text; every key
     read so equals the key of the selector tinycss2 and cssselect2 parse, and a sheet's
     index holds every parsed rule under its key (a rule under another key is never found)."""
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
-
     from unclutter.prune.css.sheet import Sheet
 
-    piece = st.sampled_from(["div", "P", "*", ".x", ".md\\:flex", ".w-1\\/2", ".a\\.b", ".\\31 0px", "#i\\:d",
+    @_for_selectors_made_of(["div", "P", "*", ".x", ".md\\:flex", ".w-1\\/2", ".a\\.b", ".\\31 0px", "#i\\:d",
                              ".\\[x\\]", ":hover", "::before", " ", " > ", "+", "~", ",", ".\\,c", "#a#b",
-                             "\\61 bc", ".x\\", "\\\n", ".é\\:é", ".s\\D800 ", ", "])
-
-    @settings(max_examples=600, deadline=None)
-    @given(st.lists(piece, min_size=1, max_size=8))
-    def check(parts):
-        text = "".join(parts)
+                             "\\61 bc", ".x\\", "\\\n", ".é\\:é", ".s\\D800 ", ", "], 600, 8)
+    def check(text):
         fast = selectors._escaped_keys(text)
         parsed = selectors._selectors(text)
         if fast is not None and parsed is not None:
@@ -158,7 +157,6 @@ def test_keys_of_escaped_names_agree_with_the_parsed_selectors() -> None:
         indexed = {key for key, entries in sheet.keys().items() if entries}
         assert all(r.key in indexed for k in range(len(sheet.spans)) for r in sheet.rule(k)), text
 
-    check()
     assert selectors._escaped_keys(".sm\\:hidden:hover, .lg\\:p-4 > .w-1\\/2") == [
         (".", "sm:hidden"), (".", "w-1/2")]
     assert selectors._escaped_keys("a[href]") is None and selectors._escaped_keys(":hover") is None
