@@ -164,7 +164,7 @@ def test_keys_of_escaped_names_agree_with_the_parsed_selectors() -> None:
 
 def test_markup_comment_delimiters_and_empty_selectors_read_as_a_browser_reads_them() -> None:
     """``-->`` / ``<!--`` before a top-level rule are skipped (CSS Syntax 3 §5.4.1): the rule
-    after them still hides; a selector list with an empty selector (``.b,``) is invalid and
+    after them still hides (inside a block they make the rule invalid); a selector list with an empty selector (``.b,``) is invalid and
     its rule is dropped (Selectors 4 §4.1), escaped names included."""
     import unclutter
 
@@ -172,7 +172,7 @@ def test_markup_comment_delimiters_and_empty_selectors_read_as_a_browser_reads_t
     for css, hidden in ((".a{color:red} -->\n.b{display:none}", True), ("<!-- .b{display:none} -->", True),
                         (".b,{display:none}", False), (",.b{display:none}", False), (".b,,.c{display:none}", False),
                         (".b,.x\\:y,{display:none}", False), (".b,.x\\:y{display:none}", True),
-                        (".b , .c{display:none}", True)):
+                        (".b , .c{display:none}", True), ("@media screen{<!-- .b{display:none}}", False)):
         html = (f"<html><head><style>{css}</style></head><body><article><h1>T</h1>{story}"
                 f"<p class='b'>MARKED paragraph text</p>{story}</article></body></html>")
         assert ("MARKED" not in unclutter.extract(html).text) is hidden, css

@@ -72,10 +72,12 @@ _STRING_RES = {'"': re.compile(r'"(?:[^"\\\n\r\f]|\\[\s\S])*"?'),
 _URL_RE = re.compile(r"[uU][rR][lL]\([ \t\n\r\f]*(?:[^\"'()\\ \t\n\r\f]|\\[\s\S])*[ \t\n\r\f]*\)?")
 _GROUP_RULES = frozenset({"media", "supports", "layer", "container", "document", "scope"})
 _AT_NAME_RE = re.compile(r"@(-?[A-Za-z_][\w-]*)")
+#: A prelude opening with a markup comment delimiter (once whitespace and comments are skipped).
+_CDO_CDC_START_RE = re.compile(r"<!--|-->")
 
 
-def _skip_leading(prelude: str) -> str:
-    """A prelude without the whitespace, comments and ``<!--``/``-->`` before it."""
+def _skip_leading(prelude: str, markup: bool = True) -> str:
+    """A prelude without the whitespace, comments and (``markup``) ``<!--``/``-->`` before it."""
     i, n = 0, len(prelude)
     while i < n:
         c = prelude[i]
@@ -84,9 +86,9 @@ def _skip_leading(prelude: str) -> str:
         elif prelude.startswith("/*", i):
             end = prelude.find("*/", i + 2)
             i = n if end < 0 else end + 2
-        elif prelude.startswith("<!--", i):
+        elif markup and prelude.startswith("<!--", i):
             i += 4
-        elif prelude.startswith("-->", i):
+        elif markup and prelude.startswith("-->", i):
             i += 3
         else:
             break
@@ -215,7 +217,11 @@ class Sheet:
                     boundary = pos = end + 1
                     continue
                 end, dirty = self._block_end(i + 1)
-                if applies:
+                if applies and stack and _CDO_CDC_START_RE.match(_skip_leading(css[boundary:i], markup=False)):
+                    applies_here = False  # (inside a block "<!--" and "-->" are tokens of the selector: invalid)
+                else:
+                    applies_here = applies
+                if applies_here:
                     if dirty:
                         self.dirty.add(len(self.spans))
                     self.spans.append((boundary, i + 1, end))
