@@ -214,6 +214,20 @@ def test_an_existing_output_is_not_overwritten_unless_asked(folder, tmp_path):
     run_batch([str(folder)], str(out), workers=1, quiet=True, overwrite=True)
 
 
+def test_an_output_named_like_one_file_of_another_kind_is_refused(folder, tmp_path):
+    """``-o out.json`` would be a folder of Markdown files: refused with the names that
+    work, before anything is written; an existing folder so named is still a folder."""
+    from unclutter.errors import UsageError
+
+    for name in ("out.json", "notes.md", "page.html"):
+        with pytest.raises(UsageError, match=r"\.jsonl"):
+            run_batch([str(folder)], str(tmp_path / name), workers=1, quiet=True)
+        assert not (tmp_path / name).exists()
+    (tmp_path / "kept.json").mkdir()
+    run_batch([str(folder)], str(tmp_path / "kept.json"), workers=1, quiet=True, overwrite=True)
+    assert (tmp_path / "kept.json" / "a.md").exists()
+
+
 def test_resume_skips_complete_shards_and_gives_the_same_output(tmp_path):
     root = tmp_path / "many"
     root.mkdir()

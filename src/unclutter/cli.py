@@ -496,7 +496,7 @@ def _reader_may_leave(fn, *args, **kwargs):
               help="Output format.")
 @click.option("-o", "--output", metavar="OUT",
               help="Write to FILE (atomically) instead of stdout. Batch: a .jsonl file, a .parquet file, "
-                   "a folder of one file per page, or - for JSON Lines on stdout (whatever -f says; no resume).")
+                   "a folder of one file per page (-f markdown or json), or - for JSON Lines on stdout (no resume).")
 @click.option("--url", "base_url", help="The page's URL, to resolve relative links of a file or stdin (default: the "
               "canonical URL the page states, if any).")
 @click.option("--extractor", default="auto", show_default=True,

@@ -51,12 +51,26 @@ def json_line(obj: dict) -> str:
     return json.dumps(obj, ensure_ascii=False).translate(_LINE_BREAKS) + "\n"
 
 
+#: Names that read as one file of another kind: a batch run refuses them as a folder's name
+#: (``-o out.json`` would otherwise give a folder called ``out.json``), unless the folder exists.
+_SINGLE_FILE_SUFFIXES = (".json", ".ndjson", ".md", ".markdown", ".txt", ".html", ".htm", ".csv", ".xml", ".gz")
+
+
 def output_kind(out: str) -> str:
+    """``"jsonl"``, ``"parquet"`` or ``"folder"`` for a batch run's output name.
+
+    Raises:
+        UsageError: a name ending like one file of another kind (``out.json``, ``out.md``)
+            that is not an existing folder.
+    """
     lower = out.lower()
     if lower.endswith(".jsonl"):
         return "jsonl"
     if lower.endswith(".parquet"):
         return "parquet"
+    if lower.endswith(_SINGLE_FILE_SUFFIXES) and not os.path.isdir(out):
+        raise UsageError(f"a batch run writes a .jsonl file, a .parquet file or a folder: {out} would be a folder; "
+                         "name it .jsonl for JSON Lines, or give a folder name")
     return "folder"
 
 
@@ -157,7 +171,8 @@ class ShardedOutput:
             try:
                 import pyarrow  # noqa: F401
             except ImportError:
-                raise UsageError("Parquet output needs pyarrow: pip install 'unclutter[batch]'") from None
+                raise UsageError("Parquet output needs pyarrow: pip install pyarrow (the 'batch' extra: "
+                                 "pip install '.[batch]' in a source checkout)") from None
         self.parts = self.out / ".parts" if self.kind == "folder" else self.out.with_name(self.out.name + ".parts")
         manifest = {"identity": identity, "shard_size": shard_size, "kind": self.kind, "page_format": page_format}
         try:
