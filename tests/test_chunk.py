@@ -196,11 +196,18 @@ def test_heading_paths():
     md = "# A\n\nIntro text here.\n\n#### Deep\n\nMore text follows here."
     assert all(c.heading_path == ["A"] for c in chunk(md, 8))
     # with_context(headings=True): a first line naming the chunk's place, for retrieval
+    # (less the innermost heading when the chunk opens with that heading's own line)
     for c in chunks:
-        assert c.with_context(headings=True) == " > ".join(c.heading_path) + "\n\n" + c.with_context()
+        opens = c.text.startswith("#") and c.text.split("\n")[0].lstrip("# ") == c.heading_path[-1]
+        path = c.heading_path[:-1] if opens else c.heading_path
+        assert c.with_context(headings=True) == (" > ".join(path) + "\n\n" if path else "") + c.with_context()
+    assert chunks[0].with_context(headings=True).startswith("# Optimization notes")  # (not repeated above it)
+    assert any(c.text.startswith("## ") and c.with_context(headings=True).startswith("Optimization notes\n\n## ")
+               for c in chunks)
     assert chunk("No heading, one paragraph.", 50)[0].with_context(headings=True) == "No heading, one paragraph."
-    long = chunk("# " + "Very long title " * 100 + "\n\nA paragraph of text.", 50)[0].with_context(headings=True)
-    assert len(long.split("\n")[0]) <= 200 and long.split("\n")[0].endswith("…")
+    long = chunk("Intro line.\n\n# " + "Very long title " * 100 + "\n\nA paragraph of text.", 50)
+    line = [c for c in long if not c.text.startswith("#")][-1].with_context(headings=True).split("\n")[0]
+    assert len(line) <= 200 and line.endswith("…")
 
 
 def test_sections_first():

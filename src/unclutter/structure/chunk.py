@@ -144,13 +144,19 @@ class Chunk:
         """``text``, after the table header (and a line break) when ``table_header`` is set;
         with ``headings``, after a first line naming where the chunk stands too: its
         ``heading_path`` joined by " > " (for a chunk embedded or retrieved on its own; each
-        heading on one line, cut to :data:`CONTEXT_HEADING_MAX_CHARS` characters). The token
+        heading on one line, cut to :data:`CONTEXT_HEADING_MAX_CHARS` characters), less the
+        innermost heading when the chunk opens with that heading's own line. The token
         budget holds the table header, not that line (it costs the path's tokens)."""
         text = f"{self.table_header}\n{self.text}" if self.table_header else self.text
-        if headings and self.heading_path:
+        path = [" ".join(h.split()) for h in self.heading_path]
+        if path and not self.table_header:
+            # a chunk opening with its own innermost heading names it already
+            first = self.text.lstrip("\n").split("\n", 1)[0]
+            if first.startswith("#") and " ".join(first.lstrip("#").split()) == path[-1]:
+                path.pop()
+        if headings and path:
             # (a heading is a title: one over CONTEXT_HEADING_MAX_CHARS is cut, so the line
             # repeated on every chunk stays small beside the budget)
-            path = [" ".join(h.split()) for h in self.heading_path]
             cap = CONTEXT_HEADING_MAX_CHARS
             path = [h if len(h) <= cap else h[:cap - 1] + "…" for h in path]
             return " > ".join(path) + "\n\n" + text
