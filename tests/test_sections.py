@@ -1,5 +1,6 @@
 """Section rules after classification (:mod:`unclutter.classify.sections`): comment
-threads under a declared story and related-content boxes, on hand-built pages."""
+threads under a declared story, customer reviews under a declared product and
+related-content boxes, on hand-built pages."""
 
 from __future__ import annotations
 
@@ -8,7 +9,13 @@ import pytest
 
 import unclutter
 from unclutter.classify.features import build_graph
-from unclutter.classify.sections import comment_units, names_comment_thread, related_section_units
+from unclutter.classify.sections import (
+    comment_units,
+    names_comment_thread,
+    names_review_section,
+    related_section_units,
+    review_units,
+)
 from unclutter.core.options import Ablation
 from unclutter.parse.html import parse_html
 from unclutter.prune.clean import prune
@@ -140,3 +147,58 @@ def test_the_gbdt_path_applies_the_rules_and_the_ablation_switch_restores_them()
     assert COMMENT in off.text and not any("comment-thread" in t for t in off.trace)
     assert COMMENT not in on.text and "council voted" in on.text
     assert any("dropped 3 blocks of comment-thread sections" in t for t in on.trace)
+
+
+SPECS = ("The trail pack carries 25 litres in a main compartment with a padded laptop sleeve, "
+         "two stretch side pockets and a hip belt that stows away when you do not need it.")
+REVIEW = "Took it up three peaks this summer and the hip belt never slipped once, very comfortable."
+
+
+def product_page(reviews_class: str, declared: str = "Product") -> str:
+    reviews = "".join(f"<div class='review-card'><p class='author'>Hiker {k}</p><p>{REVIEW} Trip {k}.</p></div>"
+                      for k in range(4))
+    return ("<html><head><script type='application/ld+json'>{\"@type\": \"" + declared + "\"}</script>"
+            "</head><body><div class='pdp'><h1>Trail 25 Pack</h1><p class='price'>$99.95</p>"
+            f"<div class='description'><h2>Details</h2><p>{SPECS}</p><p>{SPECS}</p></div></div>"
+            f"<section class='{reviews_class}'><h2>Customer reviews</h2>{reviews}</section></body></html>")
+
+
+def test_customer_reviews_go_on_a_declared_product_only():
+    g = graph(product_page("product-reviews"))
+    keep = np.ones(g.units.size, dtype=bool)
+    drop = unit_texts(g, review_units(g, keep, "product"))
+    assert drop[0] == "Customer reviews" and f"{REVIEW} Trip 3." in drop and "Hiker 0" in drop
+    assert not any("Trail 25 Pack" in t or SPECS in t for t in drop)
+    for page_type in (None, "article", "webpage", "forum"):
+        assert review_units(g, keep, page_type).size == 0
+
+
+def test_the_gbdt_path_drops_customer_reviews_under_a_product():
+    # the family: a product page whose customer reviews follow its description
+    html = product_page("product-reviews")
+    on = unclutter.extract(html)  # auto: a declared product goes to the learned extractor
+    off = unclutter.extract(html, extractor="gbdt", ablation=Ablation(sections=False))
+    assert REVIEW in off.text  # the model alone keeps the reviews
+    assert REVIEW not in on.text and SPECS in on.text and "$99.95" in on.text
+    assert any("customer-review sections" in t for t in on.trace)
+    # a page declaring an article keeps a reviews box (its type says nothing of a shop)
+    assert REVIEW in unclutter.extract(product_page("product-reviews", "Article"), extractor="gbdt").text
+
+
+@pytest.mark.parametrize("cls", ["reviews", "product-reviews", "customerReviews", "okeReviews-reviewsWidget",
+                                 "app_reviews_area", "js-reviews", "BVRRContainer", "REVIEWS", "x woocommerce-Reviews"])
+def test_review_container_classes(cls):
+    assert names_review_section(cls)
+
+
+@pytest.mark.parametrize("cls", ["review", "bosch-shp78cm5n-review", "previews", "editorialReviews_feature_div",
+                                 "editorial-reviews", "reviewer", "reviewsy", "interviews"])
+def test_classes_that_name_no_reviews_section(cls):
+    # one review (on a "best of" article, the site's own), a publisher's reviews, other words
+    assert not names_review_section(cls)
+
+
+def test_a_reviews_class_on_the_product_wrapper_keeps_the_product():
+    g = graph(f"<div class='product-reviews-page'><h1>Trail 25 Pack</h1><p>{SPECS}</p>"
+              f"<div class='reviews'><p>{REVIEW}</p></div></div>")
+    assert unit_texts(g, review_units(g, np.ones(g.units.size, dtype=bool), "product")) == [REVIEW]

@@ -42,7 +42,7 @@ from . import registry
 from .cetd import cetd_keep
 from .densitysum import recover
 from .features import PageGraph, build_graph
-from .sections import HEADING_LEVEL, comment_units, related_section_units
+from .sections import HEADING_LEVEL, comment_units, related_section_units, review_units
 from .tables import atomic_tables
 
 __all__ = ["classify_main_content", "LEARNED_EXTRACTORS", "predict_units"]
@@ -178,6 +178,7 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
             lines.append(f"densitysum: recovered {rec.size} blocks inside content regions")
         if ablation.sections:
             for kind, rule in (("comment-thread", lambda: comment_units(g, keep, page_type, story)),
+                               ("customer-review", lambda: review_units(g, keep, page_type)),
                                ("related-content", lambda: related_section_units(g, keep))):
                 drop = rule()  # each rule sees what the one before it left
                 if drop.size:

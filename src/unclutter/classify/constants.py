@@ -166,6 +166,18 @@ COMMENT_STATE_RE = re.compile(
     r"(?:has|no|with|enable[ds]?|disable[ds]?)[-_]?comments?(?:[^a-z]|$)|"
     r"comments?[-_]?(?:open|closed|enabled|disabled|allowed|count|counter|number|num|link|icon|off|on)(?:[^a-z]|$)|"
     r"(?:type|tone)[-_]+comment", re.I)
+#: A token of a class or id naming the customer reviews of a product, in the plural (a
+#: container of reviews: ``reviews``, ``product-reviews``, ``okeReviews``,
+#: ``app_reviews_area``; Bazaarvoice's ``BVRRContainer``): the word delimited by anything
+#: but a letter or by a camelCase boundary. The singular names one review, which on a
+#: "best of" article is the site's own (``bosch-shp78cm5n-review``); ``previews`` does not
+#: match. Tokens with ``editorial`` are left out: a publisher's "Editorial Reviews" are the
+#: product's description. On a page declared a product, the kept units inside such an
+#: element are not the product (:func:`.sections.review_units`): customer reviews are a
+#: product page's comment thread.
+REVIEW_CONTAINER_RE = re.compile(r"(?:(?<![A-Za-z])[Rr]eviews|REVIEWS|(?<=[a-z])Reviews)(?![a-z])|BVRR")
+#: Tokens of a class or id that name a publisher's reviews, not customers'.
+EDITORIAL_REVIEW_RE = re.compile(r"editorial", re.I)
 #: Longest text (characters) of a heading read as a related-content label by
 #: :func:`.sections.related_section_units` ("You may also like", "Related articles",
 #: "Leia também"): the labels of :data:`unclutter.score.weights.RELATED_HEADING_RE` are

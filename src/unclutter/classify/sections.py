@@ -1,4 +1,5 @@
-"""Section rules after classification: comment threads under a story, related-content boxes.
+"""Section rules after classification: comment threads under a story, customer reviews
+under a product, related-content boxes.
 
 The classifiers judge one unit (block owning text) at a time, with its context
 (:mod:`.context`); two kinds of whole sections they keep too often are dropped by rule
@@ -16,6 +17,13 @@ other, each seeing only the units still kept. Both return indices into ``g.units
   marked up as comments (old Reddit, Slashdot, Lemmy): those keep them. The models learn
   threads from forum pages, where replies are the content, and keep them under articles
   too.
+* :func:`review_units`: on a page *declared a product* (``Metadata.page_type``
+  ``"product"``), the kept units inside an element with a class or id token naming a
+  container of customer reviews (:data:`.constants.REVIEW_CONTAINER_RE`: ``reviews``,
+  ``product-reviews``, ``okeReviews``; a publisher's "Editorial Reviews" left out), unless
+  that element holds the first kept unit. Reviews are a product page's comment thread:
+  the wcxb-dev ground truths of product pages mostly leave them out, and the models keep
+  them as they keep forum replies.
 * :func:`related_section_units`: on every page, a kept *heading* (``h1``-``h6``) whose
   whole text is a related-content label (:data:`unclutter.score.weights.RELATED_HEADING_RE`,
   the heuristic's own list, which it also reads on headings only: "You may also like",
@@ -35,6 +43,8 @@ text read of each short heading for the other.
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
 
 from ..core.pagetypes import STORY_PAGE_TYPES
@@ -42,12 +52,15 @@ from ..score.weights import RELATED_HEADING_RE
 from .constants import (
     COMMENT_CONTAINER_RE,
     COMMENT_STATE_RE,
+    EDITORIAL_REVIEW_RE,
+    REVIEW_CONTAINER_RE,
     RELATED_LABEL_MAX_CHARS,
     RELATED_SECTION_MAX_SHARE,
 )
 from .features import PageGraph
 
-__all__ = ["comment_units", "related_section_units", "names_comment_thread", "HEADING_LEVEL"]
+__all__ = ["comment_units", "review_units", "related_section_units", "names_comment_thread",
+           "names_review_section", "HEADING_LEVEL"]
 
 #: Heading level of each heading tag (``h1`` = 1 ... ``h6`` = 6).
 HEADING_LEVEL = {f"h{k}": k for k in range(1, 7)}
@@ -64,6 +77,15 @@ def names_comment_thread(class_id: str) -> bool:
     return any(COMMENT_CONTAINER_RE.search(t) and not COMMENT_STATE_RE.search(t) for t in class_id.split())
 
 
+def names_review_section(class_id: str) -> bool:
+    """Whether a class/id string (``Node.class_id``) has a token naming customer reviews
+    (:data:`.constants.REVIEW_CONTAINER_RE`) that does not name a publisher's
+    (:data:`.constants.EDITORIAL_REVIEW_RE`)."""
+    if not class_id or REVIEW_CONTAINER_RE.search(class_id) is None:
+        return False
+    return any(REVIEW_CONTAINER_RE.search(t) and not EDITORIAL_REVIEW_RE.search(t) for t in class_id.split())
+
+
 def comment_units(g: PageGraph, keep: np.ndarray, page_type: str | None, story: bool = False) -> np.ndarray:
     """Indices (into ``g.units``) of kept units inside a comment thread, on a page whose
     declared type ``page_type`` is a story, or that the caller treats as one (``story``:
@@ -72,6 +94,22 @@ def comment_units(g: PageGraph, keep: np.ndarray, page_type: str | None, story: 
     module docstring). ``keep``: one flag per unit."""
     if (page_type not in STORY_PAGE_TYPES and not story) or not keep.any():
         return _EMPTY
+    return _units_inside(g, keep, names_comment_thread)
+
+
+def review_units(g: PageGraph, keep: np.ndarray, page_type: str | None) -> np.ndarray:
+    """Indices (into ``g.units``) of kept units inside a customer-reviews section, on a
+    page declared a product (``page_type`` ``"product"``); empty otherwise (see the
+    module docstring). ``keep``: one flag per unit."""
+    if page_type != "product" or not keep.any():
+        return _EMPTY
+    return _units_inside(g, keep, names_review_section)
+
+
+def _units_inside(g: PageGraph, keep: np.ndarray, names: Callable[[str], bool]) -> np.ndarray:
+    """Indices (into ``g.units``) of kept units inside an element whose class/id string
+    ``names`` accepts, unless that element holds the first kept unit (it wraps the main
+    content, whatever its class says). ``keep`` has at least one flag set."""
     first = int(g.units[int(np.argmax(keep))])  # the element of the first kept unit
     end = g.end.tolist()
     inside = np.zeros(g.n, dtype=bool)
@@ -79,7 +117,7 @@ def comment_units(g: PageGraph, keep: np.ndarray, page_type: str | None, story: 
     nodes = g.nodes
     for i in range(1, g.n):  # pre-order: a parent comes before its children
         inside[i] = inside[parent[i]] or (
-            not i <= first < end[i] and names_comment_thread(nodes[i].class_id))
+            not i <= first < end[i] and names(nodes[i].class_id))
     return np.flatnonzero(inside[g.units] & keep)
 
 
