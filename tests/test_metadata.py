@@ -334,6 +334,25 @@ def test_dom_byline_skips_hidden_long_and_false_friends():
     assert meta("", inner).byline == "Real Name"
 
 
+def test_dom_byline_is_not_a_commenter_or_a_reviewer():
+    # the family: a page whose only byline markup is a reader's, in the comment thread or
+    # the customer reviews under the story or the product
+    story = "<article><h1>Bridge vote</h1><p>Story text.</p></article>"
+    thread = '<div id="comments" class="comments-area"><p class="comment-author">Jiobal says</p><p>Nice.</p></div>'
+    reviews = '<section class="product-reviews"><div class="review"><p class="author">Hiker 0</p><p>Good.</p></div></section>'
+    for section in (thread, reviews):
+        assert meta("", story + section).byline is None
+        assert meta("", '<p class="byline">By Ann Lee</p>' + story + section).byline == "Ann Lee"
+    # a post's taxonomy classes (WordPress category-<slug>) and the body's own classes name no
+    # section: the author's byline inside them stays
+    for wrapper in ('<article class="post category-gear-reviews tag-comments">', '<article class="post">'):
+        assert meta("", wrapper + '<span class="author vcard">Hardtail Canada</span><p>Story.</p></article>'
+                    ).byline == "Hardtail Canada"
+    page = ('<html><head></head><body class="single-page comments-page"><div class="thread">'
+            '<a class="author">InsaneSnow45</a><p>Post.</p></div></body></html>')
+    assert extract_metadata(parse_html(page)).byline == "InsaneSnow45"
+
+
 def test_dom_byline_names_a_person_not_a_date_or_a_profile():
     # microdata: the Person's name property, also as <meta itemprop="name" content>
     card = ('<div itemprop="author" itemscope itemtype="http://schema.org/Person"><a href="/u/1">Kumiko</a>'

@@ -112,7 +112,8 @@ def test_text_that_is_no_label_heading_opens_nothing(html):
 
 @pytest.mark.parametrize("cls", ["post comments-open has-comments", "entry no-comments", "comment-count",
                                  "content--type-comment tone-comment", "commentary", "Commentary", "commenter",
-                                 "recommended", "commentCount", "responsive", "reply", "response", "reaction-item"])
+                                 "recommended", "commentCount", "responsive", "reply", "response", "reaction-item",
+                                 "post tag-comments", "category-reader-comments"])
 def test_comment_state_classes_name_no_thread(cls):
     assert not names_comment_thread(cls)
     g = graph(f"<div class='{cls}'><h1>Bridge vote</h1><p>{STORY}</p></div><p>Footer text of the site</p>")
@@ -192,7 +193,8 @@ def test_review_container_classes(cls):
 
 
 @pytest.mark.parametrize("cls", ["review", "bosch-shp78cm5n-review", "previews", "editorialReviews_feature_div",
-                                 "editorial-reviews", "reviewer", "reviewsy", "interviews"])
+                                 "editorial-reviews", "reviewer", "reviewsy", "interviews",
+                                 "post category-gear-reviews", "tag-reviews"])
 def test_classes_that_name_no_reviews_section(cls):
     # one review (on a "best of" article, the site's own), a publisher's reviews, other words
     assert not names_review_section(cls)

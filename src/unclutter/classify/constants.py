@@ -144,40 +144,6 @@ URL_DATE_RE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d[/_-](?:0?[1-9]|1[0-2])(?:[/_
 
 # --- Section rules after classification (:mod:`.sections`) --------------------------
 
-#: A token of a class or id (whitespace-separated) naming a comment thread (``comments``,
-#: ``comments-area``, ``commentlist``, ``comment-body``, Disqus' ``disqus_thread``): the
-#: word delimited by anything but a letter or by a camelCase boundary (``CommentBox``,
-#: ``userComments``, LWN's comment ``<details>``:
-#: ``tests/pages/13-comments-in-details-elements``), or run together with a container word
-#: (``commentsection``, ``commentitem``, ``commentbox``: news themes' names), so
-#: ``commentary`` and ``commenter`` do not match; tokens of :data:`COMMENT_STATE_RE` are
-#: left out. On a page declared a story, the kept units inside such an element are not the
-#: story (:func:`.sections.comment_units`).
-COMMENT_CONTAINER_RE = re.compile(
-    r"(?:(?<![A-Za-z])(?:[Cc]omments?(?:section|list|item|box|area|wrap|wrapper|thread|container|block|body)?|"
-    r"COMMENTS?|[Cc]ommentaires?|[Cc]omentarios?|[Kk]ommentare?|"
-    r"[Rr]esponses|[Rr]eplies|[Rr]eactions|[Tt]alkback)|(?<=[a-z])(?:Comments?|Responses|Replies|Reactions))(?![a-z])"
-    r"|(?<![A-Za-z])[Dd]isqus(?![a-z])")
-#: Class tokens that name a *state* of a post, not a thread: WordPress themes put
-#: ``comments-open``, ``has-comments``, ``no-comments`` on the post's ``<article>``; a
-#: comment counter (``comment-count``); an opinion piece's type (``content--type-comment``,
-#: ``tone-comment``). A container marked only by these holds the story itself.
-COMMENT_STATE_RE = re.compile(
-    r"(?:has|no|with|enable[ds]?|disable[ds]?)[-_]?comments?(?:[^a-z]|$)|"
-    r"comments?[-_]?(?:open|closed|enabled|disabled|allowed|count|counter|number|num|link|icon|off|on)(?:[^a-z]|$)|"
-    r"(?:type|tone)[-_]+comment", re.I)
-#: A token of a class or id naming the customer reviews of a product, in the plural (a
-#: container of reviews: ``reviews``, ``product-reviews``, ``okeReviews``,
-#: ``app_reviews_area``; Bazaarvoice's ``BVRRContainer``): the word delimited by anything
-#: but a letter or by a camelCase boundary. The singular names one review, which on a
-#: "best of" article is the site's own (``bosch-shp78cm5n-review``); ``previews`` does not
-#: match. Tokens with ``editorial`` are left out: a publisher's "Editorial Reviews" are the
-#: product's description. On a page declared a product, the kept units inside such an
-#: element are not the product (:func:`.sections.review_units`): customer reviews are a
-#: product page's comment thread.
-REVIEW_CONTAINER_RE = re.compile(r"(?:(?<![A-Za-z])[Rr]eviews|REVIEWS|(?<=[a-z])Reviews)(?![a-z])|BVRR")
-#: Tokens of a class or id that name a publisher's reviews, not customers'.
-EDITORIAL_REVIEW_RE = re.compile(r"editorial", re.I)
 #: Longest text (characters) of a heading read as a related-content label by
 #: :func:`.sections.related_section_units` ("You may also like", "Related articles",
 #: "Leia também"): the labels of :data:`unclutter.score.weights.RELATED_HEADING_RE` are

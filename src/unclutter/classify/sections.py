@@ -9,8 +9,8 @@ other, each seeing only the units still kept. Both return indices into ``g.units
 * :func:`comment_units`: on a page *declared a story* (``Metadata.page_type`` in
   :data:`unclutter.core.pagetypes.STORY_PAGE_TYPES`: article, recipe, video, event),
   the kept units inside an element with a class or id token naming a comment thread
-  (:data:`.constants.COMMENT_CONTAINER_RE`, state tokens such as ``comments-open`` or
-  ``has-comments`` left out: :data:`.constants.COMMENT_STATE_RE`), unless that element
+  (:data:`unclutter.core.threads.COMMENT_CONTAINER_RE`, state tokens such as ``comments-open`` or
+  ``has-comments`` left out: :data:`unclutter.core.threads.COMMENT_STATE_RE`), unless that element
   holds the first kept unit of the page (it wraps the story, whatever its class says).
   Readers' comments are not the article (the AEB and wcxb-dev ground truths leave them
   out), but on a forum or Q&A thread, or a page that declares nothing, posts are often
@@ -19,7 +19,7 @@ other, each seeing only the units still kept. Both return indices into ``g.units
   too.
 * :func:`review_units`: on a page *declared a product* (``Metadata.page_type``
   ``"product"``), the kept units inside an element with a class or id token naming a
-  container of customer reviews (:data:`.constants.REVIEW_CONTAINER_RE`: ``reviews``,
+  container of customer reviews (:data:`unclutter.core.threads.REVIEW_CONTAINER_RE`: ``reviews``,
   ``product-reviews``, ``okeReviews``; a publisher's "Editorial Reviews" left out), unless
   that element holds the first kept unit. Reviews are a product page's comment thread:
   the wcxb-dev ground truths of product pages mostly leave them out, and the models keep
@@ -48,12 +48,9 @@ from typing import Callable
 import numpy as np
 
 from ..core.pagetypes import STORY_PAGE_TYPES
+from ..core.threads import names_comment_thread, names_review_section
 from ..score.weights import RELATED_HEADING_RE
 from .constants import (
-    COMMENT_CONTAINER_RE,
-    COMMENT_STATE_RE,
-    EDITORIAL_REVIEW_RE,
-    REVIEW_CONTAINER_RE,
     RELATED_LABEL_MAX_CHARS,
     RELATED_SECTION_MAX_SHARE,
 )
@@ -66,24 +63,6 @@ __all__ = ["comment_units", "review_units", "related_section_units", "names_comm
 HEADING_LEVEL = {f"h{k}": k for k in range(1, 7)}
 
 _EMPTY = np.zeros(0, dtype=np.int64)
-
-
-def names_comment_thread(class_id: str) -> bool:
-    """Whether a class/id string (``Node.class_id``) has a token naming a comment thread
-    (:data:`.constants.COMMENT_CONTAINER_RE`) that is not a state token
-    (:data:`.constants.COMMENT_STATE_RE`)."""
-    if not class_id or COMMENT_CONTAINER_RE.search(class_id) is None:
-        return False
-    return any(COMMENT_CONTAINER_RE.search(t) and not COMMENT_STATE_RE.search(t) for t in class_id.split())
-
-
-def names_review_section(class_id: str) -> bool:
-    """Whether a class/id string (``Node.class_id``) has a token naming customer reviews
-    (:data:`.constants.REVIEW_CONTAINER_RE`) that does not name a publisher's
-    (:data:`.constants.EDITORIAL_REVIEW_RE`)."""
-    if not class_id or REVIEW_CONTAINER_RE.search(class_id) is None:
-        return False
-    return any(REVIEW_CONTAINER_RE.search(t) and not EDITORIAL_REVIEW_RE.search(t) for t in class_id.split())
 
 
 def comment_units(g: PageGraph, keep: np.ndarray, page_type: str | None, story: bool = False) -> np.ndarray:
