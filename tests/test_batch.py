@@ -71,6 +71,22 @@ def test_extract_many_in_order_with_error_rows(folder):
     assert strip(in_process) == strip(records)
 
 
+def test_a_script_without_the_main_guard_gets_one_clear_error(tmp_path):
+    # workers start by importing the main module: a script calling extract_many at its top
+    # level runs it again in each of them; they leave quietly and the caller says why
+    import subprocess
+    import sys
+
+    script = tmp_path / "noguard.py"
+    script.write_text("import unclutter\n"
+                      "for r in unclutter.extract_many(['<p>' + 'Some words here. ' * 20 + '</p>'], workers=2):\n"
+                      "    print(r['status'])\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 1
+    assert done.stderr.count('if __name__ == "__main__":') == 1
+    assert "bootstrapping phase" not in done.stderr and done.stderr.count("Traceback") == 1
+
+
 def test_unordered_mode_returns_every_record(folder):
     ids = sorted(r["id"] for r in extract_many([folder], workers=2, ordered=False))
     assert ids == sorted(i.name for i in expand_sources([str(folder)]))

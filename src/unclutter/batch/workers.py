@@ -32,6 +32,9 @@ from .record import PageInput, error_record, extract_record
 DEFAULT_PAGE_TIMEOUT_S = 60.0
 #: Seconds a new worker may take to start and answer.
 WORKER_START_TIMEOUT_S = 120.0
+#: Exit status of a worker that, starting up, re-ran a main module calling the batch at its
+#: top level (a script without ``if __name__ == "__main__":``).
+WORKER_MAIN_REENTRY_EXIT = 3
 #: Pages a worker extracts before a fresh one replaces it: the bounded caches of a long-lived
 #: worker (parsed styles, models' buffers) grow its memory by a few MB per 1,000 pages.
 RECYCLE_AFTER_PAGES = 5000
@@ -238,6 +241,12 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
             self_cpu[0] += time.process_time() - cpu
             yield index, record
         return
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # a worker starting up re-ran the main module, which calls this at its top level
+        # (no ``if __name__ == "__main__":``): it leaves quietly, and the parent, seeing a
+        # worker that never became ready, says why (not one multiprocessing traceback per
+        # worker on stderr)
+        raise SystemExit(WORKER_MAIN_REENTRY_EXIT)
     ctx = _context()
     pool = [_Worker(ctx, options, memory_limit, record_fn) for _ in range(workers)]
     source = iter(pages)
