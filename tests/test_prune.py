@@ -449,6 +449,26 @@ def test_tab_panels_under_a_misplaced_tablist_role_are_kept_whatever_their_share
     assert "Tab label number 3" not in prune(page).root.text_content()
 
 
+def test_tab_panels_under_a_tablist_nested_in_another_are_kept():
+    """The same family one level down: a tab widget inside a panel of another (a product's
+    Specs panel with its own Dimensions / Materials tabs) keeps its prose; a row of tabs
+    nested in a kept tablist is still chrome."""
+    from unclutter.prune.clean import parse_for_pruning
+
+    story = " ".join(f"Sentence {i} of the page's main text, long enough to be prose." for i in range(40))
+    panel = " ".join(f"Outer panel sentence {i}: the tumbler keeps drinks cold." for i in range(6))
+    inner = " ".join(f"Inner panel sentence {i}: the lid is dishwasher safe." for i in range(6))
+    nested = (f"<div role='tablist'><button role='tab'>Dimensions</button><div class='pane'><p>{inner}</p></div>"
+              "<div role='tablist'><button role='tab'>Materials</button><button role='tab'>Care</button></div></div>")
+    for outer_prose in (f"<p>{panel}</p>", ""):
+        html = (f"<html><body><main><h1>Product</h1><p>{story}</p><div role='tablist'>"
+                f"<button role='tab'>Specs</button><div class='pane'>{outer_prose}{nested}</div></div>"
+                "</main></body></html>")
+        text = prune(parse_for_pruning(html)).root.text_content()
+        assert "Inner panel sentence 5" in text and (not outer_prose or "Outer panel sentence 5" in text)
+        assert "Materials" not in text and "Dimensions" not in text  # rows of tabs
+
+
 def test_wrapper_and_media_rules_stay_linear_on_hostile_nesting():
     import time
 

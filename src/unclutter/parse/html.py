@@ -241,6 +241,12 @@ def _child(node: Node, tag: str) -> Node | None:
 _NOSCRIPT_BLOCKS = ",".join(sorted(BLOCK_ELEMENTS))
 
 
+#: Deferred elements (:func:`~.skip.deferral`) that may be open around one another: a
+#: list of tabs holding its panels inside another (``ElementFilter.holds_panels``). Each
+#: deferral reads its element's text, so a bound keeps a deep nest of chrome linear.
+_DEFER_DEPTH = 2
+
+
 def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
              skipped: list | None = None, scripting: bool = True,
              skip_elements: ElementFilter | None = None,
@@ -279,7 +285,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
     ws_free = _WHITESPACE_FREE_PARENTS
     blocks = BLOCK_ELEMENTS
     observe = observe_dropped = chrome = loading = None
-    open_deferred = 0  # deferred elements open on the stack: nested ones are not deferred
+    open_deferred = 0  # deferred elements open on the stack (inside them only chrome is deferred)
     deferred_ids: set[int] = set()
     text_chars = 0
     if skip_elements is not None:
@@ -367,8 +373,8 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
                 tag in drop_tags
                 or (test is not None and (tag in check_tags or (attrs and not check_names.isdisjoint(attrs)))
                     and tag not in NEVER_SKIPPED and test(tag, attrs))
-            ) and not (defer := deferral(tag, attrs, child, chrome, loading, wrapper) if not open_deferred else None
-                       ) and not (shown is not None and attrs and "aria-hidden" in attrs and spare_shown(
+            ) and not (defer := deferral(tag, attrs, child, chrome, None if open_deferred else loading, wrapper)
+                       if open_deferred < _DEFER_DEPTH else None) and not (shown is not None and attrs and "aria-hidden" in attrs and spare_shown(
                            shown, tag, attrs, child)) and not (
                     revisit is not None and attrs and "style" in attrs and spare_revisit(
                         revisit, tag, attrs, child, honour)) and not (
@@ -391,7 +397,7 @@ def _convert(lexbor_document, styles: list[str], data_scripts: list[Node],
             node.parent = parent
             siblings.append(node)
             if defer:
-                deferred.append((node, child, defer))
+                deferred.append((node, child, "nested" if open_deferred else defer))
                 deferred_ids.add(id(node))
             if observe is not None and attrs:
                 observe(attrs)

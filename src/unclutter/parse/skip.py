@@ -378,8 +378,9 @@ def decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float
                      skipped: list[SkippedElement] | None, loading_share: float = 1.01,
                      landmark_fill: float = 1.01, loading_link_density: float = 0.0,
                      holds_panels: Callable[[Node], bool] | None = None) -> None:
-    """Decide the deferred elements (disjoint: only outermost ones are deferred), listed as
-    ``(node, lexbor node, kind)``: chrome that holds the page (:func:`_is_wrapper`) stays as
+    """Decide the deferred elements, listed in document order as ``(node, lexbor node,
+    kind)``; ``"nested"`` is chrome inside another deferred element, kept (as a ``<div>``)
+    only where ``holds_panels(node)`` is true and that element stays; otherwise chrome that holds the page (:func:`_is_wrapper`) stays as
     a ``<div>`` without its role; a hidden (``"loading"``) element that holds
     ``loading_share`` of the page (its text with this one shown and the other hidden ones
     not), with a link density below ``loading_link_density``, and its main landmark (:func:`_is_loading_page` with
@@ -396,7 +397,16 @@ def decide_wrappers(deferred: list, page_chars: int, wrapper: tuple[float, float
     hidden = {id(node): _text_counts(node)[0] for node, _, kind in deferred if kind == "loading"}
     shown_chars = page_chars - sum(hidden.values())
     for node, lnode, kind in deferred:
-        if kind == "chrome":
+        if kind == "nested":
+            # chrome inside a deferred element (decided before it, in document order): when
+            # that one went, so did this; when it stays, this stays only as a list of tabs
+            # holding its panels (the page has one wrapper)
+            if id(node) in inside or (holds_panels is not None and holds_panels(node)):
+                if id(node) not in inside:
+                    node.tag = "div"
+                    node.attrs.pop("role", None)
+                continue
+        elif kind == "chrome":
             if _is_wrapper(node, page_chars, *wrapper, lnode=lnode) or (
                     holds_panels is not None and holds_panels(node)):
                 node.tag = "div"
