@@ -184,6 +184,13 @@ def test_the_gbdt_path_drops_customer_reviews_under_a_product():
     assert any("customer-review sections" in t for t in on.trace)
     # a page declaring an article keeps a reviews box (its type says nothing of a shop)
     assert REVIEW in unclutter.extract(product_page("product-reviews", "Article"), extractor="gbdt").text
+    # a shop's page declaring nothing, sent to the learned extractor for its add-to-cart
+    # action, loses them too
+    shop = product_page("product-reviews", "Thing").replace(
+        "<p class='price'>$99.95</p>", "<p class='price'>$99.95</p><button class='add-to-cart'>Add to cart</button>")
+    got = unclutter.extract(shop)
+    assert any("add-to-cart action -> gbdt" in t for t in got.trace)
+    assert REVIEW not in got.text and SPECS in got.text
 
 
 @pytest.mark.parametrize("cls", ["reviews", "product-reviews", "customerReviews", "okeReviews-reviewsWidget",

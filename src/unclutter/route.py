@@ -350,6 +350,7 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
     byline = meta.byline
     story_type = page_type  # the declared type as a sign of one story
     learned_story = False
+    shop = False  # a shop's page by its add-to-cart action (customer reviews go, as on a product)
     url_index = False
     if extractor == "auto":
         extractor = auto_extractor(page_type)
@@ -371,6 +372,7 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
                 route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
         elif auto_may_shop(story_type) and names_add_to_cart(source):
             route += "; the page names an add-to-cart action"
+            shop = True
             if _more_elements_than(body, AUTO_MAX_LEARNED_ELEMENTS):
                 route += f" (over {AUTO_MAX_LEARNED_ELEMENTS} elements) -> heuristic"
             else:
@@ -453,7 +455,7 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
         from .classify import classify_main_content
 
         sel = classify_main_content(body, extractor, log=options.explain, page_type=page_type, url=url,
-                                    story=learned_story, ablation=options.ablation)
+                                    story=learned_story, shop=shop, ablation=options.ablation)
         sel.rival_share = rival
     else:
         trimmed = trim_appended_stories(sel.root, meta.title, sel.removed if options.explain else None)

@@ -137,7 +137,7 @@ def _rebuild(g: PageGraph, keep: np.ndarray, removed: list[Removal] | None, reas
 
 
 def classify_main_content(body: Node, extractor: str, log: bool = True, page_type: str | None = None,
-                          url: str | None = None, story: bool = False,
+                          url: str | None = None, story: bool = False, shop: bool = False,
                           ablation: Ablation = Ablation()) -> Selection:
     """Run extractor ``extractor`` (one of :data:`LEARNED_EXTRACTORS`) on the pruned
     ``body``; see the module docstring. ``gbdt``/``gnn`` prepare ``body`` in place
@@ -145,7 +145,9 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
     ``log=False``: no removal log (``Selection.removed`` stays empty). ``page_type``
     (``Metadata.page_type``) and ``url`` (the page's address) feed the page-level features
     (:func:`.features.page_features`); ``story``: drop comment threads as on a page declared
-    a story whatever ``page_type`` says (:func:`.sections.comment_units`); ``ablation``: the
+    a story whatever ``page_type`` says (:func:`.sections.comment_units`); ``shop``: drop
+    customer reviews as on a page declared a product (:func:`.sections.review_units`: the
+    page names an add-to-cart action, :func:`unclutter.route.select`); ``ablation``: the
     switches of experiments (``Options.ablation``; the default is what ships)."""
     t0 = time.perf_counter()
     name = extractor
@@ -178,7 +180,7 @@ def classify_main_content(body: Node, extractor: str, log: bool = True, page_typ
             lines.append(f"densitysum: recovered {rec.size} blocks inside content regions")
         if ablation.sections:
             for kind, rule in (("comment-thread", lambda: comment_units(g, keep, page_type, story)),
-                               ("customer-review", lambda: review_units(g, keep, page_type)),
+                               ("customer-review", lambda: review_units(g, keep, page_type, shop)),
                                ("related-content", lambda: related_section_units(g, keep))):
                 drop = rule()  # each rule sees what the one before it left
                 if drop.size:

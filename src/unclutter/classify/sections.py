@@ -18,7 +18,8 @@ other, each seeing only the units still kept. Both return indices into ``g.units
   threads from forum pages, where replies are the content, and keep them under articles
   too.
 * :func:`review_units`: on a page *declared a product* (``Metadata.page_type``
-  ``"product"``), the kept units inside an element with a class or id token naming a
+  ``"product"``) or one ``auto`` sends to the learned extractor for its add-to-cart
+  action, the kept units inside an element with a class or id token naming a
   container of customer reviews (:data:`unclutter.core.threads.REVIEW_CONTAINER_RE`: ``reviews``,
   ``product-reviews``, ``okeReviews``; a publisher's "Editorial Reviews" left out), unless
   that element holds the first kept unit. Reviews are a product page's comment thread:
@@ -76,11 +77,12 @@ def comment_units(g: PageGraph, keep: np.ndarray, page_type: str | None, story: 
     return _units_inside(g, keep, names_comment_thread)
 
 
-def review_units(g: PageGraph, keep: np.ndarray, page_type: str | None) -> np.ndarray:
+def review_units(g: PageGraph, keep: np.ndarray, page_type: str | None, shop: bool = False) -> np.ndarray:
     """Indices (into ``g.units``) of kept units inside a customer-reviews section, on a
-    page declared a product (``page_type`` ``"product"``); empty otherwise (see the
-    module docstring). ``keep``: one flag per unit."""
-    if page_type != "product" or not keep.any():
+    page declared a product (``page_type`` ``"product"``) or that the caller reads as a
+    shop's (``shop``: ``auto`` found an add-to-cart action on a page declaring no story);
+    empty otherwise (see the module docstring). ``keep``: one flag per unit."""
+    if (page_type != "product" and not shop) or not keep.any():
         return _EMPTY
     return _units_inside(g, keep, names_review_section)
 
