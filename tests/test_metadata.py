@@ -353,6 +353,23 @@ def test_dom_byline_is_not_a_commenter_or_a_reviewer():
     assert extract_metadata(parse_html(page)).byline == "InsaneSnow45"
 
 
+def test_a_comment_or_review_date_is_not_the_pages_date():
+    # the family: a post with no date of its own above a comment thread whose entries have
+    # <time datetime>: the first comment's date was taken for the post's
+    story = "<article><h1>Bridge vote</h1><p>Story text.</p></article>"
+    thread = ('<ol class="comment-list"><li class="comment"><time datetime="2025-03-15">March 15</time>'
+              '<p>Nice.</p></li></ol>')
+    reviews = '<div class="reviews"><div><time datetime="2025-03-16">March 16</time><p>Good.</p></div></div>'
+    for section in (thread, reviews):
+        assert meta("", story + section).date_published is None
+        dated = story.replace("<p>", '<p><time datetime="2025-03-14">March 14</time> ', 1)
+        assert meta("", dated + section).date_published.startswith("2025-03-14")
+    # a forum's container of "replies" holds its first post, whose date is the page's
+    forum = ('<h1>Catering tips</h1><div class="compositionConsumerAndRepliesContainer"><div class="post">'
+             '<time datetime="2005-07-10T00:57:00">July 10</time><p>Question.</p></div></div>')
+    assert meta("", forum).date_published.startswith("2005-07-10")
+
+
 def test_dom_byline_names_a_person_not_a_date_or_a_profile():
     # microdata: the Person's name property, also as <meta itemprop="name" content>
     card = ('<div itemprop="author" itemscope itemtype="http://schema.org/Person"><a href="/u/1">Kumiko</a>'

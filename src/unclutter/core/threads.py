@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["COMMENT_CONTAINER_RE", "COMMENT_STATE_RE", "REVIEW_CONTAINER_RE", "EDITORIAL_REVIEW_RE", "TERM_CLASS_RE",
+           "COMMENT_WORD_RE",
            "names_comment_thread", "names_review_section", "names_readers_section"]
 
 #: A token of a class or id (whitespace-separated) naming a comment thread (``comments``,
@@ -70,7 +71,18 @@ def names_review_section(class_id: str) -> bool:
                for t in class_id.split())
 
 
-def names_readers_section(class_id: str) -> bool:
+#: The words of :data:`COMMENT_CONTAINER_RE` that name comments as such (not replies,
+#: responses or reactions, which forum software also calls its posts).
+COMMENT_WORD_RE = re.compile(r"[Cc]omment|COMMENT|[Kk]ommentar|[Cc]omentario|[Dd]isqus")
+
+
+def names_readers_section(class_id: str, replies: bool = True) -> bool:
     """Whether a class/id string names a comment thread or a container of customer
-    reviews (:func:`names_comment_thread`, :func:`names_review_section`)."""
-    return names_comment_thread(class_id) or names_review_section(class_id)
+    reviews (:func:`names_comment_thread`, :func:`names_review_section`). ``replies=False``:
+    a thread only when the class/id names comments as such (:data:`COMMENT_WORD_RE`), not
+    replies or responses (a forum's ``RepliesContainer`` holds its first post too)."""
+    if names_review_section(class_id):
+        return True
+    if not names_comment_thread(class_id):
+        return False
+    return replies or any(COMMENT_WORD_RE.search(t) and names_comment_thread(t) for t in class_id.split())

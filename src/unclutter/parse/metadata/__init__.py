@@ -172,7 +172,7 @@ from .keys import (
     TITLE_META_KEYS,
 )
 from .normalize import absolute_url, alnum_key, link_base, clean_text, norm_key, normalise_language, unescape_entities
-from .scan import Scan, is_hidden, scan_body, scan_head, scan_tagged, visible_text
+from .scan import Scan, in_readers_section, is_hidden, scan_body, scan_head, scan_tagged, visible_text
 from .title import TITLE_SEPARATOR_RE, host_keys, refine_title, settle_title
 
 __all__ = [
@@ -472,8 +472,10 @@ def _microdata_kind(page: ParsedPage, res: _Result) -> bool:
 def _date_from_times(res: _Result, times: list[Node], name: str, itemprop: str, limit: int) -> None:
     """``<time datetime>`` fallback: the first visible one marked with ``itemprop`` (or,
     for the publication date, the obsolete ``pubdate`` attribute), else for the
-    publication date the first visible one."""
-    visible = [t for t in times if not is_hidden(t)]
+    publication date the first visible one; none inside comments or customer reviews
+    (:func:`.scan.in_readers_section`: a reader's post has its own date; a container of
+    "replies" may hold a forum's first post, whose date is the page's)."""
+    visible = [t for t in times if not is_hidden(t) and not in_readers_section(t, replies=False)]
     marked = [
         t
         for t in visible

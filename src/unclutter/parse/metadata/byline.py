@@ -10,11 +10,10 @@ from typing import Any
 import re2
 
 from ...core.dom import TEXT, Node
-from ...core.threads import names_readers_section
 from ..html import ParsedPage
 from .keys import FIELD_LIMITS, MAX_AUTHORS, MAX_BYLINE_SUBTREE_NODES, MAX_DOM_BYLINE_CHARS
 from .normalize import URL_LIKE_RE, cap_text, clean_text
-from .scan import Scan, hidden_self, is_hidden, scan_body, visible_text
+from .scan import Scan, hidden_self, in_readers_section, is_hidden, scan_body, visible_text
 
 #: Leading words removed from bylines ("By Jane Doe" -> "Jane Doe", "Guide by Will Judd" ->
 #: "Will Judd": up to four words before "by"); English only, as other languages'
@@ -203,25 +202,12 @@ def _byline_text(node: Node) -> str:
     return visible_text(node, MAX_DOM_BYLINE_CHARS + 1)
 
 
-def _in_readers_section(node: Node) -> bool:
-    """Whether ``node`` or an ancestor below ``<body>`` names a comment thread or a
-    container of customer reviews (:func:`unclutter.core.threads.names_readers_section`):
-    a name there is a commenter's or a reviewer's, not the page's author. (The body's own
-    classes describe the page: ``comments-page`` on a thread.)"""
-    n: Node | None = node
-    while n is not None and n.tag not in ("body", "html"):
-        if n.class_id and names_readers_section(n.class_id):
-            return True
-        n = n.parent
-    return False
-
-
 def first_shown_byline(candidates: list[tuple[Node, str]]) -> tuple[str, str] | None:
     """The first of the DOM byline ``candidates`` (node, source label) that is not hidden
     and whose cleaned text is a byline of at most :data:`MAX_DOM_BYLINE_CHARS`
     characters: ``(byline, source label)``, or ``None``."""
     for node, how in candidates:
-        if is_hidden(node) or _in_readers_section(node):
+        if is_hidden(node) or in_readers_section(node):
             continue
         byline = clean_byline(_byline_text(node), FIELD_LIMITS["byline"])
         if byline and len(byline) <= MAX_DOM_BYLINE_CHARS:

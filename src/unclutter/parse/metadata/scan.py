@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from ...core.dom import TEXT, Node
 from ...core.hiding import attributes_hide
 from ...core.invisible import strip_invisible
+from ...core.threads import names_readers_section
 from ..html import ParsedPage
 from .keys import (
     ITEMPROP_META_KEYS,
@@ -317,3 +318,16 @@ def visible_text(node: Node, limit: int) -> str:
         if n.children:
             stack.extend(reversed(n.children))
     return " ".join(strip_invisible("".join(parts)).split())
+
+
+def in_readers_section(node: Node, replies: bool = True) -> bool:
+    """Whether ``node`` or an ancestor below ``<body>`` names a comment thread or a
+    container of customer reviews (:func:`unclutter.core.threads.names_readers_section`,
+    ``replies`` passed on): a name or a date there is a commenter's or a reviewer's, not
+    the page's. (The body's own classes describe the page: ``comments-page`` on a thread.)"""
+    n: Node | None = node
+    while n is not None and n.tag not in ("body", "html"):
+        if n.class_id and names_readers_section(n.class_id, replies):
+            return True
+        n = n.parent
+    return False
