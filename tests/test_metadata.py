@@ -348,6 +348,11 @@ def test_dom_byline_is_not_a_commenter_or_a_reviewer():
     for wrapper in ('<article class="post category-gear-reviews tag-comments">', '<article class="post">'):
         assert meta("", wrapper + '<span class="author vcard">Hardtail Canada</span><p>Story.</p></article>'
                     ).byline == "Hardtail Canada"
+    # an element so named that holds the page's <h1> wraps the story too
+    for cls in ("article-with-thread comments", "reviews", "threadReplies", "game-reviews"):
+        wrapped = (f'<article class="{cls}"><h1>Bridge vote</h1><p class="byline">By <a rel="author">Jane Reporter'
+                   '</a></p><p>Story.</p></article>')
+        assert meta("", wrapped).byline == "Jane Reporter", cls
     page = ('<html><head></head><body class="single-page comments-page"><div class="thread">'
             '<a class="author">InsaneSnow45</a><p>Post.</p></div></body></html>')
     assert extract_metadata(parse_html(page)).byline == "InsaneSnow45"

@@ -113,7 +113,9 @@ def test_text_that_is_no_label_heading_opens_nothing(html):
 @pytest.mark.parametrize("cls", ["post comments-open has-comments", "entry no-comments", "comment-count",
                                  "content--type-comment tone-comment", "commentary", "Commentary", "commenter",
                                  "recommended", "commentCount", "responsive", "reply", "response", "reaction-item",
-                                 "post tag-comments", "category-reader-comments"])
+                                 "post tag-comments", "category-reader-comments", "allowComments", "show-comments",
+                                 "disqus-enabled", "has-disqus", "reactions-enabled", "article-and-comments",
+                                 "article--kommentar", "comments type-comments"])
 def test_comment_state_classes_name_no_thread(cls):
     assert not names_comment_thread(cls)
     g = graph(f"<div class='{cls}'><h1>Bridge vote</h1><p>{STORY}</p></div><p>Footer text of the site</p>")
@@ -194,14 +196,18 @@ def test_the_gbdt_path_drops_customer_reviews_under_a_product():
 
 
 @pytest.mark.parametrize("cls", ["reviews", "product-reviews", "customerReviews", "okeReviews-reviewsWidget",
-                                 "app_reviews_area", "js-reviews", "BVRRContainer", "REVIEWS", "x woocommerce-Reviews"])
+                                 "app_reviews_area", "js-reviews", "BVRRContainer", "REVIEWS", "x woocommerce-Reviews",
+                                 "review-list", "reviewList", "pr-review-display", "customer-review-section",
+                                 "feefo-review-widget-product", "bewertungen", "avis-clients", "opiniones"])
 def test_review_container_classes(cls):
     assert names_review_section(cls)
 
 
 @pytest.mark.parametrize("cls", ["review", "bosch-shp78cm5n-review", "previews", "editorialReviews_feature_div",
                                  "editorial-reviews", "reviewer", "reviewsy", "interviews",
-                                 "post category-gear-reviews", "tag-reviews"])
+                                 "post category-gear-reviews", "tag-reviews", "has-reviews", "no-reviews",
+                                 "show-reviews", "reviews-enabled", "reviews-count", "reviews type-reviews",
+                                 "product_cat-reviews", "description-and-reviews", "PREVIEWS", "sc-BVRRq"])
 def test_classes_that_name_no_reviews_section(cls):
     # one review (on a "best of" article, the site's own), a publisher's reviews, other words
     assert not names_review_section(cls)
@@ -211,3 +217,19 @@ def test_a_reviews_class_on_the_product_wrapper_keeps_the_product():
     g = graph(f"<div class='product-reviews-page'><h1>Trail 25 Pack</h1><p>{SPECS}</p>"
               f"<div class='reviews'><p>{REVIEW}</p></div></div>")
     assert unit_texts(g, review_units(g, np.ones(g.units.size, dtype=bool), "product")) == [REVIEW]
+
+
+def test_a_review_sites_post_keeps_its_body_whatever_its_class():
+    # an editorial review declaring the product it reviews (page type product), its body in
+    # a WordPress post of type "reviews" after a kept hero: no customer reviews there
+    body = " ".join(f"Paragraph {k}: the headphones cancel noise well on a long flight." for k in range(6))
+    html = ("<html><head><script type='application/ld+json'>{\"@type\": \"Product\", \"name\": \"WH-1\"}"
+            "</script></head><body><div class='hero'><h1>WH-1 review</h1><p class='standfirst'>"
+            + SPECS + "</p></div><article class='post-12 reviews type-reviews hentry'><div class='entry-content'>"
+            f"<p>{body}</p><p>{body}</p></div></article></body></html>")
+    for name in ("gbdt", "auto"):
+        got = unclutter.extract(html, extractor=name)
+        assert "Paragraph 5" in got.text, name
+    g = graph(f"<div class='hero'><h1>WH-1 review</h1><p>{SPECS}</p></div>"
+              f"<article class='reviews'><p>{REVIEW}</p></article><main class='reviews'><p>{REVIEW} Two.</p></main>")
+    assert review_units(g, np.ones(g.units.size, dtype=bool), "product").size == 0

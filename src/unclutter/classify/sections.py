@@ -22,7 +22,8 @@ other, each seeing only the units still kept. Both return indices into ``g.units
   action, the kept units inside an element with a class or id token naming a
   container of customer reviews (:data:`unclutter.core.threads.REVIEW_CONTAINER_RE`: ``reviews``,
   ``product-reviews``, ``okeReviews``; a publisher's "Editorial Reviews" left out), unless
-  that element holds the first kept unit. Reviews are a product page's comment thread:
+  that element holds the first kept unit or is an ``<article>`` or ``<main>`` (a review
+  site's post). Reviews are a product page's comment thread:
   the wcxb-dev ground truths of product pages mostly leave them out, and the models keep
   them as they keep forum replies.
 * :func:`related_section_units`: on every page, a kept *heading* (``h1``-``h6``) whose
@@ -84,13 +85,16 @@ def review_units(g: PageGraph, keep: np.ndarray, page_type: str | None, shop: bo
     empty otherwise (see the module docstring). ``keep``: one flag per unit."""
     if (page_type != "product" and not shop) or not keep.any():
         return _EMPTY
-    return _units_inside(g, keep, names_review_section)
+    # (an <article> or <main> so named is a review site's post, whatever its class says)
+    return _units_inside(g, keep, names_review_section, spare=("article", "main"))
 
 
-def _units_inside(g: PageGraph, keep: np.ndarray, names: Callable[[str], bool]) -> np.ndarray:
+def _units_inside(g: PageGraph, keep: np.ndarray, names: Callable[[str], bool],
+                  spare: tuple[str, ...] = ()) -> np.ndarray:
     """Indices (into ``g.units``) of kept units inside an element whose class/id string
     ``names`` accepts, unless that element holds the first kept unit (it wraps the main
-    content, whatever its class says). ``keep`` has at least one flag set."""
+    content, whatever its class says) or its tag is in ``spare``. ``keep`` has at least
+    one flag set."""
     first = int(g.units[int(np.argmax(keep))])  # the element of the first kept unit
     end = g.end.tolist()
     inside = np.zeros(g.n, dtype=bool)
@@ -98,7 +102,7 @@ def _units_inside(g: PageGraph, keep: np.ndarray, names: Callable[[str], bool]) 
     nodes = g.nodes
     for i in range(1, g.n):  # pre-order: a parent comes before its children
         inside[i] = inside[parent[i]] or (
-            not i <= first < end[i] and names(nodes[i].class_id))
+            not i <= first < end[i] and names(nodes[i].class_id) and nodes[i].tag not in spare)
     return np.flatnonzero(inside[g.units] & keep)
 
 

@@ -323,11 +323,27 @@ def visible_text(node: Node, limit: int) -> str:
 def in_readers_section(node: Node, replies: bool = True) -> bool:
     """Whether ``node`` or an ancestor below ``<body>`` names a comment thread or a
     container of customer reviews (:func:`unclutter.core.threads.names_readers_section`,
-    ``replies`` passed on): a name or a date there is a commenter's or a reviewer's, not
-    the page's. (The body's own classes describe the page: ``comments-page`` on a thread.)"""
+    ``replies`` passed on), unless that element holds an ``<h1>``: a name or a date there
+    is a commenter's or a reviewer's, not the page's. (The body's own classes describe the
+    page: ``comments-page`` on a thread.)"""
     n: Node | None = node
     while n is not None and n.tag not in ("body", "html"):
         if n.class_id and names_readers_section(n.class_id, replies):
-            return True
+            # an element so named that holds the page's <h1> wraps the story too
+            # (``<article class="article-and-thread">``): its author's name is the page's
+            return not _holds_h1(n)
         n = n.parent
+    return False
+
+
+def _holds_h1(node: Node) -> bool:
+    """Whether an ``<h1>`` is below ``node`` (at most :data:`~.keys.MAX_TEXT_WALK_NODES`
+    elements looked at: past them, none is assumed)."""
+    seen = 0
+    for n in node.iter_elements(include_self=False):
+        if n.tag == "h1":
+            return True
+        seen += 1
+        if seen >= MAX_TEXT_WALK_NODES:
+            return False
     return False
