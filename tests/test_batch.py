@@ -83,8 +83,19 @@ def test_a_script_without_the_main_guard_gets_one_clear_error(tmp_path):
                       "    print(r['status'])\n")
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180)
     assert done.returncode == 1
-    assert done.stderr.count('if __name__ == "__main__":') == 1
+    assert done.stderr.count('if __name__ == "__main__":') == 1 and "WorkerStartError" in done.stderr
     assert "bootstrapping phase" not in done.stderr and done.stderr.count("Traceback") == 1
+    # run_batch: the workers leave before they touch the output, which the caller still holds
+    script.write_text("from unclutter.batch import run_batch\n"
+                      f"run_batch([{str(script)!r}], {str(tmp_path / 'out.jsonl')!r}, workers=2, quiet=True)\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=180)
+    assert done.returncode == 1 and done.stderr.count("Traceback") == 1, done.stderr[-2000:]
+    assert "WorkerStartError" in done.stderr and "UsageError" not in done.stderr
+    # and it is an UnclutterError
+    from unclutter import UnclutterError
+    from unclutter.errors import WorkerStartError
+
+    assert issubclass(WorkerStartError, UnclutterError) and issubclass(WorkerStartError, RuntimeError)
 
 
 def test_unordered_mode_returns_every_record(folder):

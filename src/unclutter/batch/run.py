@@ -22,7 +22,7 @@ from ..core.options import Options
 from .output import DEFAULT_SHARD_SIZE, ShardedOutput, StreamOutput
 from .record import STATUS_OK, PageInput
 from .sources import SourceCounts, expand_sources, read_pages
-from .workers import DEFAULT_PAGE_TIMEOUT_S, map_records, worker_count
+from .workers import DEFAULT_PAGE_TIMEOUT_S, leave_if_starting_worker, map_records, worker_count
 
 
 @dataclass
@@ -152,7 +152,11 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     Raises:
         UsageError: see :class:`~unclutter.batch.output.ShardedOutput`.
         OutputError: the output cannot be written.
+        WorkerStartError: a worker ended while starting (in a script: the call is not under
+            ``if __name__ == "__main__":``).
     """
+    if workers != 0:
+        leave_if_starting_worker()  # (before the output folder is touched)
     options = options or Options()
     started = time.perf_counter()
     cpu0 = _cpu_seconds()

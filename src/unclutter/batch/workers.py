@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator
 from multiprocessing.connection import wait
 from typing import Any
 
+from ..core.errors import WorkerStartError
 from ..core.options import Options
 from .record import PageInput, error_record, extract_record
 
@@ -203,6 +204,17 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+def leave_if_starting_worker() -> None:
+    """In a worker process still starting (it re-runs the main module, which calls the
+    batch at its top level: no ``if __name__ == "__main__":``), end that process quietly
+    (``SystemExit``, status :data:`WORKER_MAIN_REENTRY_EXIT`); the parent, whose worker
+    never became ready, raises :class:`~unclutter.core.errors.WorkerStartError` saying why
+    (not one multiprocessing traceback per worker on stderr). Elsewhere, nothing. Call it
+    before a batch touches anything (its output folder)."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(WORKER_MAIN_REENTRY_EXIT)
+
+
 def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None = None, *, workers: int = 1,
                 timeout: float = DEFAULT_PAGE_TIMEOUT_S, memory_limit: int | None = None,
                 ordered: bool = True, cpu_seconds: list[float] | None = None,
@@ -241,12 +253,7 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
             self_cpu[0] += time.process_time() - cpu
             yield index, record
         return
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
-        # a worker starting up re-ran the main module, which calls this at its top level
-        # (no ``if __name__ == "__main__":``): it leaves quietly, and the parent, seeing a
-        # worker that never became ready, says why (not one multiprocessing traceback per
-        # worker on stderr)
-        raise SystemExit(WORKER_MAIN_REENTRY_EXIT)
+    leave_if_starting_worker()
     ctx = _context()
     pool = [_Worker(ctx, options, memory_limit, record_fn) for _ in range(workers)]
     source = iter(pages)
@@ -292,12 +299,14 @@ def map_records(pages: Iterable[tuple[int, PageInput]], options: Options | None 
                         except (EOFError, OSError):
                             w.ready = False
                         if not w.ready:
-                            raise RuntimeError(
-                                f"a batch worker failed to start (exit code {w.proc.exitcode}); in a script, "
-                                "call extract_many/run_batch under `if __name__ == \"__main__\":` (workers "
-                                "import the main module)")
+                            w.proc.join(1)
+                            status = "" if w.proc.exitcode is None else f" (exit status {w.proc.exitcode})"
+                            raise WorkerStartError(
+                                f"a batch worker ended while starting{status}; in a script, call "
+                                "extract_many/run_batch under `if __name__ == \"__main__\":` (workers import the "
+                                "main module as they start)")
                     elif time.monotonic() - w.started > WORKER_START_TIMEOUT_S:
-                        raise RuntimeError(f"a batch worker did not start within {WORKER_START_TIMEOUT_S:g} s")
+                        raise WorkerStartError(f"a batch worker did not start within {WORKER_START_TIMEOUT_S:g} s")
                     continue
                 if not w.tasks:
                     continue

@@ -35,7 +35,9 @@ should see: for a policy refusal, the rule alone, never the address a name resol
     ├── NoContentError                    6    422   parsed fine, but no main content found
     │   ├── TargetNotFoundError           6    422     no element matches ``target_selector``
     │   └── LowConfidenceError            6    422     confidence under ``min_confidence``
-    └── OutputError                       7    500   the result could not be written (-o, stdout)
+    ├── OutputError                       7    500   the result could not be written (-o, stdout)
+    └── WorkerStartError                  1    500   a batch worker ended or hung while starting
+                                                     (also a ``RuntimeError``)
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ __all__ = [
     "TargetNotFoundError",
     "LowConfidenceError",
     "OutputError",
+    "WorkerStartError",
 ]
 
 
@@ -223,3 +226,11 @@ class LowConfidenceError(NoContentError):
 
 class OutputError(UnclutterError):
     exit_code, http_status, code = 7, 500, "output_failed"
+
+
+class WorkerStartError(UnclutterError, RuntimeError):
+    """A batch worker process ended or hung while starting: the whole run stops (no page
+    was given to it). The usual cause is a script that calls the batch at its top level
+    without ``if __name__ == "__main__":`` (workers import the main module as they start)."""
+
+    exit_code, http_status, code = 1, 500, "worker_start_failed"
