@@ -32,6 +32,7 @@ FAMILIES: dict[str, Callable[[int], str]] = {
         f'<p style="color:#{i % 0xFFFFFF:06x};margin-left:-{i}px;transform:translate({i}px,-{i}px);'
         f'font-size:{i % 30}px;clip:rect(0 {i}px 0 0);opacity:0.{i}">p{i}</p>' for i in range(n // 150))),
     "nest-div": lambda n: _page(_nest("<div>", "</div>", n, _PROSE)),
+    "nest-unlikely": lambda n: _page(_nest("<div class='sidebar'><p>Side note.</p>", "</div>", n, _PROSE)),
     "nest-list": lambda n: _page(_nest("<ul><li>", "</li></ul>", n, "item")),
     "nest-blockquote": lambda n: _page(_nest("<blockquote>", "</blockquote>", n, "quote")),
     "nest-table": lambda n: _page(_nest("<table><tr><td>", "</td></tr></table>", n, "cell")),

@@ -211,6 +211,24 @@ def _is_phrasing(node: Node) -> bool:
     return node.tag == TEXT or node.tag not in BLOCK_TAGS
 
 
+_IN_CODE, _IN_KEPT = 1, 2  # (prepare's walk flags)
+
+
+def _text_lengths(root: Node) -> dict[int, int]:
+    """``id(element) -> len(element.text_content())`` for ``root`` and every element below
+    it, in one post-order pass."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            sizes[id(node)] = sum(len(c.text) if c.tag == TEXT else sizes[id(c)] for c in node.children)
+        else:
+            stack.append((node, True))
+            stack.extend((c, False) for c in node.children if c.tag != TEXT)
+    return sizes
+
+
 def prepare(body: Node, strip_unlikely: bool, removed: list[Removal] | None,
             page_chars: int | None = None, undo: UndoLog | None = None) -> list[Node]:
     """Step 1 of the module docstring. Mutates ``body``; returns the paragraph-like nodes
@@ -223,33 +241,47 @@ def prepare(body: Node, strip_unlikely: bool, removed: list[Removal] | None,
     order: list[Node] = [body]
     keep = order.append
     embeds: set[int] | None = None  # embedded_posts(body), computed at the first unlikely candidate
-    stack = list(reversed(body.children))
+    # Each entry: (node, flags): _IN_CODE below a table, code or pre (candidates there stay);
+    # _IN_KEPT below an unlikely candidate kept for its size, where text lengths come from
+    # one pass over the body (``sizes``), not from a read of each nested candidate's text
+    # (a deep nest of such candidates would read the page once per level).
+    sizes: dict[int, int] | None = None
+    stack = [(c, 0) for c in reversed(body.children)]
     while stack:
-        node = stack.pop()
+        node, flags = stack.pop()
         if node.tag == TEXT:
             continue
         if strip_unlikely and (attrs := node.attrs):
             if (
                 ("class" in attrs or "id" in attrs)
                 and node.tag not in UNLIKELY_EXEMPT_TAGS
+                and not flags & _IN_CODE
                 and is_unlikely_element(attrs.get("class"), attrs.get("id"))
-                and not any(a.tag in ("table", "code", "pre") for a in node.ancestors())
                 and id(node) not in (embeds if embeds is not None else (embeds := embedded_posts(body)))
-                and len(raw := node.text_content()) <= UNLIKELY_MAX_PAGE_SHARE * (
-                    page_chars if page_chars is not None
-                    else (page_chars := len(body.text_content())))
             ):
-                if removed is not None:
-                    text = " ".join(raw.split())
-                    removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
-                                           node.class_id[:100], len(text), text[:80]))
-                if undo is not None:
-                    undo.record(node.parent)
-                node.remove()
-                continue
+                if page_chars is None:
+                    page_chars = len(body.text_content())
+                if flags & _IN_KEPT:
+                    if sizes is None:
+                        sizes = _text_lengths(body)
+                    size = sizes[id(node)]
+                else:
+                    size = len(node.text_content())
+                if size <= UNLIKELY_MAX_PAGE_SHARE * page_chars:
+                    if removed is not None:
+                        text = " ".join(node.text_content().split())
+                        removed.append(Removal("score", "unlikely candidate (class/id)", node.tag,
+                                               node.class_id[:100], len(text), text[:80]))
+                    if undo is not None:
+                        undo.record(node.parent)
+                    node.remove()
+                    continue
+                flags |= _IN_KEPT
         keep(node)
         if node.children:
-            stack.extend(reversed(node.children))
+            if node.tag in ("table", "code", "pre"):
+                flags |= _IN_CODE
+            stack.extend((c, flags) for c in reversed(node.children))
 
     # Which nodes have a block-level descendant (children before parents: the walk's
     # order reversed).
