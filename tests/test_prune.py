@@ -122,14 +122,20 @@ def test_collapsed_disclosure_panels_are_content_but_other_hidden_text_is_not():
             + '<button class="sr-only" aria-controls="c5">x</button><div id="c5" hidden>PLANTED-BY-HIDDEN</div>'
             + '<div style="display:none"><a aria-controls="c6">x</a></div><div id="c6" hidden>PLANTED-NESTED</div>'
             + '<div id="c7">Visible seven</div><a aria-controls="c7">x</a><div id="c7" hidden>PLANTED-DUP</div>'
+            # an accordion collapsed by zero height alone (react-collapsible), and the same
+            # shape with no control naming it
+            + '<span role="button" aria-expanded="false" aria-controls="z1">Features</span>'
+            + '<div id="z1" style="height:0;transition:height 300ms;overflow:hidden">ZERO-HEIGHT-PANEL</div>'
+            + '<div id="z2" style="height:0;overflow:hidden">PLANTED-ZERO-HEIGHT</div>'
             + "</article></body></html>")
     for page in (parse_for_pruning(html), parse_html(html)):  # early drops, then the full rules
         text = prune(page).root.text_content()
-        for kept in ("FAQ-ANSWER-ONE", "TAB-PANEL-TWO", "FINDABLE-TEXT", "Paragraph 5"):
+        for kept in ("FAQ-ANSWER-ONE", "TAB-PANEL-TWO", "FINDABLE-TEXT", "Paragraph 5", "ZERO-HEIGHT-PANEL"):
             assert kept in text, kept
         for gone in ("NOT-CONTROLLED", "PLANTED-ARIA", "PLANTED-DUPLICATE-ID", "PLANTED-OFFSCREEN",
                      "PLANTED-FONT", "PLANTED-COMMENT", "PLANTED-TEXT", "PLANTED-HIDDEN-CONTROL",
-                     "PLANTED-SELF", "PLANTED-BY-HIDDEN", "PLANTED-NESTED", "PLANTED-DUP"):
+                     "PLANTED-SELF", "PLANTED-BY-HIDDEN", "PLANTED-NESTED", "PLANTED-DUP",
+                     "PLANTED-ZERO-HEIGHT"):
             assert gone not in text, gone
 
 

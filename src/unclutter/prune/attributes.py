@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 #: What else an inline style may do to a collapsed disclosure panel: an accordion's
 #: collapse animation ends at zero height with overflow hidden (react-collapsed:
-#: ``display:none;height:0px;overflow:hidden``).
+#: ``display:none;height:0px;overflow:hidden``; react-collapsible: ``height:0;
+#: overflow:hidden`` alone).
 _PANEL_COLLAPSE_REASONS = frozenset({"hidden: inline style (zero size, overflow hidden)"})
 
 
@@ -63,7 +64,8 @@ def _hidden_only_collapsed(attrs: dict[str, str], also: frozenset[str] = frozens
     ``visibility:hidden``) and at least one applies: no other attribute rule, and the inline
     style hides nothing once those declarations are taken out (an off-screen position,
     zero size or opacity, same-colour text stacked on ``display:none`` still hides), but
-    for the reasons in ``also``."""
+    for the reasons in ``also``, which may also be the only way it hides (react-collapsible:
+    ``height:0;overflow:hidden`` alone)."""
     found = False
     for reason in _attribute_rule_reasons(attrs):
         if reason not in _COLLAPSED:
@@ -73,7 +75,7 @@ def _hidden_only_collapsed(attrs: dict[str, str], also: frozenset[str] = frozens
     if style:
         reason = _cached_style_hides(style)
         if reason is not None:
-            if reason not in _COLLAPSED:
+            if reason not in _COLLAPSED and reason not in also:
                 return False
             found = True
         rest = style_hides_without(style, _COLLAPSE_PROPERTIES)
