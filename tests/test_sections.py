@@ -233,3 +233,13 @@ def test_a_review_sites_post_keeps_its_body_whatever_its_class():
     g = graph(f"<div class='hero'><h1>WH-1 review</h1><p>{SPECS}</p></div>"
               f"<article class='reviews'><p>{REVIEW}</p></article><main class='reviews'><p>{REVIEW} Two.</p></main>")
     assert review_units(g, np.ones(g.units.size, dtype=bool), "product").size == 0
+
+
+def test_a_box_of_review_highlights_above_the_description_goes_the_wrapper_stays():
+    g = graph(f"<div class='product-reviews-highlights'><p>{REVIEW}</p></div>"
+              f"<div class='description'><h2>Details</h2><p>{SPECS}</p><p>{SPECS} Two.</p></div>")
+    drop = unit_texts(g, review_units(g, np.ones(g.units.size, dtype=bool), "product"))
+    assert drop == [REVIEW]  # holds the first kept block, but little of the kept text
+    g = graph(f"<div class='product-reviews-page'><p>{REVIEW}</p><p>{SPECS}</p><p>{SPECS} Two.</p>"
+              f"<div class='reviews'><p>{REVIEW} Two.</p></div></div>")
+    assert unit_texts(g, review_units(g, np.ones(g.units.size, dtype=bool), "product")) == [REVIEW + " Two."]

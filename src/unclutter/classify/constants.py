@@ -144,6 +144,11 @@ URL_DATE_RE = re.compile(r"(?:^|[/_-])(?:19|20)\d\d[/_-](?:0?[1-9]|1[0-2])(?:[/_
 
 # --- Section rules after classification (:mod:`.sections`) --------------------------
 
+#: An element named as a container of customer reviews that holds the page's first kept
+#: block wraps the product, and stays, only when it also holds at least this share of the
+#: kept characters (:func:`.sections.review_units`): a box of review highlights placed
+#: above the description holds the first block and little else.
+REVIEW_WRAPPER_MIN_SHARE = 0.5
 #: Longest text (characters) of a heading read as a related-content label by
 #: :func:`.sections.related_section_units` ("You may also like", "Related articles",
 #: "Leia também"): the labels of :data:`unclutter.score.weights.RELATED_HEADING_RE` are

@@ -22,8 +22,10 @@ other, each seeing only the units still kept. Both return indices into ``g.units
   action, the kept units inside an element with a class or id token naming a
   container of customer reviews (:data:`unclutter.core.threads.REVIEW_CONTAINER_RE`: ``reviews``,
   ``product-reviews``, ``okeReviews``; a publisher's "Editorial Reviews" left out), unless
-  that element holds the first kept unit or is an ``<article>`` or ``<main>`` (a review
-  site's post). Reviews are a product page's comment thread:
+  that element holds the first kept unit and at least
+  :data:`.constants.REVIEW_WRAPPER_MIN_SHARE` of the kept text (a box of review
+  highlights above the description holds the first unit, not the product) or is an
+  ``<article>`` or ``<main>`` (a review site's post). Reviews are a product page's comment thread:
   the wcxb-dev ground truths of product pages mostly leave them out, and the models keep
   them as they keep forum replies.
 * :func:`related_section_units`: on every page, a kept *heading* (``h1``-``h6``) whose
@@ -54,6 +56,7 @@ from ..core.threads import names_comment_thread, names_review_section
 from ..score.weights import RELATED_HEADING_RE
 from .constants import (
     RELATED_LABEL_MAX_CHARS,
+    REVIEW_WRAPPER_MIN_SHARE,
     RELATED_SECTION_MAX_SHARE,
 )
 from .features import PageGraph
@@ -86,23 +89,37 @@ def review_units(g: PageGraph, keep: np.ndarray, page_type: str | None, shop: bo
     if (page_type != "product" and not shop) or not keep.any():
         return _EMPTY
     # (an <article> or <main> so named is a review site's post, whatever its class says)
-    return _units_inside(g, keep, names_review_section, spare=("article", "main"))
+    return _units_inside(g, keep, names_review_section, spare=("article", "main"),
+                         wrap_share=REVIEW_WRAPPER_MIN_SHARE)
 
 
 def _units_inside(g: PageGraph, keep: np.ndarray, names: Callable[[str], bool],
-                  spare: tuple[str, ...] = ()) -> np.ndarray:
+                  spare: tuple[str, ...] = (), wrap_share: float = 0.0) -> np.ndarray:
     """Indices (into ``g.units``) of kept units inside an element whose class/id string
-    ``names`` accepts, unless that element holds the first kept unit (it wraps the main
-    content, whatever its class says) or its tag is in ``spare``. ``keep`` has at least
-    one flag set."""
+    ``names`` accepts, unless that element holds the first kept unit and at least
+    ``wrap_share`` of the kept characters (it wraps the main content, whatever its class
+    says) or its tag is in ``spare``. ``keep`` has at least one flag set."""
     first = int(g.units[int(np.argmax(keep))])  # the element of the first kept unit
     end = g.end.tolist()
     inside = np.zeros(g.n, dtype=bool)
     parent = g.parent.tolist()
     nodes = g.nodes
+    kept_before = None  # kept characters of the units before each unit (a prefix sum)
     for i in range(1, g.n):  # pre-order: a parent comes before its children
-        inside[i] = inside[parent[i]] or (
-            not i <= first < end[i] and names(nodes[i].class_id) and nodes[i].tag not in spare)
+        if inside[parent[i]]:
+            inside[i] = True
+            continue
+        if nodes[i].tag in spare or not names(nodes[i].class_id):
+            continue
+        if i <= first < end[i]:
+            if not wrap_share:
+                continue
+            if kept_before is None:
+                kept_before = np.concatenate(([0.0], np.cumsum(g.raw["OC"][g.units] * keep)))
+            a, b = np.searchsorted(g.units, (i, end[i]))
+            if kept_before[b] - kept_before[a] >= wrap_share * kept_before[-1]:
+                continue
+        inside[i] = True
     return np.flatnonzero(inside[g.units] & keep)
 
 
