@@ -815,3 +815,64 @@ def test_nested_unlikely_candidates_are_measured_in_linear_time():
     article = unclutter.extract(html, extractor="heuristic")
     assert time.perf_counter() - t < 3.0
     assert "The story goes on." in article.text
+
+
+FIRST_POST = ("Hello, my name is Tomas and I work at a language school where I am supposed to make an "
+              "English course for people who rent cars. Should it be called car rental English or English "
+              "for car rental? Thank you.")
+
+
+def _thread(quote: str) -> str:
+    posts = [f"<article class='message'><div class='user'>tomas</div><div class='body'><p>{FIRST_POST}</p></div></article>"]
+    for k, reply in enumerate(["I'd rather say: an English course in car rental, as most schools do here.",
+                               "Perhaps English for car rental businesses would sound better to a buyer.",
+                               "Would it not depend on whether it is supposed to be American or British?"]):
+        posts.append(f"<article class='message'><div class='user'>user{k}</div><div class='body'>"
+                     f"{quote if k == 0 else ''}<p>{reply} Good luck with the course and tell us what you pick.</p>"
+                     "</div></article>")
+    return ("<html><head><script type='application/ld+json'>{\"@type\": \"DiscussionForumPosting\"}</script>"
+            "</head><body><h1>Car rental or car rent?</h1><div class='thread'>" + "".join(posts)
+            + "</div></body></html>")
+
+
+def test_a_reply_quoting_an_earlier_post_keeps_the_post_once():
+    """Family: forum software prints the quoted post inside the reply ("X said: ... Click to
+    expand..."); the thread then holds the post twice. The quotation goes; a quotation of
+    text not written before it (a pull quote ahead of its paragraph, a quote of a post
+    not on the page) stays."""
+    import unclutter
+    from unclutter.parse.html import parse_html
+    from unclutter.score.repeats import drop_quoted_posts
+
+    quote = (f"<blockquote class='bbCodeBlock--quote'><div class='title'>tomas said:</div>"
+             f"<div class='content'><p>{FIRST_POST}</p></div><div class='expand'>Click to expand...</div></blockquote>")
+    article = unclutter.extract(_thread(quote))
+    assert article.text.count("Hello, my name is Tomas") == 1 and "tomas said:" not in article.text
+    assert "an English course in car rental" in article.text
+    # a quotation of something not kept before it stays
+    other = quote.replace(FIRST_POST, "A post from another page entirely, about renting vans and trucks "
+                                      "for the weekend at a price that seemed fair to everyone involved.")
+    assert "renting vans and trucks" in unclutter.extract(_thread(other)).text
+    # a pull quote before the paragraph it repeats stays; one after it goes
+    para = f"<p>{FIRST_POST}</p>"
+    pull = f"<blockquote class='pull-quote'>{FIRST_POST}</blockquote>"
+    root = parse_html(f"<div>{pull}{para}</div>").root
+    assert drop_quoted_posts(root) == 0
+    root = parse_html(f"<div>{para}<p>more words here</p>{pull}</div>").root
+    assert drop_quoted_posts(root) == 1 and root.text_content().count("Hello, my name") == 1
+    # short quotations stay ("X said: yes")
+    root = parse_html(f"<div>{para}<blockquote>{FIRST_POST[:60]}</blockquote></div>").root
+    assert drop_quoted_posts(root) == 0
+
+
+def test_quoted_posts_are_found_in_linear_time():
+    import time
+
+    from unclutter.parse.html import parse_html
+    from unclutter.score.repeats import drop_quoted_posts
+
+    quote = f"<blockquote><blockquote><p>{FIRST_POST}</p></blockquote></blockquote>"
+    root = parse_html("<div>" + f"<p>{FIRST_POST}</p>" + quote * 20000 + "</div>").root
+    t = time.perf_counter()
+    assert drop_quoted_posts(root) == 20000
+    assert time.perf_counter() - t < 10

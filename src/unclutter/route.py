@@ -67,7 +67,7 @@ from .prune.clean import PruneResult, parse_for_pruning, prune
 from .score.features import collapsed_len, prose_chars, prose_paragraphs
 from .score.heuristic import class_weight
 from .score.select import Selection, select_main_content
-from .score.repeats import drop_repeated_blocks
+from .score.repeats import drop_quoted_posts, drop_repeated_blocks
 from .score.template_text import drop_placeholder_blocks, trim_site_footer
 from .score.stories import trim_appended_stories
 
@@ -466,9 +466,11 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
             refine(sel, options, page_type, url)
     log = sel.removed if options.explain else None
     repeats = drop_repeated_blocks(sel.root, log)
-    if repeats:
+    quotes = drop_quoted_posts(sel.root, log)
+    if repeats or quotes:
         sel.chars = collapsed_len(sel.root.text_content())
-        sel.attempts.append(f"repeats: {repeats} repeated blocks removed ({sel.chars} chars stay)")
+        sel.attempts.append(f"repeats: {repeats} repeated blocks, {quotes} quotations of earlier posts removed "
+                            f"({sel.chars} chars stay)")
     placeholders = drop_placeholder_blocks(sel.root, meta.title, log)
     footer = trim_site_footer(sel.root, meta.site_name, _document_title(source), log)
     if placeholders or footer:

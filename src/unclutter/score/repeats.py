@@ -1,5 +1,6 @@
 """Blocks a page repeats: the copies a carousel or slider script clones (the same slide two or
-three times over, for its infinite loop), and sections a template prints twice. In the
+three times over, for its infinite loop), sections a template prints twice, and a forum
+reply's quotation of an earlier post (:func:`drop_quoted_posts`). In the
 selection they read as the same marketing text again and again. After the selection, a
 subtree whose text and element structure equal those of an earlier subtree (not one of its
 ancestors), that holds at least :data:`REPEAT_MIN_CHARS` characters and at least
@@ -15,7 +16,8 @@ from __future__ import annotations
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
 
-__all__ = ["drop_repeated_blocks", "REPEAT_MIN_CHARS", "REPEAT_MIN_PARTS"]
+__all__ = ["drop_repeated_blocks", "drop_quoted_posts", "REPEAT_MIN_CHARS", "REPEAT_MIN_PARTS",
+           "QUOTE_MIN_WORDS", "QUOTE_MIN_SHARE", "QUOTE_SHINGLE_WORDS"]
 
 #: The smallest block whose repetition is removed (characters of text): short repeated
 #: blocks are list labels, "Reply" links, table values, which repeat by nature.
@@ -70,5 +72,53 @@ def drop_repeated_blocks(root: Node, removed: list[Removal] | None = None) -> in
                 count += 1
                 continue
             seen.add(key)
+        stack.extend(reversed(n.children))
+    return count
+
+
+#: A ``<blockquote>`` of at least this many words...
+QUOTE_MIN_WORDS = 20
+#: ... of whose word shingles (:data:`QUOTE_SHINGLE_WORDS` words each) at least this share
+#: were already kept before it, outside quotations, is a reply quoting an earlier post of
+#: the thread (forum software prints the quoted post inside the reply, with "X said:" and
+#: "Click to expand..."), or a pull quote repeating the article: the text is kept once,
+#: where it was written. (Requiring an attribution line, which pull quotes lack, measured
+#: lower on the CV by site and on both parts: 0.8663 against 0.8666.)
+QUOTE_MIN_SHARE = 0.8
+QUOTE_SHINGLE_WORDS = 5
+
+
+def _shingles(words: list[str]) -> set[int]:
+    k = QUOTE_SHINGLE_WORDS
+    return {hash(tuple(words[j:j + k])) for j in range(len(words) - k + 1)}
+
+
+def drop_quoted_posts(root: Node, removed: list[Removal] | None = None) -> int:
+    """Remove, in place, each ``<blockquote>`` under ``root`` that quotes what the selection
+    already holds before it (:data:`QUOTE_MIN_WORDS`, :data:`QUOTE_MIN_SHARE`); returns how
+    many. Text is read once in document order (quotations' own text is not counted as
+    written), so the cost is linear in the selection. ``removed`` receives a record each."""
+    seen: set[int] = set()
+    run: list[str] = []  # the words of the text read since the last quotation or the start
+    count = 0
+    stack: list[Node] = [root]
+    while stack:
+        n = stack.pop()
+        if n.tag == TEXT:
+            run.extend(n.text.lower().split())
+            continue
+        if n.tag == "blockquote" and n is not root:
+            seen |= _shingles(run)
+            del run[:]
+            words = n.text_content().lower().split()
+            quoted = _shingles(words)
+            if len(words) >= QUOTE_MIN_WORDS and quoted and len(quoted & seen) >= QUOTE_MIN_SHARE * len(quoted):
+                if removed is not None:
+                    text = " ".join(words)
+                    removed.append(Removal("select", "a quotation of an earlier post of the thread", n.tag,
+                                           n.class_id[:100], len(text), text[:_PREVIEW]))
+                n.remove()
+                count += 1
+            continue  # (a quotation's own words are not the thread's text)
         stack.extend(reversed(n.children))
     return count
