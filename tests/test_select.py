@@ -837,9 +837,9 @@ def _thread(quote: str) -> str:
 
 def test_a_reply_quoting_an_earlier_post_keeps_the_post_once():
     """Family: forum software prints the quoted post inside the reply ("X said: ... Click to
-    expand..."); the thread then holds the post twice. The quotation goes; a quotation of
-    text not written before it (a pull quote ahead of its paragraph, a quote of a post
-    not on the page) stays."""
+    expand..."); the thread then holds the post twice. The quotation goes; one of text not
+    written before it, one holding a reply of its own, and an author's own repeat (a chorus,
+    a pull quote: no attribution) stay."""
     import unclutter
     from unclutter.parse.html import parse_html
     from unclutter.score.repeats import drop_quoted_posts
@@ -853,15 +853,29 @@ def test_a_reply_quoting_an_earlier_post_keeps_the_post_once():
     other = quote.replace(FIRST_POST, "A post from another page entirely, about renting vans and trucks "
                                       "for the weekend at a price that seemed fair to everyone involved.")
     assert "renting vans and trucks" in unclutter.extract(_thread(other)).text
-    # a pull quote before the paragraph it repeats stays; one after it goes
-    para = f"<p>{FIRST_POST}</p>"
-    pull = f"<blockquote class='pull-quote'>{FIRST_POST}</blockquote>"
-    root = parse_html(f"<div>{pull}{para}</div>").root
-    assert drop_quoted_posts(root) == 0
-    root = parse_html(f"<div>{para}<p>more words here</p>{pull}</div>").root
-    assert drop_quoted_posts(root) == 1 and root.text_content().count("Hello, my name") == 1
+    para = f"<p>{FIRST_POST}</p><p>more words here</p>"
+    # vBulletin: the label above the quotation goes with it
+    root = parse_html(f"<div>{para}<div class='quote-title'>Quote: Originally Posted by tomas</div>"
+                      f"<blockquote><p>{FIRST_POST}</p></blockquote><p>My answer.</p></div>").root
+    assert drop_quoted_posts(root) == 1
+    assert root.text_content().count("Hello, my name") == 1 and "Originally" not in root.text_content()
+    # a reply written inside the quotation keeps it; a quote of a quote above it goes
+    reply = "<p>" + "My own answer: the second name is better because buyers search for it first. " * 2 + "</p>"
+    root = parse_html(f"<div>{para}<blockquote>tomas wrote: <p>{FIRST_POST}</p>{reply}</blockquote></div>").root
+    assert drop_quoted_posts(root) == 0 and "My own answer" in root.text_content()
+    root = parse_html(f"<div>{para}<blockquote><blockquote>tomas wrote: <p>{FIRST_POST}</p></blockquote>"
+                      f"{reply}</blockquote></div>").root
+    assert drop_quoted_posts(root) == 1
+    assert "My own answer" in root.text_content() and root.text_content().count("Hello, my name") == 1
+    # an author's own repeat stays: a chorus, a pull quote (on a page declaring a thread too,
+    # a quotation needs no attribution)
+    for html in (f"<div>{para}<blockquote>{FIRST_POST}</blockquote></div>",
+                 f"<div><blockquote>tomas wrote: {FIRST_POST}</blockquote>{para}</div>"):
+        assert drop_quoted_posts(parse_html(html).root) == 0
+    assert drop_quoted_posts(parse_html(f"<div>{para}<blockquote>{FIRST_POST}</blockquote></div>").root,
+                             thread=True) == 1
     # short quotations stay ("X said: yes")
-    root = parse_html(f"<div>{para}<blockquote>{FIRST_POST[:60]}</blockquote></div>").root
+    root = parse_html(f"<div>{para}<blockquote>tomas said: {FIRST_POST[:60]}</blockquote></div>").root
     assert drop_quoted_posts(root) == 0
 
 
@@ -871,8 +885,11 @@ def test_quoted_posts_are_found_in_linear_time():
     from unclutter.parse.html import parse_html
     from unclutter.score.repeats import drop_quoted_posts
 
-    quote = f"<blockquote><blockquote><p>{FIRST_POST}</p></blockquote></blockquote>"
+    # many removals under one parent (each removal used to scan the kept siblings before it)
+    quote = f"<i>k</i><blockquote>bob said: {FIRST_POST}</blockquote>"
     root = parse_html("<div>" + f"<p>{FIRST_POST}</p>" + quote * 20000 + "</div>").root
     t = time.perf_counter()
     assert drop_quoted_posts(root) == 20000
     assert time.perf_counter() - t < 10
+    div = next(n for n in root.iter() if n.tag == "div")
+    assert [c.tag for c in div.children].count("blockquote") == 0 and div.children[-1].tag == "i"

@@ -466,7 +466,7 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
             refine(sel, options, page_type, url)
     log = sel.removed if options.explain else None
     repeats = drop_repeated_blocks(sel.root, log)
-    quotes = drop_quoted_posts(sel.root, log)
+    quotes = drop_quoted_posts(sel.root, log, thread=page_type == "forum")
     if repeats or quotes:
         sel.chars = collapsed_len(sel.root.text_content())
         sel.attempts.append(f"repeats: {repeats} repeated blocks, {quotes} quotations of earlier posts removed "
