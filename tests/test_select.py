@@ -893,3 +893,11 @@ def test_quoted_posts_are_found_in_linear_time():
     assert time.perf_counter() - t < 10
     div = next(n for n in root.iter() if n.tag == "div")
     assert [c.tag for c in div.children].count("blockquote") == 0 and div.children[-1].tag == "i"
+    # the same for a carousel's clones side by side (drop_repeated_blocks)
+    from unclutter.score.repeats import drop_repeated_blocks
+
+    section = "<div><h3>Quiet</h3><p>" + "Lorem ipsum dolor sit amet, consectetur adipisicing elit. " * 5 + "</p></div>"
+    root = parse_html("<div>" + ("<i>x</i>" + section) * 20000 + "</div>").root
+    t = time.perf_counter()
+    assert drop_repeated_blocks(root) == 19999
+    assert time.perf_counter() - t < 10

@@ -57,7 +57,7 @@ def drop_repeated_blocks(root: Node, removed: list[Removal] | None = None) -> in
             size[id(n)] = sum(size[id(c)] for c in n.children)
             parts[id(n)] = sum(1 for c in n.children if c.tag != TEXT and size[id(c)])
     seen: set[int] = set()
-    count = 0
+    gone: list[Node] = []
     stack = [root]
     while stack:
         n = stack.pop()
@@ -71,12 +71,12 @@ def drop_repeated_blocks(root: Node, removed: list[Removal] | None = None) -> in
                     removed.append(Removal("select", "a repeat of an earlier block (a carousel's clone, a "
                                            "section printed twice)", n.tag, n.class_id[:100], len(text),
                                            text[:_PREVIEW]))
-                n.remove()
-                count += 1
+                gone.append(n)
                 continue
             seen.add(key)
         stack.extend(reversed(n.children))
-    return count
+    _detach(gone)  # (at the end, one pass per parent: many clones side by side stay linear)
+    return len(gone)
 
 
 #: A ``<blockquote>`` of at least this many words...
