@@ -40,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import partial
 
-from ..core.dom import TEXT, Node
+from ..core.dom import TEXT, Node, detach_children
 from ..core.hiding import class_tokens
 from ..core.invisible import (
     ASCII_CONTROLS_RE,
@@ -315,17 +315,7 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         # alt text it writes; URLs percent-encode them.)
         if node.children:
             stack.extend(reversed(node.children))
-    done: set[int] = set()
-    for parent in emptied:
-        if parent is not None and id(parent) not in done:
-            done.add(id(parent))
-            kept = []
-            for ch in parent.children:
-                if id(ch) in doomed:
-                    ch.parent = None
-                else:
-                    kept.append(ch)
-            parent.children = kept
+    detach_children(emptied, doomed)
     if controls:
         chars -= _settle_disclosure_controls(controls, kept_ids, removed if log else None, removed_by_prune,
                                              answers)

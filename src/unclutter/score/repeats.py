@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..core.dom import TEXT, Node
+from ..core.dom import TEXT, Node, detach_children
 from ..core.models import Removal
 
 __all__ = ["drop_repeated_blocks", "drop_quoted_posts", "REPEAT_MIN_CHARS", "REPEAT_MIN_PARTS",
@@ -75,7 +75,8 @@ def drop_repeated_blocks(root: Node, removed: list[Removal] | None = None) -> in
                 continue
             seen.add(key)
         stack.extend(reversed(n.children))
-    _detach(gone)  # (at the end, one pass per parent: many clones side by side stay linear)
+    # (at the end, one pass per parent: many clones side by side stay linear)
+    detach_children([m.parent for m in gone], {id(m) for m in gone})
     return len(gone)
 
 
@@ -180,21 +181,5 @@ def drop_quoted_posts(root: Node, removed: list[Removal] | None = None, thread: 
             stack.extend(_with_previous(n.children, True))
             continue
         stack.extend(_with_previous(n.children, quoted_text))
-    _detach(gone)
+    detach_children([m.parent for m in gone], {id(m) for m in gone})
     return sum(1 for m in gone if m.tag == "blockquote")
-
-
-def _detach(nodes: list[Node]) -> None:
-    """Detach ``nodes`` from their parents: one pass over each parent's children."""
-    by_parent: dict[int, tuple[Node, set[int]]] = {}
-    for m in nodes:
-        if m.parent is not None:
-            by_parent.setdefault(id(m.parent), (m.parent, set()))[1].add(id(m))
-    for parent, ids in by_parent.values():
-        kept = []
-        for c in parent.children:
-            if id(c) in ids:
-                c.parent = None
-            else:
-                kept.append(c)
-        parent.children = kept
