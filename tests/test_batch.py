@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -281,6 +282,39 @@ def test_resume_skips_complete_shards_and_gives_the_same_output(tmp_path):
     drop = lambda text: [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in text.splitlines()]  # noqa: E731
     assert drop(out.read_text(encoding="utf-8")) == drop(full.read_text(encoding="utf-8"))
     assert not parts.exists()
+
+
+def test_a_run_killed_while_removing_its_work_folder_finishes_on_a_rerun(tmp_path, monkeypatch):
+    """Killed after the output was joined, at any point while its work folder was being
+    removed: the re-run ends with the same output and no work folder."""
+    from unclutter.batch.output import ShardedOutput
+
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(5):
+        (root / f"p{i}.html").write_bytes(page(f"Page {i}", i))
+    full = tmp_path / "full.jsonl"
+    run_batch([str(root)], str(full), workers=1, shard_size=2, quiet=True)
+    drop = lambda text: [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in text.splitlines()]  # noqa: E731
+    remove = ShardedOutput._remove
+    for kill_at in range(5):  # 3 shards, the lock, the manifest: killed before removal k
+        out = tmp_path / f"out{kill_at}.jsonl"
+        removed = []
+
+        def killed(path, removed=removed, kill_at=kill_at):
+            if len(removed) == kill_at:
+                raise KeyboardInterrupt
+            removed.append(path.name)
+            remove(path)
+
+        monkeypatch.setattr(ShardedOutput, "_remove", staticmethod(killed))
+        with pytest.raises(KeyboardInterrupt):
+            run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
+        monkeypatch.setattr(ShardedOutput, "_remove", staticmethod(remove))
+        assert out.exists() and Path(f"{out}.parts").is_dir()
+        run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
+        assert drop(out.read_text(encoding="utf-8")) == drop(full.read_text(encoding="utf-8"))
+        assert not Path(f"{out}.parts").exists()
 
 
 def test_a_partial_run_of_another_command_is_refused(folder, tmp_path):

@@ -224,6 +224,22 @@ class ShardedOutput:
             return (self.out / "index.jsonl").exists()
         return self.out.exists()
 
+    def _remove_work_folder(self) -> None:
+        # In an order that a kill at any point leaves a work folder a re-run finishes from:
+        # the shards from the last (the complete ones stay a prefix), the manifest last.
+        shards = sorted((p for p in self.parts.iterdir() if _SHARD_RE.fullmatch(p.name)), reverse=True)
+        others = [p for p in self.parts.iterdir() if not _SHARD_RE.fullmatch(p.name) and p.name != "manifest.json"]
+        for path in [*shards, *others, self.parts / "manifest.json"]:
+            self._remove(path)
+        self.parts.rmdir()
+
+    @staticmethod
+    def _remove(path: Path) -> None:
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
+        else:
+            path.unlink(missing_ok=True)
+
     def _remove_all(self) -> None:
         # Only the work folder goes now: an old output is replaced when the new one is
         # complete (by a rename), and nothing else in a folder output is ever deleted.
@@ -345,7 +361,7 @@ class ShardedOutput:
                 os.replace(tmp, target)
             tmp = None
             self._lock.close()
-            shutil.rmtree(self.parts)
+            self._remove_work_folder()
         except OSError as exc:
             raise OutputError(f"cannot write the output {self.out}: {exc.strerror or exc}") from None
         finally:
