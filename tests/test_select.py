@@ -901,3 +901,40 @@ def test_quoted_posts_are_found_in_linear_time():
     t = time.perf_counter()
     assert drop_repeated_blocks(root) == 19999
     assert time.perf_counter() - t < 10
+
+
+def _works_list(credits: list[str]) -> str:
+    items = "".join(
+        f"<li><h3><a href='/w{i}'>Work number {i} of the year's reading list</a></h3>"
+        f"<p class='authorName__container'>{name}</p>"
+        f"<p>A few sentences about this work, why readers chose it and what it is about, "
+        f"written for the list by its editors so that each entry reads as a short review.</p></li>"
+        for i, name in enumerate(credits))
+    return (f"<html><body><nav><a href='/'>Home</a> <a href='/lists'>Lists</a></nav><main><h1>Best books</h1>"
+            f"<p>The best books of the year, as voted by our readers and sorted by votes.</p><ol>{items}</ol>"
+            f"</main><footer>About us</footer></body></html>")
+
+
+def test_the_credits_of_a_lists_items_are_kept_but_an_articles_byline_goes():
+    """Family: a list of works (book list, teaser cards, a thread's posts) gives each item
+    its author in a byline-classed element; those credits belong to the items. The
+    article's own byline (one name, or the same one above and below) still goes."""
+    import unclutter
+
+    names = ["Suzanne Collins", "Jane Austen", "Harper Lee", "Markus Zusak"]
+    text = unclutter.extract(_works_list(names), extractor="heuristic").text
+    assert all(name in text for name in names)
+    text = unclutter.extract(_works_list(["Jane Austen"] * 4), extractor="heuristic").text
+    assert "Jane Austen" not in text and "Work number 3" in text
+    article = ("<html><body><article><h1>A story</h1><p class='byline'>Jane Reporter</p>"
+               + "<p>The council met on Tuesday and voted on the budget for the coming year, "
+               "after a long debate about the roads and the schools of the town.</p>" * 4
+               + "<p class='author-bio'>Jane Reporter</p><p class='author'>Ann Editor</p></article></body></html>")
+    text = unclutter.extract(article, extractor="heuristic").text
+    assert "Jane Reporter" not in text and "Ann Editor" not in text and "voted on the budget" in text
+    # the credit label goes with the name it introduced; other words beside a name stay
+    for label, kept in (("By", False), ("Por", False), ("Written by:", False), ("Byron", True)):
+        page = article.replace("<p class='byline'>Jane Reporter</p>",
+                               f"<p class='meta'>{label} <span class='byline'>Jane Reporter</span></p>")
+        text = unclutter.extract(page, extractor="heuristic").text
+        assert text.startswith(label) is kept and "Jane Reporter" not in text

@@ -27,7 +27,10 @@ from .weights import (
     BOILERPLATE_LINE_RE,
     BOILERPLATE_MAX_CHARS,
     BOILERPLATE_TEXT_RE,
+    BYLINE_LABEL_MAX_CHARS,
+    BYLINE_LABEL_RE,
     BYLINE_MAX_CHARS,
+    LIST_BYLINES_MIN_NAMES,
     BYLINE_RE,
     CAPITALS_LINK_MAX_CHARS,
     CAPITALS_LINK_MIN_LETTERS,
@@ -235,6 +238,40 @@ def _byline_class(class_id: str) -> bool:
     return bool(BYLINE_RE.search(class_id))
 
 
+def _is_byline(node: Node, cid: str, chars: int) -> bool:
+    return bool(cid) and chars < BYLINE_MAX_CHARS and node.tag != "a" and (
+        _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author")
+
+
+def _credit_label_only(node: Node) -> bool:
+    """Whether all the text of ``node`` is a credit label ("By", "Por", "Written by:")."""
+    text = node.text_content()
+    if len(text) > 4 * BYLINE_LABEL_MAX_CHARS:
+        return False
+    text = " ".join(text.split()).rstrip(" :-\u2013\u2014")
+    return 0 < len(text) <= BYLINE_LABEL_MAX_CHARS and BYLINE_LABEL_RE.fullmatch(text) is not None
+
+
+def _lists_works(container: Node, stats: TextStats, top: Node, posts: frozenset[int]) -> bool:
+    """Whether ``container`` holds bylines (outermost ones, below ``top`` and the
+    ``posts``, which are never cleaned) of at least :data:`LIST_BYLINES_MIN_NAMES`
+    different names: the credits of a list's items, not the article's own byline."""
+    names: set[str] = set()
+    stack = list(container.children)
+    while stack:
+        node = stack.pop()
+        if node.tag == TEXT:
+            continue
+        if node is not top and id(node) not in posts and _is_byline(
+                node, scored_class_id(node), stats.chars.get(id(node), 0)):
+            names.add(" ".join(node.text_content().split()).casefold())
+            if len(names) >= LIST_BYLINES_MIN_NAMES:
+                return True
+            continue
+        stack.extend(node.children)
+    return False
+
+
 _TEASER_TAGS = frozenset({"div", "li", "article", "section", "aside"})
 
 
@@ -398,6 +435,7 @@ def clean_selection(container: Node, scores: Scores, stats: TextStats, attempt: 
     opening = _opening_elements(container)  # the elements holding the selection's first text
     related = _related_boxes(container) if attempt.clean_conditionally else set()
     collapsed = _CollapsedTexts()  # short texts below, each asked once per node
+    bylines = not _lists_works(container, stats, top, posts)
     stack = list(reversed(container.children))
     while stack:
         node = stack.pop()
@@ -449,9 +487,7 @@ def clean_selection(container: Node, scores: Scores, stats: TextStats, attempt: 
         elif attempt.clean_conditionally and node.tag in CAPITALS_LINK_TAGS and 0 < chars < CAPITALS_LINK_MAX_CHARS and (
                 stats.link_density(node) >= CAPITALS_LINK_MIN_LINK_DENSITY and _in_capitals(collapsed(node))):
             reason = "link written in capitals (call to action or promoted headline)"
-        elif cid and chars < BYLINE_MAX_CHARS and node.tag not in ("a",) and (
-            _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
-        ):
+        elif bylines and _is_byline(node, cid, chars):
             reason = "byline"
         elif node.tag in ("h1", "h2") and attempt.weight_classes and class_weight(node) < 0:
             reason = "heading with negative class weight"
@@ -461,9 +497,16 @@ def clean_selection(container: Node, scores: Scores, stats: TextStats, attempt: 
             reason = _conditional_reason(node, scores, stats, attempt, counts[id(node)])
         if reason:
             _log(removed, node, stats, reason)
+            parent = node.parent
             if undo is not None:
-                undo.record(node.parent)
+                undo.record(parent)
             node.remove()
+            if reason == "byline" and parent is not None and parent is not container and parent is not top and (
+                    id(parent) not in posts and _credit_label_only(parent)):
+                _log(removed, parent, stats, "byline label")
+                if undo is not None:
+                    undo.record(parent.parent)
+                parent.remove()
             continue
         if node.children:
             stack.extend(reversed(node.children))
