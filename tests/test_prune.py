@@ -594,3 +594,35 @@ def test_aria_hidden_text_with_a_screen_reader_twin_is_shown_once():
     assert [t.title for t in article.toc][1:] == ["Section one", "Section two"]
     assert "[the spec](https://o.org/)" in article.markdown
     assert "4.5" not in article.markdown and "7 days" not in article.markdown
+
+
+def test_an_overlay_link_labelled_by_the_title_link_is_not_printed_twice():
+    """Family: a card clickable all over holds a second link to its story, stretched over
+    the card and labelled (aria-labelledby) by the visible title link: its text repeats
+    the title. It goes; a link labelled by its own inner text, or by a heading that links
+    elsewhere, stays."""
+    import unclutter
+
+    def card(i: int, label_href: str, own: str | None = None) -> str:
+        return (f"<div class='story'><a href='/s{i}' aria-labelledby='t{i}' class='nav-link'>"
+                f"{own or f'Story number {i} about the harbour'}</a>"
+                f"<h2><a id='t{i}' href='{label_href}'>Story number {i} about the harbour</a></h2>"
+                f"<p>Teaser {i}: the harbour reopened after the storm, and the boats came back in the "
+                f"morning with the first catch of the season.</p></div>")
+
+    page = "<html><body><main><h1>Latest</h1>" + "".join(card(i, f"/s{i}") for i in range(4)) + "</main></body></html>"
+    text = unclutter.extract(page).text
+    assert all(text.count(f"Story number {i} about") == 1 for i in range(4)), text
+    from unclutter.parse.html import parse_html
+    from unclutter.prune.clean import prune
+    from unclutter.prune.overlay import OVERLAY_LINK_REASON
+
+    def overlays(html: str) -> int:
+        return sum(r.reason == OVERLAY_LINK_REASON for r in prune(parse_html(html)).removed)
+
+    assert overlays(page) == 4
+    assert overlays(page.replace("<h2><a id='t2' href='/s2'>", "<h2><a id='t2' href='/other'>")) == 3
+    assert overlays(page.replace("Story number 1 about the harbour</a><h2>", "Read more</a><h2>")) == 3
+    own = ("<html><body><main><h1>Docs</h1><p>" + "Words of the page's own text here. " * 8 + "</p>"
+           "<a href='/q' aria-labelledby='q-label'><span id='q-label'>Quickstart guide</span></a></main></body></html>")
+    assert overlays(own) == 0

@@ -55,6 +55,7 @@ from .class_names import _class_reason, _visible_char_counts
 from .disclosure import DisclosurePanels, _answer_after, _page_panels, _settle_disclosure_controls
 from .early_drop import _applies_early_drop, early_drop_filter
 from .fade_in import _fade_in_reason
+from .overlay import drop_overlay_links
 from .page_styles import HiddenSelector, _selector_reason, _SelectorIndex, hidden_selectors, page_style_verdicts
 from .removal_log import _log, _preview
 from .rules import (
@@ -316,6 +317,8 @@ def prune(page: ParsedPage, log: bool = True) -> PruneResult:
         if node.children:
             stack.extend(reversed(node.children))
     detach_children(emptied, doomed)
+    if "aria-labelledby" in page.html:
+        chars -= drop_overlay_links(root, removed if log else None)
     if controls:
         chars -= _settle_disclosure_controls(controls, kept_ids, removed if log else None, removed_by_prune,
                                              answers)
