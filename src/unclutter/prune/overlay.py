@@ -48,6 +48,7 @@ def drop_overlay_links(root: Node, removed: list[Removal] | None) -> int:
     doomed: set[int] = set()
     parents: list[Node | None] = []
     chars = 0
+    texts: dict[int, str] = {}  # a label's text, read once however many links name it
     for a in links:
         labels = [by_id.get(i) for i in a.attrs["aria-labelledby"].split()]
         if not labels or any(lab is None for lab in labels):
@@ -55,7 +56,10 @@ def drop_overlay_links(root: Node, removed: list[Removal] | None) -> int:
         own = " ".join(a.text_content().split())
         if not own or any(_related(a, lab) for lab in labels):
             continue
-        if " ".join(" ".join(lab.text_content().split()) for lab in labels) != own:
+        for lab in labels:
+            if id(lab) not in texts:
+                texts[id(lab)] = " ".join(lab.text_content().split())
+        if " ".join(texts[id(lab)] for lab in labels) != own:
             continue
         href = a.attrs["href"]
         if not any(_links_to(lab, href) for lab in labels):
