@@ -938,3 +938,24 @@ def test_the_credits_of_a_lists_items_are_kept_but_an_articles_byline_goes():
                                f"<p class='meta'>{label} <span class='byline'>Jane Reporter</span></p>")
         text = unclutter.extract(page, extractor="heuristic").text
         assert text.startswith(label) is kept and "Jane Reporter" not in text
+
+
+def test_a_posts_edit_stamp_is_not_part_of_the_post():
+    """Family: forum software notes under an edited post who edited it and when (phpBB,
+    XenForo, vBulletin). The stamp goes on every route; prose that starts with the same
+    words, or a stamp-like line without a date or count, stays."""
+    import unclutter
+
+    stamps = ["Last edited by tomas on Sun Feb 22, 2026 2:08 am, edited 3 times in total.",
+              "Last edited: Aug 6, 2025", "Zuletzt bearbeitet von tomas am 06.08.2025"]
+    for stamp in stamps:
+        page = _thread("").replace("Thank you.</p></div>", f"Thank you.</p><div class='edit'>{stamp}</div></div>", 1)
+        for extractor in ("auto", "heuristic", "gbdt"):
+            text = unclutter.extract(page, extractor=extractor).text
+            assert stamp[:11] not in text and "Hello, my name is Tomas" in text, (extractor, stamp)
+    prose = ("Last edited in 1990, the dictionary still lists both forms, and most schools here have "
+             "used the first one ever since, which is why I would keep it for the course as well.")
+    page = _thread("").replace("Thank you.</p></div>", f"Thank you.</p><p>{prose}</p></div>", 1)
+    assert "Last edited in 1990" in unclutter.extract(page).text
+    page = _thread("").replace("Thank you.</p></div>", "Thank you.</p><p>Last edited by the moderators</p></div>", 1)
+    assert "Last edited by the moderators" in unclutter.extract(page).text

@@ -14,6 +14,11 @@
   ``[sic]``, ``[1]`` or ``[citation needed]`` never do. Never read: code, headings,
   captions, quotations, table cells, and any page whose selection says "shortcode" (a
   page about them shows examples).
+* **a post's edit stamp**: a short block (at most :data:`EDIT_STAMP_MAX_CHARS`) that opens
+  with "Last edited" (or its German, French, Spanish, Italian, Dutch form) and holds a
+  date, a time or a count: the note forum software prints under an edited post (phpBB
+  "Last edited by X on <date>, edited 3 times in total.", XenForo "Last edited: <date>",
+  vBulletin "Last edited by X; <date> at <time>."), which is about the post, not part of it.
 * **the site's footer matter** at the selection's end: a run of short blocks that starts
   with a copyright line, a newsletter sign-up or an "About us" / "About <site>" heading,
   after most of the selection's text. Short blocks only (a footer is labels and one-line
@@ -31,7 +36,7 @@ import re2
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
 
-__all__ = ["drop_placeholder_blocks", "trim_site_footer", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
+__all__ = ["drop_placeholder_blocks", "drop_edit_stamps", "trim_site_footer", "EDIT_STAMP_MAX_CHARS", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
            "PLACEHOLDER_SHARE", "PLACEHOLDER_MIN_WORDS", "PLACEHOLDER_MIN_MARKERS", "PLACEHOLDER_MAX_SELECTION_SHARE",
            "FOOTER_BLOCK_MAX_CHARS", "FOOTER_MIN_BEFORE_SHARE", "FOOTER_MAX_SHARE", "SHORTCODE_BLOCK_MAX_CHARS"]
 
@@ -90,6 +95,13 @@ _NEWSLETTER_RE = re.compile(r"^\W*(?:(?:join|subscribe to|sign up (?:for|to)|get
                             r"sign up|stay in touch|follow us|connect with us|keep in touch)\W*$", re.IGNORECASE)
 _ABOUT_US_RE = re.compile(r"^\W*(?:about us|who we are|about the (?:company|shop|store|site))\W*$", re.IGNORECASE)
 _PREVIEW = 80
+
+#: Longest block (characters) read as a post's edit stamp (a stamp with an edit reason runs
+#: about a hundred).
+EDIT_STAMP_MAX_CHARS = 160
+_EDIT_STAMP_RE = re.compile(
+    r"^\W*(?:last edited|last edit\b|zuletzt (?:bearbeitet|geändert)|dernière (?:modification|édition)|"
+    r"última (?:edición|modificación)|ultima modifica|laatst bewerkt)", re.IGNORECASE)
 
 
 def _blocks(root: Node) -> list[tuple[Node, str]]:
@@ -187,6 +199,16 @@ def drop_placeholder_blocks(root: Node, title: str | None, removed: list[Removal
     if shortcodes:
         blocks = _blocks(root)
     return len(shortcodes) + _drop_lorem_ipsum(root, blocks, title, removed)
+
+
+def drop_edit_stamps(root: Node, removed: list[Removal] | None = None) -> int:
+    """Remove the posts' edit stamps under ``root`` (module docstring), in place; returns
+    how many went. One walk of the selection."""
+    found = [(n, t) for n, t in _blocks(root) if len(t) <= EDIT_STAMP_MAX_CHARS and _EDIT_STAMP_RE.match(t)
+             and any(ch.isdigit() for ch in t) and n.tag not in _SHORTCODE_SKIP_TAGS]
+    for n, t in found:
+        _remove(n, "post's edit stamp", t, removed)
+    return len(found)
 
 
 def _drop_lorem_ipsum(root: Node, blocks: list[tuple[Node, str]], title: str | None,
