@@ -959,3 +959,23 @@ def test_a_posts_edit_stamp_is_not_part_of_the_post():
     assert "Last edited in 1990" in unclutter.extract(page).text
     page = _thread("").replace("Thank you.</p></div>", "Thank you.</p><p>Last edited by the moderators</p></div>", 1)
     assert "Last edited by the moderators" in unclutter.extract(page).text
+
+
+def test_a_shops_action_labels_are_not_content():
+    """Family: a shop's controls printed as text in each product card or beside the
+    product ("Add to wishlist", "Add to cart", "Price alert"): they go on every route;
+    a sentence naming the action, and a heading, stay."""
+    import unclutter
+
+    cards = "".join(
+        f"<li><h3><a href='/p{i}'>Walnut side table number {i}</a></h3><p>Solid walnut, oiled by hand in "
+        f"our workshop, {40 + i} cm tall, with a drawer that runs on wooden rails.</p><p>$ {120 + i}</p>"
+        f"<div class='wish'>Add to wishlist</div><div><span>Add to cart</span></div></li>" for i in range(6))
+    page = (f"<html><body><main><h1>Side tables</h1><p>Our side tables, made to order in walnut and oak.</p>"
+            f"<ul>{cards}</ul><p>Add to cart any table and we will call you to agree on a delivery date.</p>"
+            f"</main></body></html>")
+    for extractor in ("auto", "heuristic", "gbdt"):
+        text = unclutter.extract(page, extractor=extractor).text
+        assert "Walnut side table number 5" in text, extractor
+        assert "Add to wishlist" not in text and "\nAdd to cart\n" not in f"\n{text}\n", extractor
+    assert "Add to cart any table" in unclutter.extract(page, extractor="heuristic").text

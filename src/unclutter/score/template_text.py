@@ -19,6 +19,10 @@
   date, a time or a count: the note forum software prints under an edited post (phpBB
   "Last edited by X on <date>, edited 3 times in total.", XenForo "Last edited: <date>",
   vBulletin "Last edited by X; <date> at <time>."), which is about the post, not part of it.
+* **a shop's action labels**: a block whose whole text is the label of a shop's control ("Add
+  to cart", "Add to wishlist", "Price alert", "Notify me when available", "Quick view"),
+  printed as text where the page's script would have made it a button: a control, not
+  content.
 * **the site's footer matter** at the selection's end: a run of short blocks that starts
   with a copyright line, a newsletter sign-up or an "About us" / "About <site>" heading,
   after most of the selection's text. Short blocks only (a footer is labels and one-line
@@ -36,7 +40,7 @@ import re2
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
 
-__all__ = ["drop_placeholder_blocks", "drop_edit_stamps", "trim_site_footer", "EDIT_STAMP_MAX_CHARS", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
+__all__ = ["drop_placeholder_blocks", "drop_edit_stamps", "drop_shop_controls", "trim_site_footer", "EDIT_STAMP_MAX_CHARS", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
            "PLACEHOLDER_SHARE", "PLACEHOLDER_MIN_WORDS", "PLACEHOLDER_MIN_MARKERS", "PLACEHOLDER_MAX_SELECTION_SHARE",
            "FOOTER_BLOCK_MAX_CHARS", "FOOTER_MIN_BEFORE_SHARE", "FOOTER_MAX_SHARE", "SHORTCODE_BLOCK_MAX_CHARS"]
 
@@ -208,6 +212,73 @@ def drop_edit_stamps(root: Node, removed: list[Removal] | None = None) -> int:
              and any(ch.isdigit() for ch in t) and n.tag not in _SHORTCODE_SKIP_TAGS]
     for n, t in found:
         _remove(n, "post's edit stamp", t, removed)
+    return len(found)
+
+
+#: Longest text (characters other than whitespace) read as a shop's action label.
+SHOP_CONTROL_MAX_CHARS = 40
+_SHOP_CONTROL_RAW_MAX = 400  # ... and with its whitespace (each label's text is read once)
+_INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "u", "small", "sup", "sub", "font", "label",
+                          "abbr", "mark", "cite", "q", "s", "del", "ins", "bdi", "bdo", "data", "time"})
+_SHOP_CONTROL_RE = re.compile(
+    r"^\W*(?:add to (?:wish ?list|my list|list|cart|bag|basket|favou?rites|compare|registry)|price alert|"
+    r"notify me(?: when (?:available|in stock|back in stock))?|save for later|quick (?:view|shop|add))\W*$",
+    re.IGNORECASE)
+
+
+def drop_shop_controls(root: Node, removed: list[Removal] | None = None) -> int:
+    """Remove the elements under ``root`` whose whole text is a shop's action label (module
+    docstring), in place; returns how many went. The outermost such element goes, when it
+    stands on a line of its own: a block, or an inline element with no other text beside
+    it in its parent (in "Click <a>Add to cart</a> to buy" the link is part of a sentence).
+    Two walks of the selection, and each label's text read once."""
+    order: list[Node] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.tag != TEXT:
+            order.append(n)
+            stack.extend(n.children)
+    visible: dict[int, int] = {}  # element -> characters of its text that are not whitespace
+    raw: dict[int, int] = {}  # element -> characters of its text
+    for n in reversed(order):
+        v = r = 0
+        for c in n.children:
+            if c.tag == TEXT:
+                t = c.text or ""
+                r += len(t)
+                v += len("".join(t.split()))
+            else:
+                v += visible[id(c)]
+                r += raw[id(c)]
+        visible[id(n)], raw[id(n)] = v, r
+    inline_texts: dict[int, int] = {}  # parent -> children holding text inline (text nodes, inline elements)
+
+    def own_line(n: Node) -> bool:
+        if n.tag not in _INLINE_TAGS or n.parent is None:
+            return True
+        p = n.parent
+        if id(p) not in inline_texts:
+            inline_texts[id(p)] = sum(
+                1 for c in p.children
+                if (c.tag == TEXT and c.text and not c.text.isspace()) or (c.tag in _INLINE_TAGS and visible[id(c)]))
+        return inline_texts[id(p)] == 1
+
+    found: list[tuple[Node, str]] = []
+    stack = [c for c in root.children if c.tag != TEXT]
+    while stack:
+        n = stack.pop()
+        if n.tag in _SHORTCODE_SKIP_TAGS or not visible[id(n)]:
+            continue
+        if visible[id(n)] <= SHOP_CONTROL_MAX_CHARS and raw[id(n)] <= _SHOP_CONTROL_RAW_MAX:
+            text = " ".join(n.text_content().split())
+            if _SHOP_CONTROL_RE.match(text):
+                if own_line(n):
+                    found.append((n, text))
+                continue
+        stack.extend(c for c in n.children if c.tag != TEXT)
+    for n, t in found:
+        _remove(n, "shop control's label", t, removed)
     return len(found)
 
 
