@@ -34,6 +34,9 @@ FAMILIES: dict[str, Callable[[int], str]] = {
     "nest-div": lambda n: _page(_nest("<div>", "</div>", n, _PROSE)),
     "nest-unlikely": lambda n: _page(_nest("<div class='sidebar'><p>Side note.</p>", "</div>", n, _PROSE)),
     "nest-list": lambda n: _page(_nest("<ul><li>", "</li></ul>", n, "item")),
+    "byline-labels": lambda n: _page("<div class='x'>" + "".join(
+        f"Council members argued at length, said <span class='author'>Jane Roe {i % 5}</span>. " for i in range(n // 80))
+        + "</div><p>By <span class='author'>Jane Roe</span></p>"),
     "labelled-links": lambda n: _page("<div id='big'>" + "".join(
         f"<p><a href='/s' aria-labelledby='big t'>Same title {i % 3}</a> text</p>" for i in range(n // 60))
         + "</div><h2 id='t'><a href='/s'>Same title</a></h2>"),

@@ -317,6 +317,33 @@ def test_a_run_killed_while_removing_its_work_folder_finishes_on_a_rerun(tmp_pat
         assert not Path(f"{out}.parts").exists()
 
 
+def test_a_resumed_run_reports_on_the_whole_output_and_clears_a_killed_join(tmp_path):
+    """The summary of a resumed run counts the records an earlier run wrote (its failures
+    decide the exit status as an uninterrupted run's would), and a temporary file left by
+    a join killed midway is removed."""
+    from unclutter.batch.output import ShardedOutput
+    from unclutter.batch.run import run_identity
+
+    root = tmp_path / "many"
+    root.mkdir()
+    (root / "p0.html").write_bytes(b"")  # an empty page: an error record
+    for i in range(1, 5):
+        (root / f"p{i}.html").write_bytes(page(f"Page {i}", i))
+    full = tmp_path / "full.jsonl"
+    whole = run_batch([str(root)], str(full), workers=1, shard_size=2, quiet=True)
+    assert whole.failed == 1
+    out = tmp_path / "out.jsonl"
+    ShardedOutput(str(out), run_identity([str(root)], (), (), Options()), shard_size=2).close()
+    lines = full.read_text(encoding="utf-8").splitlines(keepends=True)
+    (tmp_path / "out.jsonl.parts" / "shard-000000.jsonl").write_text("".join(lines[:2]), encoding="utf-8")
+    stale = tmp_path / ".out.jsonl.k3j2x9.tmp"
+    stale.write_text(lines[0], encoding="utf-8")
+    summary = run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
+    assert summary.resumed == 2 and summary.pages == 3
+    assert summary.failed == 1 and summary.status == whole.status and summary.errors == whole.errors
+    assert not stale.exists() and len(out.read_text(encoding="utf-8").splitlines()) == 5
+
+
 def test_a_partial_run_of_another_command_is_refused(folder, tmp_path):
     from unclutter.errors import UsageError
 

@@ -626,3 +626,13 @@ def test_an_overlay_link_labelled_by_the_title_link_is_not_printed_twice():
     own = ("<html><body><main><h1>Docs</h1><p>" + "Words of the page's own text here. " * 8 + "</p>"
            "<a href='/q' aria-labelledby='q-label'><span id='q-label'>Quickstart guide</span></a></main></body></html>")
     assert overlays(own) == 0
+    # two links naming each other, a link in a sentence, a label outside the card, and an
+    # id whose first element is another one: nothing goes
+    body = ("<main><p>See <a id='a1' href='/s1' aria-labelledby='a2'>Story one</a> and "
+            "<a id='a2' href='/s1' aria-labelledby='a1'>Story one</a>.</p>"
+            "<p>As <a href='/s2' aria-labelledby='h2'>Story two</a> says.</p><h2 id='h2'><a href='/s2'>Story two</a></h2>"
+            "<div><a href='/s3' aria-labelledby='t3'>Story three</a><p>Teaser.</p></div>"
+            "<aside><h3 id='t3'><a href='/s3'>Story three</a></h3></aside>"
+            "<span id='t4'>Other text</span><div><a href='/s4' aria-labelledby='t4'>Story four</a>"
+            "<h3 id='t4'><a href='/s4'>Story four</a></h3></div></main>")
+    assert overlays(f"<html><body>{body}</body></html>") == 0

@@ -938,6 +938,23 @@ def test_the_credits_of_a_lists_items_are_kept_but_an_articles_byline_goes():
                                f"<p class='meta'>{label} <span class='byline'>Jane Reporter</span></p>")
         text = unclutter.extract(page, extractor="heuristic").text
         assert text.startswith(label) is kept and "Jane Reporter" not in text
+    # co-authors' label goes with both; one author named three ways, or with a dateline,
+    # is one credit (not a list); a quotation's author and a "Credit" column stay
+    page = article.replace("<p class='byline'>Jane Reporter</p>",
+                           "<p>By <span class='author'>Jane Reporter</span> and <span class='author'>Jon Doe</span></p>")
+    text = unclutter.extract(page, extractor="heuristic").text
+    assert "Jon Doe" not in text and not text.startswith("By")
+    page = article.replace("<p class='author'>Ann Editor</p>",
+                           "<p class='byline'>Posted by JANE REPORTER</p><p class='dateline'>WASHINGTON, May 2</p>")
+    assert "REPORTER" not in unclutter.extract(page, extractor="heuristic").text
+    page = article.replace("<p class='author'>Ann Editor</p>",
+                           "<blockquote><p>We will not raise taxes this year, whatever the council says.</p>"
+                           "<cite class='quote-author'>Mayor Ann Lee</cite></blockquote>"
+                           "<table><tr><th>Credit</th><th>Year</th></tr><tr><td>By <span class='author'>Jo Roe</span>"
+                           "</td><td>2019</td></tr><tr><td>By <span class='author'>Al Poe</span></td><td>2020</td></tr>"
+                           "</table><p class='authorization-note'>Requests need a token with the admin scope.</p>")
+    text = unclutter.extract(page, extractor="heuristic").text
+    assert "Mayor Ann Lee" in text and "By Jo Roe" in text and "admin scope" in text
 
 
 def test_a_posts_edit_stamp_is_not_part_of_the_post():

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import glob
 import hashlib
 import json
 import os
@@ -198,6 +199,7 @@ class ShardedOutput:
             except BlockingIOError:
                 self._lock.close()
                 raise UsageError(f"another run is writing {out} now") from None
+            self._remove_stale_joins()
             _fsync_write(self.parts / "manifest.json", json.dumps(manifest, sort_keys=True).encode())
         except OSError as exc:
             raise OutputError(f"cannot write the output {out}: {exc.strerror or exc}") from None
@@ -224,13 +226,35 @@ class ShardedOutput:
             return (self.out / "index.jsonl").exists()
         return self.out.exists()
 
+    def _join_target(self) -> Path:
+        if self.kind == "folder":
+            return self.out / "index.jsonl"
+        return self.out
+
+    def _remove_stale_joins(self) -> None:
+        """Remove the temporary files of a join that a kill interrupted (the lock is held:
+        no other run of this output is joining now)."""
+        target = self._join_target()
+        if self.kind == "parquet":
+            stale = [target.with_name("." + target.name + ".tmp")]
+        else:
+            folder = target.parent
+            stale = list(folder.glob(glob.escape("." + target.name + ".") + "*.tmp")) if folder.is_dir() else []
+        for path in stale:
+            if path.is_file() and not path.is_symlink():
+                path.unlink(missing_ok=True)
+
     def _remove_work_folder(self) -> None:
         # In an order that a kill at any point leaves a work folder a re-run finishes from:
         # the shards from the last (the complete ones stay a prefix), the manifest last.
+        # The lock is held until its file goes last: a second run started meanwhile is refused
+        # instead of resuming from a folder being emptied.
         shards = sorted((p for p in self.parts.iterdir() if _SHARD_RE.fullmatch(p.name)), reverse=True)
-        others = [p for p in self.parts.iterdir() if not _SHARD_RE.fullmatch(p.name) and p.name != "manifest.json"]
-        for path in [*shards, *others, self.parts / "manifest.json"]:
+        others = [p for p in self.parts.iterdir()
+                  if not _SHARD_RE.fullmatch(p.name) and p.name not in ("manifest.json", "lock")]
+        for path in [*shards, *others, self.parts / "manifest.json", self.parts / "lock"]:
             self._remove(path)
+        self._lock.close()
         self.parts.rmdir()
 
     @staticmethod
@@ -263,6 +287,23 @@ class ShardedOutput:
         while k in present:
             k += 1
         return k
+
+    def done_counts(self) -> list[tuple[str, str | None]]:
+        """``(status, error_kind)`` of each record in the complete shards (an earlier,
+        interrupted run's records), so that a resumed run reports on the whole output."""
+        out: list[tuple[str, str | None]] = []
+        for k in range(self.done_shards):
+            path = self._shard_path(k)
+            if self.kind == "parquet":
+                import pyarrow.parquet as pq
+
+                table = pq.read_table(path, columns=["status", "error_kind"])
+                out.extend(zip(table.column("status").to_pylist(), table.column("error_kind").to_pylist()))
+            else:
+                for line in path.read_text(encoding="utf-8").splitlines():
+                    row = json.loads(line)
+                    out.append((row.get("status"), row.get("error_kind")))
+        return out
 
     @property
     def done_inputs(self) -> int:
@@ -360,7 +401,6 @@ class ShardedOutput:
                     os.fsync(handle.fileno())
                 os.replace(tmp, target)
             tmp = None
-            self._lock.close()
             self._remove_work_folder()
         except OSError as exc:
             raise OutputError(f"cannot write the output {self.out}: {exc.strerror or exc}") from None

@@ -32,8 +32,9 @@ class BatchSummary:
     Attributes:
         pages: records written by this run (one per input page).
         resumed: inputs skipped because an earlier, interrupted run wrote them.
-        status: records per status (``"ok"``, ``"error"``).
-        errors: error records per error kind.
+        status: records per status (``"ok"``, ``"error"``) in the output, those written by an
+            earlier, interrupted run included (with ``errors_only``, only error records are).
+        errors: error records per error kind, likewise.
         skipped_records: WARC records that are not HTML responses (not in the output).
         truncated_archives: archives that end inside a record or are unreadable past a point;
             ``corrupt_regions``: unreadable data inside archives, skipped to the next record.
@@ -191,6 +192,11 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
     shard: list[dict] = []
     shard_no = output.done_shards
     summary.resumed = skip
+    if skip:  # the statuses count every record of the output: an earlier run's too
+        for status, kind in output.done_counts():
+            summary.status[status] += 1
+            if status != STATUS_OK:
+                summary.errors[kind] += 1
     worker_cpu = [0.0]
     stats: dict[str, int] = {}
     try:

@@ -4,9 +4,15 @@ A card made clickable all over carries a second link to its story, stretched ove
 card by the stylesheet and labelled by the visible title link (WAI-ARIA 1.2 §6.6
 ``aria-labelledby``: the element's accessible name is the text of the elements it names).
 Its own text repeats that title, so a reader would see every title twice. Such a link is
-removed when the elements its ``aria-labelledby`` names (outside it, found in the page)
-read exactly its own text and one of them is, holds or sits in a link to the same
-``href``: the link says itself that it duplicates that one.
+removed when:
+
+* it stands alone in its parent (no text beside it: not a link inside a sentence);
+* the elements its ``aria-labelledby`` names (the first element of each id, in document
+  order, as a browser takes them) lie inside that parent (the card) and outside the link;
+* the card is small (:data:`OVERLAY_CARD_MAX_CHARS`): a card, not the page;
+* those elements read exactly its own text, and one of them is, holds or sits in a link
+  to the same ``href`` that is no such overlay link itself (two links naming each other
+  keep both).
 """
 
 from __future__ import annotations
@@ -17,12 +23,21 @@ from .removal_log import _log
 
 #: The reason written to the removal log.
 OVERLAY_LINK_REASON = "overlay link repeating the title link it is labelled by"
+#: Largest card (characters of text, the overlay link's included) an overlay link may span.
+OVERLAY_CARD_MAX_CHARS = 3000
+#: Elements of a title looked through for its link, and levels climbed from a label to
+#: the card: a title link is small and close to its card's top (bounded work per link).
+_TITLE_MAX_ELEMENTS = 64
+_CARD_MAX_LEVELS = 16
+_NOT_CARDS = frozenset({"html", "body", "main"})
+_PHRASING = frozenset({"a", "span", "b", "strong", "em", "i", "u", "small", "font", "cite", "time", "abbr",
+                       "mark", "sup", "sub", "label", "code", "q", "s"})
 
 
 def drop_overlay_links(root: Node, removed: list[Removal] | None) -> int:
     """Remove the overlay links below ``root`` (see the module docstring), logging each in
     ``removed`` when given; returns the characters of text they held. One walk of the
-    tree, and a second one only when a link names a label."""
+    tree, a second one only when a link names a label, and bounded work per link."""
     links: list[Node] = []
     stack = [root]
     while stack:
@@ -34,27 +49,36 @@ def drop_overlay_links(root: Node, removed: list[Removal] | None) -> int:
         stack.extend(n.children)
     if not links:
         return 0
+    candidates = {id(a) for a in links}
     wanted = {i for a in links for i in a.attrs["aria-labelledby"].split()}
     by_id: dict[str, Node] = {}
     stack = [root]
-    while stack:
+    while stack:  # in document order: the first element of an id is the one named
         n = stack.pop()
         if n.tag == TEXT:
             continue
         ident = n.attrs.get("id")
         if ident in wanted and ident not in by_id:
             by_id[ident] = n
-        stack.extend(n.children)
+        stack.extend(reversed(n.children))
+    texts: dict[int, str] = {}  # a label's text, read once however many links name it
+    card_chars: dict[int, int] = {}
     doomed: set[int] = set()
     parents: list[Node | None] = []
     chars = 0
-    texts: dict[int, str] = {}  # a label's text, read once however many links name it
     for a in links:
+        card = a.parent
+        if card is None or card.tag in _NOT_CARDS or not _alone(a, card):
+            continue
         labels = [by_id.get(i) for i in a.attrs["aria-labelledby"].split()]
-        if not labels or any(lab is None for lab in labels):
+        if not labels or any(lab is None or not _inside(lab, card, a) for lab in labels):
             continue
         own = " ".join(a.text_content().split())
-        if not own or any(_related(a, lab) for lab in labels):
+        if not own:
+            continue
+        if id(card) not in card_chars:
+            card_chars[id(card)] = _chars_up_to(card, OVERLAY_CARD_MAX_CHARS + 1)
+        if card_chars[id(card)] > OVERLAY_CARD_MAX_CHARS:
             continue
         for lab in labels:
             if id(lab) not in texts:
@@ -62,26 +86,81 @@ def drop_overlay_links(root: Node, removed: list[Removal] | None) -> int:
         if " ".join(texts[id(lab)] for lab in labels) != own:
             continue
         href = a.attrs["href"]
-        if not any(_links_to(lab, href) for lab in labels):
+        if not any(_title_link(lab, href, candidates) for lab in labels):
             continue
         if removed is not None:
             _log(removed, a, OVERLAY_LINK_REASON)
         doomed.add(id(a))
-        parents.append(a.parent)
+        parents.append(card)
         chars += len(a.text_content())
     detach_children(parents, doomed)
     return chars
 
 
-def _related(a: Node, b: Node) -> bool:
-    """Whether one of ``a``, ``b`` holds the other (or they are one element)."""
-    return a is b or any(x is b for x in a.ancestors()) or any(x is a for x in b.ancestors())
+def _alone(a: Node, parent: Node) -> bool:
+    """Whether ``a`` has no text beside it in ``parent`` (no text node, no phrasing
+    element holding text: it is not a link inside a sentence)."""
+    for c in parent.children:
+        if c is a:
+            continue
+        if c.tag == TEXT:
+            if c.text and not c.text.isspace():
+                return False
+        elif c.tag in _PHRASING and c.text_content().strip():
+            return False
+    return True
 
 
-def _links_to(node: Node, href: str) -> bool:
-    """Whether ``node`` is, sits in or holds a link to ``href``."""
-    if node.tag == "a" and node.attrs.get("href") == href:
+def _inside(label: Node, card: Node, link: Node) -> bool:
+    """Whether ``label`` lies inside ``card`` (within :data:`_CARD_MAX_LEVELS`) and outside
+    ``link`` (a link cannot hold the card it sits in: ``link`` is only met on the way up
+    when it holds ``label``)."""
+    n = label.parent
+    for _ in range(_CARD_MAX_LEVELS):
+        if n is None or n is link:
+            return False
+        if n is card:
+            return label is not link
+        n = n.parent
+    return False
+
+
+def _chars_up_to(node: Node, limit: int) -> int:
+    """Characters of ``node``'s text, counted until they pass ``limit``."""
+    total = 0
+    stack = [node]
+    while stack and total <= limit:
+        n = stack.pop()
+        if n.tag == TEXT:
+            total += len(n.text or "")
+        else:
+            stack.extend(n.children)
+    return total
+
+
+def _title_link(node: Node, href: str, overlays: set[int]) -> bool:
+    """Whether ``node`` is, sits in or holds (among its first elements) a link to ``href``
+    that is not an overlay candidate itself."""
+    def title(x: Node) -> bool:
+        return x.tag == "a" and x.attrs.get("href") == href and id(x) not in overlays
+
+    if title(node):
         return True
-    if any(x.tag == "a" and x.attrs.get("href") == href for x in node.ancestors()):
-        return True
-    return any(x.tag == "a" and x.attrs.get("href") == href for x in node.iter_elements(include_self=False))
+    up = node.parent
+    for _ in range(_CARD_MAX_LEVELS):
+        if up is None:
+            break
+        if title(up):
+            return True
+        up = up.parent
+    seen = 0
+    stack = list(node.children)
+    while stack and seen < _TITLE_MAX_ELEMENTS:
+        x = stack.pop()
+        if x.tag == TEXT:
+            continue
+        seen += 1
+        if title(x):
+            return True
+        stack.extend(x.children)
+    return False

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..core.dom import TEXT, Node, UndoLog
+from ..core.tables import is_data_table
 from ..core.models import Removal
 from .features import TextStats
 from .heuristic import Scores, class_weight, embedded_posts, link_only_share, scored_class_id
@@ -239,34 +240,96 @@ def _byline_class(class_id: str) -> bool:
 
 
 def _is_byline(node: Node, cid: str, chars: int) -> bool:
-    return bool(cid) and chars < BYLINE_MAX_CHARS and node.tag != "a" and (
-        _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author")
+    # (a quotation's author, "quote-author" in a figcaption or a cite, is the quotation's credit)
+    # and one in a table cell is the table's data (a "Credit" column)
+    return bool(cid) and chars < BYLINE_MAX_CHARS and node.tag not in ("a", "figcaption", "cite") and (
+        _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
+    ) and "quote" not in cid.lower() and not _in_cell(node)
 
 
-def _credit_label_only(node: Node) -> bool:
-    """Whether all the text of ``node`` is a credit label ("By", "Por", "Written by:")."""
-    text = node.text_content()
-    if len(text) > 4 * BYLINE_LABEL_MAX_CHARS:
+def _in_cell(node: Node) -> bool:
+    """Whether ``node`` lies in a data table's cell (within a few levels: a credit's
+    markup; a layout table's cell holds the article, byline and all)."""
+    n = node.parent
+    for _ in range(8):
+        if n is None or n.tag == "table":
+            return False
+        if n.tag in _TABLE_CELLS:
+            table = n.parent
+            while table is not None and table.tag != "table":
+                table = table.parent
+            return table is not None and is_data_table(table)
+        n = n.parent
+    return False
+
+
+def _credit_label_only(node: Node, stats: TextStats) -> bool:
+    """Whether all that is left of ``node`` is a credit label ("By", "Por", "Written by:",
+    "By and" once two co-authors went): text only, no image or other media beside it, and
+    never a table cell (a cell removed alone shifts its row's columns)."""
+    if node.tag in _TABLE_CELLS or stats.chars.get(id(node), 0) > 4 * BYLINE_LABEL_MAX_CHARS + 2 * BYLINE_MAX_CHARS:
         return False
-    text = " ".join(text.split()).rstrip(" :-\u2013\u2014")
+    parts: list[str] = []
+    size = 0
+    stack = [node]
+    while stack:  # (bounded: the text read stops past a label's length)
+        n = stack.pop()
+        if n.tag == TEXT:
+            parts.append(n.text or "")
+            size += len(n.text or "")
+            if size > 4 * BYLINE_LABEL_MAX_CHARS:
+                return False
+            continue
+        if n.tag in _CREDIT_LABEL_MEDIA:
+            return False
+        stack.extend(reversed(n.children))
+    text = " ".join("".join(parts).split()).rstrip(" :-\u2013\u2014\uff1a")
     return 0 < len(text) <= BYLINE_LABEL_MAX_CHARS and BYLINE_LABEL_RE.fullmatch(text) is not None
+
+
+_CREDIT_LABEL_MEDIA = frozenset({"img", "picture", "video", "audio", "iframe", "svg", "canvas", "object", "embed",
+                                 "table", "math"})
+#: Words before a credited name that are not part of it (compared with the names of other
+#: bylines: "By Jane Roe", "Posted by JANE ROE" and "Jane Roe covers the city" name one person).
+_NAME_LABEL_WORDS = frozenset({"by", "posted", "written", "von", "por", "par", "door", "da", "di", "author", "authors",
+                               "autor", "auteur", "text", "words", "reporting", "and", "&"})
+_INLINE_PHRASING = frozenset({"a", "span", "b", "strong", "em", "i", "u", "small", "font", "cite", "time",
+                              "abbr", "mark", "sup", "sub", "label"})
+
+
+def _credited_name(text: str) -> str:
+    """The first two words of a byline's text after its label words, case-folded: the
+    name it credits, as far as telling a list's different authors apart needs."""
+    words = [w for w in "".join(ch if ch.isalnum() or ch.isspace() else " " for ch in text[:200]).casefold().split()]
+    while words and words[0] in _NAME_LABEL_WORDS:
+        words.pop(0)
+    return " ".join(words[:2])
 
 
 def _lists_works(container: Node, stats: TextStats, top: Node, posts: frozenset[int]) -> bool:
     """Whether ``container`` holds bylines (outermost ones, below ``top`` and the
-    ``posts``, which are never cleaned) of at least :data:`LIST_BYLINES_MIN_NAMES`
-    different names: the credits of a list's items, not the article's own byline."""
+    ``posts``, which are never cleaned; datelines aside) crediting at least
+    :data:`LIST_BYLINES_MIN_NAMES` different names in as many different blocks: the
+    credits of a list's items, not the article's own byline (co-authors in one line, or
+    one author named above and below the text, are one credit)."""
     names: set[str] = set()
+    blocks: set[int] = set()
     stack = list(container.children)
     while stack:
         node = stack.pop()
         if node.tag == TEXT:
             continue
-        if node is not top and id(node) not in posts and _is_byline(
-                node, scored_class_id(node), stats.chars.get(id(node), 0)):
-            names.add(" ".join(node.text_content().split()).casefold())
-            if len(names) >= LIST_BYLINES_MIN_NAMES:
-                return True
+        cid = scored_class_id(node)
+        if node is not top and id(node) not in posts and _is_byline(node, cid, stats.chars.get(id(node), 0)):
+            block = node.parent
+            while block is not None and block is not container and block.tag in _INLINE_PHRASING:
+                block = block.parent
+            name = _credited_name(node.text_content())
+            if name and "dateline" not in cid.lower() and id(block) not in blocks and name not in names:
+                blocks.add(id(block))
+                names.add(name)
+                if len(names) >= LIST_BYLINES_MIN_NAMES:
+                    return True
             continue
         stack.extend(node.children)
     return False
@@ -502,7 +565,7 @@ def clean_selection(container: Node, scores: Scores, stats: TextStats, attempt: 
                 undo.record(parent)
             node.remove()
             if reason == "byline" and parent is not None and parent is not container and parent is not top and (
-                    id(parent) not in posts and _credit_label_only(parent)):
+                    id(parent) not in posts and _credit_label_only(parent, stats)):
                 _log(removed, parent, stats, "byline label")
                 if undo is not None:
                     undo.record(parent.parent)

@@ -426,7 +426,7 @@ INLINE_CARD_MIN_LINK_DENSITY = 0.8
 #: Bylines inside the content are removed when shorter than this many characters
 #: (Readability.js: _isValidByline, 100); the byline goes to the metadata instead.
 BYLINE_MAX_CHARS = 100
-BYLINE_RE = folded(r"byline|author|dateline|writtenby|p-author")
+BYLINE_RE = folded(r"byline|author(?!i[sz]|it)|dateline|writtenby|p-author")  # not "authorization", "authority"
 #: A selection holding bylines of this many different names is a list of works (teaser
 #: cards, a book list, a catalogue): each byline belongs to its item and stays. An
 #: article names its author once or twice (above and below the text), so two is no list.
@@ -434,8 +434,10 @@ LIST_BYLINES_MIN_NAMES = 3
 #: What is left of an element whose byline went when that was its credit label alone ("By",
 #: "Written by", "Por", "Von", "Texte :"): the label goes with the name it introduced.
 BYLINE_LABEL_RE = re.compile(
-    r"(?:(?:written|posted|words|photos?|story|text|reported)\s+)?by|por|von|par|door|di|da|av|af|przez"
-    r"|text|texte|texto|testo|autor|autorin|author|auteur|autore|автор|текст", re.IGNORECASE)
+    r"(?:(?:(?:written|posted|words|photos?|story|text|reported|reporting|edited)\s+)?by|(?:escrito\s+)?por"
+    r"|(?:geschrieben\s+)?von|par|door|(?:scritto\s+)?da|di|av|af|przez|oleh|yazan"
+    r"|text|texte|texto|testo|tekst|words|autor|autorin|author|auteur|autore|автор|текст|作者)"
+    r"(?:\s*(?:,|&|and|und|et|y|e|og|och|i)\s*)*", re.IGNORECASE)
 BYLINE_LABEL_MAX_CHARS = 20
 
 #: Accept an attempt of the relax-and-retry ladder when its text reaches
