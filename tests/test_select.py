@@ -980,14 +980,16 @@ def test_a_posts_edit_stamp_is_not_part_of_the_post():
 
 def test_a_shops_action_labels_are_not_content():
     """Family: a shop's controls printed as text in each product card or beside the
-    product ("Add to wishlist", "Add to cart", "Price alert"): they go on every route;
+    product ("Add to wishlist", "Add to cart", "Price alert"), and a card's "Read more"
+    link: they go on every route;
     a sentence naming the action, and a heading, stay."""
     import unclutter
 
     cards = "".join(
         f"<li><h3><a href='/p{i}'>Walnut side table number {i}</a></h3><p>Solid walnut, oiled by hand in "
         f"our workshop, {40 + i} cm tall, with a drawer that runs on wooden rails.</p><p>$ {120 + i}</p>"
-        f"<div class='wish'>Add to wishlist</div><div><span>Add to cart</span></div></li>" for i in range(6))
+        f"<div class='wish'>Add to wishlist</div><div><span>Add to cart</span></div>"
+        f"<p><a href='/p{i}'>Read more</a></p></li>" for i in range(6))
     page = (f"<html><body><main><h1>Side tables</h1><p>Our side tables, made to order in walnut and oak.</p>"
             f"<ul>{cards}</ul><p>Add to cart any table and we will call you to agree on a delivery date.</p>"
             f"</main></body></html>")
@@ -995,4 +997,5 @@ def test_a_shops_action_labels_are_not_content():
         text = unclutter.extract(page, extractor=extractor).text
         assert "Walnut side table number 5" in text, extractor
         assert "Add to wishlist" not in text and "\nAdd to cart\n" not in f"\n{text}\n", extractor
+        assert "Read more" not in text, extractor
     assert "Add to cart any table" in unclutter.extract(page, extractor="heuristic").text

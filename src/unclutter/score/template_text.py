@@ -19,10 +19,12 @@
   date, a time or a count: the note forum software prints under an edited post (phpBB
   "Last edited by X on <date>, edited 3 times in total.", XenForo "Last edited: <date>",
   vBulletin "Last edited by X; <date> at <time>."), which is about the post, not part of it.
-* **a shop's action labels**: a block whose whole text is the label of a shop's control ("Add
-  to cart", "Add to wishlist", "Price alert", "Notify me when available", "Quick view"),
-  printed as text where the page's script would have made it a button: a control, not
-  content.
+* **controls' labels**: an element whose whole text is the label of a shop's control ("Add
+  to cart", "Add to wishlist", "Price alert", "Notify me when available", "Quick view") or
+  of a link to more of a list or a post ("Read more", "See all", "View all", "Show more",
+  forum software's "Click to expand..."), printed as text where the page's script would
+  have made it a button: a control, not content. ("Learn more" and "Find out more" are
+  left: annotators keep them about as often as not.)
 * **the site's footer matter** at the selection's end: a run of short blocks that starts
   with a copyright line, a newsletter sign-up or an "About us" / "About <site>" heading,
   after most of the selection's text. Short blocks only (a footer is labels and one-line
@@ -40,7 +42,7 @@ import re2
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
 
-__all__ = ["drop_placeholder_blocks", "drop_edit_stamps", "drop_shop_controls", "trim_site_footer", "EDIT_STAMP_MAX_CHARS", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
+__all__ = ["drop_placeholder_blocks", "drop_edit_stamps", "drop_control_labels", "trim_site_footer", "EDIT_STAMP_MAX_CHARS", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
            "PLACEHOLDER_SHARE", "PLACEHOLDER_MIN_WORDS", "PLACEHOLDER_MIN_MARKERS", "PLACEHOLDER_MAX_SELECTION_SHARE",
            "FOOTER_BLOCK_MAX_CHARS", "FOOTER_MIN_BEFORE_SHARE", "FOOTER_MAX_SHARE", "SHORTCODE_BLOCK_MAX_CHARS"]
 
@@ -215,19 +217,20 @@ def drop_edit_stamps(root: Node, removed: list[Removal] | None = None) -> int:
     return len(found)
 
 
-#: Longest text (characters other than whitespace) read as a shop's action label.
-SHOP_CONTROL_MAX_CHARS = 40
-_SHOP_CONTROL_RAW_MAX = 400  # ... and with its whitespace (each label's text is read once)
+#: Longest text (characters other than whitespace) read as a control's label.
+CONTROL_LABEL_MAX_CHARS = 40
+_CONTROL_LABEL_RAW_MAX = 400  # ... and with its whitespace (each label's text is read once)
 _INLINE_TAGS = frozenset({"a", "span", "b", "strong", "em", "i", "u", "small", "sup", "sub", "font", "label",
                           "abbr", "mark", "cite", "q", "s", "del", "ins", "bdi", "bdo", "data", "time"})
-_SHOP_CONTROL_RE = re.compile(
+_CONTROL_LABEL_RE = re.compile(
     r"^\W*(?:add to (?:wish ?list|my list|list|cart|bag|basket|favou?rites|compare|registry)|price alert|"
-    r"notify me(?: when (?:available|in stock|back in stock))?|save for later|quick (?:view|shop|add))\W*$",
+    r"notify me(?: when (?:available|in stock|back in stock))?|save for later|quick (?:view|shop|add)|"
+    r"read more|see all|view all|show more|click to expand\W*)\W*$",
     re.IGNORECASE)
 
 
-def drop_shop_controls(root: Node, removed: list[Removal] | None = None) -> int:
-    """Remove the elements under ``root`` whose whole text is a shop's action label (module
+def drop_control_labels(root: Node, removed: list[Removal] | None = None) -> int:
+    """Remove the elements under ``root`` whose whole text is a control's label (module
     docstring), in place; returns how many went. The outermost such element goes, when it
     stands on a line of its own: a block, or an inline element with no other text beside
     it in its parent (in "Click <a>Add to cart</a> to buy" the link is part of a sentence).
@@ -270,15 +273,15 @@ def drop_shop_controls(root: Node, removed: list[Removal] | None = None) -> int:
         n = stack.pop()
         if n.tag in _SHORTCODE_SKIP_TAGS or not visible[id(n)]:
             continue
-        if visible[id(n)] <= SHOP_CONTROL_MAX_CHARS and raw[id(n)] <= _SHOP_CONTROL_RAW_MAX:
+        if visible[id(n)] <= CONTROL_LABEL_MAX_CHARS and raw[id(n)] <= _CONTROL_LABEL_RAW_MAX:
             text = " ".join(n.text_content().split())
-            if _SHOP_CONTROL_RE.match(text):
+            if _CONTROL_LABEL_RE.match(text):
                 if own_line(n):
                     found.append((n, text))
                 continue
         stack.extend(c for c in n.children if c.tag != TEXT)
     for n, t in found:
-        _remove(n, "shop control's label", t, removed)
+        _remove(n, "control's label", t, removed)
     return len(found)
 
 
