@@ -999,3 +999,29 @@ def test_a_shops_action_labels_are_not_content():
         assert "Add to wishlist" not in text and "\nAdd to cart\n" not in f"\n{text}\n", extractor
         assert "Read more" not in text, extractor
     assert "Add to cart any table" in unclutter.extract(page, extractor="heuristic").text
+
+
+def test_the_pages_own_table_of_contents_goes_without_a_class_naming_it():
+    """Family: a list of links to the page's own headings ("Contents", "In this article"),
+    with no class saying so: the reader view builds its own contents, and kept, the list
+    repeats every heading. Its label goes with it; a list of links to other pages, or of
+    entries with their own prose, stays."""
+    import unclutter
+
+    sections = "".join(f"<h2 id='s{i}'>Section {i} of the guide</h2><p>" + f"Prose of section {i} about the topic. " * 6
+                       + "</p>" for i in range(4))
+    toc = "<p>In this article</p><ul>" + "".join(f"<li><a href='#s{i}'>Section {i} of the guide</a></li>" for i in range(4)) + "</ul>"
+    page = f"<html><body><article><h1>A guide</h1>{toc}{sections}</article></body></html>"
+    for extractor in ("auto", "heuristic", "gbdt"):
+        text = unclutter.extract(page, extractor=extractor).text
+        assert text.count("Section 2 of the guide") == 1 and "In this article" not in text, extractor
+    from unclutter.parse.html import parse_html
+    from unclutter.score.template_text import drop_contents_lists
+
+    assert drop_contents_lists(parse_html(page).root) == 1
+    others = toc.replace("href='#s", "href='/other/s")
+    assert drop_contents_lists(parse_html(page.replace(toc, others)).root) == 0
+    described = "<ul>" + "".join(f"<li><a href='#s{i}'>Section {i}</a>: what the section explains, in a sentence "
+                                 f"of its own for the reader who skims.</li>" for i in range(4)) + "</ul>"
+    text = unclutter.extract(page.replace(toc, described), extractor="heuristic").text
+    assert "in a sentence of its own" in text

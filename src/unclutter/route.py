@@ -68,7 +68,13 @@ from .score.features import collapsed_len, prose_chars, prose_paragraphs
 from .score.heuristic import class_weight
 from .score.select import Selection, select_main_content
 from .score.repeats import drop_quoted_posts, drop_repeated_blocks
-from .score.template_text import drop_edit_stamps, drop_placeholder_blocks, drop_control_labels, trim_site_footer
+from .score.template_text import (
+    drop_contents_lists,
+    drop_control_labels,
+    drop_edit_stamps,
+    drop_placeholder_blocks,
+    trim_site_footer,
+)
 from .score.stories import trim_appended_stories
 
 __all__ = [
@@ -472,11 +478,11 @@ def select(pruned: PruneResult, options: Options, meta: Metadata, url: str | Non
         sel.attempts.append(f"repeats: {repeats} repeated blocks, {quotes} quotations of earlier posts removed "
                             f"({sel.chars} chars stay)")
     placeholders = (drop_placeholder_blocks(sel.root, meta.title, log) + drop_edit_stamps(sel.root, log)
-                    + drop_control_labels(sel.root, log))
+                    + drop_control_labels(sel.root, log) + drop_contents_lists(sel.root, log))
     footer = trim_site_footer(sel.root, meta.site_name, _document_title(source), log)
     if placeholders or footer:
         sel.chars = collapsed_len(sel.root.text_content())
-        sel.attempts.append(f"template text: {placeholders} placeholder blocks, edit stamps or controls' labels, {footer} site-footer blocks removed "
+        sel.attempts.append(f"template text: {placeholders} placeholder blocks, edit stamps, controls' labels or contents lists, {footer} site-footer blocks removed "
                             f"({sel.chars} chars stay)")
     if route:
         sel.attempts.insert(0, route)

@@ -25,6 +25,12 @@
   forum software's "Click to expand..."), printed as text where the page's script would
   have made it a button: a control, not content. ("Learn more" and "Find out more" are
   left: annotators keep them about as often as not.)
+* **the page's own table of contents** without a class naming it: a list (``<ul>``,
+  ``<ol>``, ``<nav>``) of at least :data:`TOC_MIN_LINKS` links, nearly all of whose text is
+  link text and whose links nearly all point at ids inside the selection (``href="#..."``):
+  the reader view rebuilds the contents itself (``Article.toc``), and kept, its entries
+  repeat every heading. A "Contents" / "In this article" label just before it, or left
+  alone in its wrapper, goes with it.
 * **the site's footer matter** at the selection's end: a run of short blocks that starts
   with a copyright line, a newsletter sign-up or an "About us" / "About <site>" heading,
   after most of the selection's text. Short blocks only (a footer is labels and one-line
@@ -36,13 +42,14 @@ Both walk the selection once (linear in its size).
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote
 
 import re2
 
 from ..core.dom import TEXT, Node
 from ..core.models import Removal
 
-__all__ = ["drop_placeholder_blocks", "drop_edit_stamps", "drop_control_labels", "trim_site_footer", "EDIT_STAMP_MAX_CHARS", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
+__all__ = ["drop_placeholder_blocks", "drop_edit_stamps", "drop_control_labels", "drop_contents_lists", "trim_site_footer", "EDIT_STAMP_MAX_CHARS", "PLACEHOLDER_WORDS", "PLACEHOLDER_MARKERS",
            "PLACEHOLDER_SHARE", "PLACEHOLDER_MIN_WORDS", "PLACEHOLDER_MIN_MARKERS", "PLACEHOLDER_MAX_SELECTION_SHARE",
            "FOOTER_BLOCK_MAX_CHARS", "FOOTER_MIN_BEFORE_SHARE", "FOOTER_MAX_SHARE", "SHORTCODE_BLOCK_MAX_CHARS"]
 
@@ -283,6 +290,106 @@ def drop_control_labels(root: Node, removed: list[Removal] | None = None) -> int
     for n, t in found:
         _remove(n, "control's label", t, removed)
     return len(found)
+
+
+#: Fewest links of a table of contents, and the shares of its text that is link text and
+#: of its links that point inside the selection.
+TOC_MIN_LINKS = 3
+TOC_MIN_LINK_SHARE = 0.8
+TOC_MIN_INTERNAL_SHARE = 0.8
+_TOC_LIST_TAGS = frozenset({"ul", "ol", "nav"})
+_TOC_LABEL_RE = re.compile(
+    r"^\W*(?:table of contents|contents|in this (?:article|guide|post|page|section)|on this page|jump to(?: section)?|"
+    r"what'?s (?:in|inside)(?: this (?:article|guide))?|inhalt(?:sverzeichnis)?|sommaire|[íi]ndice|contenido|"
+    r"inhoud(?:sopgave)?|spis treści|содержание|目次|目录)\W*$", re.IGNORECASE)
+
+
+def drop_contents_lists(root: Node, removed: list[Removal] | None = None) -> int:
+    """Remove the tables of contents under ``root`` (module docstring), in place; returns
+    how many went. One pass computes each element's text, link text and links from its
+    children's (nested lists are measured once), a second finds the outermost lists."""
+    order: list[Node] = []
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.tag != TEXT:
+            order.append(n)
+            stack.extend(n.children)
+    ids = {n.attrs["id"] for n in order if n.attrs.get("id")}
+    if not ids:
+        return 0
+    # element -> (text chars, link text chars, links, links to an id in the selection)
+    sums: dict[int, tuple[int, int, int, int]] = {}
+    for n in reversed(order):
+        chars = links_chars = links = inside = 0
+        for c in n.children:
+            if c.tag == TEXT:
+                chars += len("".join((c.text or "").split()))
+            else:
+                a, b, k, i = sums[id(c)]
+                chars += a
+                links_chars += b
+                links += k
+                inside += i
+        if n.tag == "a" and n.attrs.get("href"):
+            links_chars = chars
+            links += 1
+            href = n.attrs["href"]
+            if href.startswith("#") and unquote(href[1:]) in ids:
+                inside += 1
+        sums[id(n)] = (chars, links_chars, links, inside)
+    found: list[Node] = []
+    stack = [c for c in root.children if c.tag != TEXT]
+    while stack:
+        n = stack.pop()
+        chars, links_chars, links, inside = sums[id(n)]
+        if not links:
+            continue
+        if (n.tag in _TOC_LIST_TAGS and links >= TOC_MIN_LINKS and links_chars >= TOC_MIN_LINK_SHARE * chars
+                and inside >= TOC_MIN_INTERNAL_SHARE * links):
+            found.append(n)
+            continue
+        stack.extend(c for c in n.children if c.tag != TEXT)
+    for n in found:
+        label = _previous_element(n)
+        text = " ".join(n.text_content().split())
+        _remove_keeping_parent(n, "table of contents (links to the page's own headings)", text, removed)
+        if label is not None and label.parent is not None and len(label.children) <= 3:
+            words = " ".join(label.text_content().split())
+            if words and len(words) <= 40 and _TOC_LABEL_RE.match(words):
+                _remove(label, "table of contents' label", words, removed)
+    return len(found)
+
+
+def _previous_element(node: Node) -> Node | None:
+    """The element sibling before ``node`` (text between them blank), or ``None``."""
+    parent = node.parent
+    if parent is None:
+        return None
+    prev = None
+    for c in parent.children:
+        if c is node:
+            return prev
+        if c.tag == TEXT:
+            if c.text and not c.text.isspace():
+                prev = None
+        else:
+            prev = c
+    return None
+
+
+def _remove_keeping_parent(node: Node, reason: str, text: str, removed: list[Removal] | None) -> None:
+    if removed is not None:
+        removed.append(Removal("select", reason, node.tag, node.class_id, len(text), text[:_PREVIEW]))
+    parent = node.parent
+    node.remove()
+    # a wrapper left with its label alone ("Contents") goes too
+    if parent is not None and parent.parent is not None:
+        rest = " ".join(parent.text_content().split()) if len(parent.children) <= 4 else None
+        if rest is not None and (not rest or (len(rest) <= 40 and _TOC_LABEL_RE.match(rest))):
+            if removed is not None and rest:
+                removed.append(Removal("select", "table of contents' label", parent.tag, parent.class_id, len(rest), rest))
+            parent.remove()
 
 
 def _drop_lorem_ipsum(root: Node, blocks: list[tuple[Node, str]], title: str | None,
