@@ -256,13 +256,23 @@ def test_an_output_named_like_one_file_of_another_kind_is_refused(folder, tmp_pa
     assert (tmp_path / "kept.json" / "a.md").exists()
 
 
-def test_resume_skips_complete_shards_and_gives_the_same_output(tmp_path):
+def _pages_and_full_run(tmp_path, n: int) -> tuple[Path, Path]:
+    """A folder of ``n`` pages and an uninterrupted run of it in shards of 2 (``full.jsonl``)."""
     root = tmp_path / "many"
     root.mkdir()
-    for i in range(9):
+    for i in range(n):
         (root / f"p{i}.html").write_bytes(page(f"Page {i}", i))
     full = tmp_path / "full.jsonl"
     run_batch([str(root)], str(full), workers=1, shard_size=2, quiet=True)
+    return root, full
+
+
+def _without_seconds(text: str) -> list[dict]:
+    return [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in text.splitlines()]
+
+
+def test_resume_skips_complete_shards_and_gives_the_same_output(tmp_path):
+    root, full = _pages_and_full_run(tmp_path, 9)
     # An interrupted run: shards 0 and 1 written, shard 2 missing, a stray temporary file.
     out = tmp_path / "resumed.jsonl"
     first = run_batch([str(root)], str(tmp_path / "scratch.jsonl"), workers=1, shard_size=2, quiet=True)
@@ -279,8 +289,7 @@ def test_resume_skips_complete_shards_and_gives_the_same_output(tmp_path):
     (parts / ".shard-000002.jsonl.x.tmp").write_text(lines[4][:20], encoding="utf-8")
     summary = run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
     assert summary.resumed == 4 and summary.pages == 5
-    drop = lambda text: [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in text.splitlines()]  # noqa: E731
-    assert drop(out.read_text(encoding="utf-8")) == drop(full.read_text(encoding="utf-8"))
+    assert _without_seconds(out.read_text(encoding="utf-8")) == _without_seconds(full.read_text(encoding="utf-8"))
     assert not parts.exists()
 
 
@@ -289,13 +298,7 @@ def test_a_run_killed_while_removing_its_work_folder_finishes_on_a_rerun(tmp_pat
     removed: the re-run ends with the same output and no work folder."""
     from unclutter.batch.output import ShardedOutput
 
-    root = tmp_path / "many"
-    root.mkdir()
-    for i in range(5):
-        (root / f"p{i}.html").write_bytes(page(f"Page {i}", i))
-    full = tmp_path / "full.jsonl"
-    run_batch([str(root)], str(full), workers=1, shard_size=2, quiet=True)
-    drop = lambda text: [{k: v for k, v in json.loads(x).items() if k != "seconds"} for x in text.splitlines()]  # noqa: E731
+    root, full = _pages_and_full_run(tmp_path, 5)
     remove = ShardedOutput._remove
     for kill_at in range(5):  # 3 shards, the lock, the manifest: killed before removal k
         out = tmp_path / f"out{kill_at}.jsonl"
@@ -313,7 +316,7 @@ def test_a_run_killed_while_removing_its_work_folder_finishes_on_a_rerun(tmp_pat
         monkeypatch.setattr(ShardedOutput, "_remove", staticmethod(remove))
         assert out.exists() and Path(f"{out}.parts").is_dir()
         run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
-        assert drop(out.read_text(encoding="utf-8")) == drop(full.read_text(encoding="utf-8"))
+        assert _without_seconds(out.read_text(encoding="utf-8")) == _without_seconds(full.read_text(encoding="utf-8"))
         assert not Path(f"{out}.parts").exists()
 
 

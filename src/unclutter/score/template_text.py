@@ -137,11 +137,17 @@ def _blocks(root: Node) -> list[tuple[Node, str]]:
     return out
 
 
-def _remove(node: Node, reason: str, text: str, removed: list[Removal] | None) -> None:
+def _detach(node: Node, reason: str, text: str, removed: list[Removal] | None) -> Node | None:
+    """Log and remove ``node``; returns its former parent."""
     if removed is not None:
         removed.append(Removal("select", reason, node.tag, node.class_id, len(text), text[:_PREVIEW]))
     parent = node.parent
     node.remove()
+    return parent
+
+
+def _remove(node: Node, reason: str, text: str, removed: list[Removal] | None) -> None:
+    parent = _detach(node, reason, text, removed)
     # a container left empty goes too (a promo card with nothing but placeholder copy)
     while parent is not None and parent.parent is not None and not parent.text_content().strip():
         up = parent.parent
@@ -353,7 +359,7 @@ def drop_contents_lists(root: Node, removed: list[Removal] | None = None) -> int
     for n in found:
         label = _previous_element(n)
         text = " ".join(n.text_content().split())
-        _remove_keeping_parent(n, "table of contents (links to the page's own headings)", text, removed)
+        _remove_with_label(n, "table of contents (links to the page's own headings)", text, removed)
         if label is not None and label.parent is not None and len(label.children) <= 3:
             words = " ".join(label.text_content().split())
             if words and len(words) <= 40 and _TOC_LABEL_RE.match(words):
@@ -378,18 +384,13 @@ def _previous_element(node: Node) -> Node | None:
     return None
 
 
-def _remove_keeping_parent(node: Node, reason: str, text: str, removed: list[Removal] | None) -> None:
-    if removed is not None:
-        removed.append(Removal("select", reason, node.tag, node.class_id, len(text), text[:_PREVIEW]))
-    parent = node.parent
-    node.remove()
-    # a wrapper left with its label alone ("Contents") goes too
+def _remove_with_label(node: Node, reason: str, text: str, removed: list[Removal] | None) -> None:
+    parent = _detach(node, reason, text, removed)
+    # a wrapper left empty, or with its label alone ("Contents"), goes too
     if parent is not None and parent.parent is not None:
         rest = " ".join(parent.text_content().split()) if len(parent.children) <= 4 else None
         if rest is not None and (not rest or (len(rest) <= 40 and _TOC_LABEL_RE.match(rest))):
-            if removed is not None and rest:
-                removed.append(Removal("select", "table of contents' label", parent.tag, parent.class_id, len(rest), rest))
-            parent.remove()
+            _detach(parent, "table of contents' label", rest, removed if rest else None)
 
 
 def _drop_lorem_ipsum(root: Node, blocks: list[tuple[Node, str]], title: str | None,
