@@ -297,6 +297,7 @@ def test_a_run_killed_while_removing_its_work_folder_finishes_on_a_rerun(tmp_pat
     """Killed after the output was joined, at any point while its work folder was being
     removed: the re-run ends with the same output and no work folder."""
     from unclutter.batch.output import ShardedOutput
+    from unclutter.errors import UsageError
 
     root, full = _pages_and_full_run(tmp_path, 5)
     remove = ShardedOutput._remove
@@ -315,7 +316,11 @@ def test_a_run_killed_while_removing_its_work_folder_finishes_on_a_rerun(tmp_pat
             run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
         monkeypatch.setattr(ShardedOutput, "_remove", staticmethod(remove))
         assert out.exists() and Path(f"{out}.parts").is_dir()
-        run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
+        if kill_at < 4:  # the manifest stands: the re-run joins the shards left again
+            run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
+        else:  # only the lock was left: the output is complete, as after any finished run
+            with pytest.raises(UsageError, match="already exists"):
+                run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
         assert _without_seconds(out.read_text(encoding="utf-8")) == _without_seconds(full.read_text(encoding="utf-8"))
         assert not Path(f"{out}.parts").exists()
 
@@ -345,6 +350,31 @@ def test_a_resumed_run_reports_on_the_whole_output_and_clears_a_killed_join(tmp_
     assert summary.resumed == 2 and summary.pages == 3
     assert summary.failed == 1 and summary.status == whole.status and summary.errors == whole.errors
     assert not stale.exists() and len(out.read_text(encoding="utf-8").splitlines()) == 5
+
+
+def test_a_damaged_shard_is_run_again_and_an_emptied_work_folder_leaves_the_output_complete(tmp_path):
+    """A shard damaged after it was written is not read back: its inputs (and those after
+    it) are run again. A work folder a finished run left empty (stopped while removing it)
+    does not let another command replace the complete output."""
+    from unclutter.batch.output import ShardedOutput
+    from unclutter.batch.run import run_identity
+    from unclutter.errors import UsageError
+
+    root, full = _pages_and_full_run(tmp_path, 5)
+    out = tmp_path / "out.jsonl"
+    ShardedOutput(str(out), run_identity([str(root)], (), (), Options()), shard_size=2).close()
+    lines = full.read_text(encoding="utf-8").splitlines(keepends=True)
+    parts = tmp_path / "out.jsonl.parts"
+    (parts / "shard-000000.jsonl").write_text("".join(lines[:2]), encoding="utf-8")
+    (parts / "shard-000001.jsonl").write_text('{"x\n', encoding="utf-8")
+    summary = run_batch([str(root)], str(out), workers=1, shard_size=2, quiet=True)
+    assert summary.resumed == 2 and summary.pages == 3
+    assert _without_seconds(out.read_text(encoding="utf-8")) == _without_seconds(full.read_text(encoding="utf-8"))
+    parts.mkdir()
+    (parts / "lock").write_bytes(b"")
+    with pytest.raises(UsageError, match="already exists"):
+        run_batch([str(root / "p0.html")], str(out), workers=1, quiet=True)
+    assert not parts.exists() and len(out.read_text(encoding="utf-8").splitlines()) == 5
 
 
 def test_a_partial_run_of_another_command_is_refused(folder, tmp_path):

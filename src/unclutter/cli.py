@@ -456,7 +456,7 @@ def _run_batch(sources: tuple[str, ...], output: str | None, fmt: str, options: 
         for line in summary.lines():
             click.echo(f"unclutter: {line}", err=True)
     if summary.failed:
-        raise _BatchFailed(f"{summary.failed} of {summary.pages} pages failed (error rows are in "
+        raise _BatchFailed(f"{summary.failed} of {summary.pages + summary.resumed} pages failed (error rows are in "
                            f"{'standard output' if output == '-' else output})")
 
 

@@ -179,6 +179,10 @@ class ShardedOutput:
         try:
             if overwrite:
                 self._remove_all()
+            if self.parts.is_dir() and self._complete() and self._read_manifest() is None and not self._count_done():
+                # what a finished run left of its work folder when stopped while removing it
+                # (its manifest went before its lock): the output stands, as complete
+                shutil.rmtree(self.parts, ignore_errors=True)
             if self.parts.is_dir():
                 old = self._read_manifest()
                 # (a folder with no manifest and no shard is a run stopped before it wrote any)
@@ -207,11 +211,44 @@ class ShardedOutput:
         # output names already given (a folder output): two inputs with one name get the
         # second a suffix; read back from the shards written, so a resumed run names alike
         self.used_names: set[str] = set()
-        if self.kind == "folder":
-            for k in range(self.done_shards):
-                for line in self._shard_path(k).read_text(encoding="utf-8").splitlines():
-                    if (name := json.loads(line).get("file")) is not None:
-                        self.used_names.add(name)
+        self._done_counts: list[tuple[str, str | None]] = []
+        for k in range(self.done_shards):
+            try:
+                rows = self._shard_rows(k)
+            except (OSError, ValueError) as exc:  # a shard damaged after it was written
+                self._drop_shards_from(k, exc)
+                break
+            for row in rows:
+                self._done_counts.append((row.get("status"), row.get("error_kind")))
+                if self.kind == "folder" and (name := row.get("file")) is not None:
+                    self.used_names.add(name)
+
+    def _shard_rows(self, k: int) -> list[dict]:
+        path = self._shard_path(k)
+        if self.kind == "parquet":
+            import pyarrow.parquet as pq
+
+            try:
+                table = pq.read_table(path, columns=["status", "error_kind"])
+            except Exception as exc:  # noqa: BLE001 - pyarrow's errors for an unreadable file vary
+                raise ValueError(str(exc)) from None
+            return [{"status": s, "error_kind": e} for s, e in
+                    zip(table.column("status").to_pylist(), table.column("error_kind").to_pylist())]
+        rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+        if not all(isinstance(row, dict) for row in rows):
+            raise ValueError("not a JSON object a line")
+        return rows
+
+    def _drop_shards_from(self, k: int, why: Exception) -> None:
+        """Forget shard ``k`` and those after it (their inputs are run again): shard ``k``
+        cannot be read back (``why``)."""
+        self.done_shards = k
+        try:
+            for path in self.parts.iterdir():
+                if (m := _SHARD_RE.fullmatch(path.name)) and int(m.group(1)) >= k:
+                    path.unlink()
+        except OSError as exc:
+            raise OutputError(f"cannot write the output {self.out}: {exc.strerror or exc}") from None
 
     # -- state
 
@@ -255,7 +292,10 @@ class ShardedOutput:
         for path in [*shards, *others, self.parts / "manifest.json", self.parts / "lock"]:
             self._remove(path)
         self._lock.close()
-        self.parts.rmdir()
+        try:
+            self.parts.rmdir()
+        except FileNotFoundError:
+            pass  # (another run found it emptied and removed it: see __init__)
 
     @staticmethod
     def _remove(path: Path) -> None:
@@ -291,19 +331,7 @@ class ShardedOutput:
     def done_counts(self) -> list[tuple[str, str | None]]:
         """``(status, error_kind)`` of each record in the complete shards (an earlier,
         interrupted run's records), so that a resumed run reports on the whole output."""
-        out: list[tuple[str, str | None]] = []
-        for k in range(self.done_shards):
-            path = self._shard_path(k)
-            if self.kind == "parquet":
-                import pyarrow.parquet as pq
-
-                table = pq.read_table(path, columns=["status", "error_kind"])
-                out.extend(zip(table.column("status").to_pylist(), table.column("error_kind").to_pylist()))
-            else:
-                for line in path.read_text(encoding="utf-8").splitlines():
-                    row = json.loads(line)
-                    out.append((row.get("status"), row.get("error_kind")))
-        return out
+        return list(self._done_counts)
 
     @property
     def done_inputs(self) -> int:

@@ -191,12 +191,13 @@ def run_batch(sources: Sequence[str], out: str, *, options: Options | None = Non
 
     shard: list[dict] = []
     shard_no = output.done_shards
-    summary.resumed = skip
-    if skip:  # the statuses count every record of the output: an earlier run's too
-        for status, kind in output.done_counts():
-            summary.status[status] += 1
-            if status != STATUS_OK:
-                summary.errors[kind] += 1
+    done = output.done_counts() if skip else []
+    # (records, not inputs: the earlier run's last shard may hold fewer than a shard's size)
+    summary.resumed = skip if errors_only else len(done)
+    for status, kind in done:  # the statuses count every record of the output: an earlier run's too
+        summary.status[status] += 1
+        if status != STATUS_OK:
+            summary.errors[kind] += 1
     worker_cpu = [0.0]
     stats: dict[str, int] = {}
     try:

@@ -6,7 +6,8 @@ card by the stylesheet and labelled by the visible title link (WAI-ARIA 1.2 §6.
 Its own text repeats that title, so a reader would see every title twice. Such a link is
 removed when:
 
-* it stands alone in its parent (no text beside it: not a link inside a sentence);
+* it stands alone in its parent (no text beside it: not a link inside a sentence, nor one
+  link among others in a line);
 * the elements its ``aria-labelledby`` names (the first element of each id, in document
   order, as a browser takes them) lie inside that parent (the card) and outside the link;
 * the card is small (:data:`OVERLAY_CARD_MAX_CHARS`): a card, not the page;
@@ -63,12 +64,17 @@ def drop_overlay_links(root: Node, removed: list[Removal] | None) -> int:
         stack.extend(reversed(n.children))
     texts: dict[int, str] = {}  # a label's text, read once however many links name it
     card_chars: dict[int, int] = {}
+    inline: dict[int, int] = {}
     doomed: set[int] = set()
     parents: list[Node | None] = []
     chars = 0
     for a in links:
         card = a.parent
-        if card is None or card.tag in _NOT_CARDS or not _alone(a, card):
+        if card is None or card.tag in _NOT_CARDS:
+            continue
+        if id(card) not in inline:  # (once per card: many links share one parent)
+            inline[id(card)] = _inline_texts(card)
+        if inline[id(card)] != 1:  # the link's own text is the only text beside nothing
             continue
         labels = [by_id.get(i) for i in a.attrs["aria-labelledby"].split()]
         if not labels or any(lab is None or not _inside(lab, card, a) for lab in labels):
@@ -97,18 +103,12 @@ def drop_overlay_links(root: Node, removed: list[Removal] | None) -> int:
     return chars
 
 
-def _alone(a: Node, parent: Node) -> bool:
-    """Whether ``a`` has no text beside it in ``parent`` (no text node, no phrasing
-    element holding text: it is not a link inside a sentence)."""
-    for c in parent.children:
-        if c is a:
-            continue
-        if c.tag == TEXT:
-            if c.text and not c.text.isspace():
-                return False
-        elif c.tag in _PHRASING and c.text_content().strip():
-            return False
-    return True
+def _inline_texts(parent: Node) -> int:
+    """How many children of ``parent`` hold text inline: text nodes that are not blank,
+    phrasing elements holding text."""
+    return sum(1 for c in parent.children
+               if (c.tag == TEXT and c.text and not c.text.isspace())
+               or (c.tag in _PHRASING and c.text_content().strip()))
 
 
 def _inside(label: Node, card: Node, link: Node) -> bool:

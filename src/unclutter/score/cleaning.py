@@ -241,19 +241,21 @@ def _byline_class(class_id: str) -> bool:
 
 def _is_byline(node: Node, cid: str, chars: int) -> bool:
     # (a quotation's author, "quote-author" in a figcaption or a cite, is the quotation's credit)
-    # and one in a table cell is the table's data (a "Credit" column)
+    # and one in a table cell is data (a "Credit" column)
     return bool(cid) and chars < BYLINE_MAX_CHARS and node.tag not in ("a", "figcaption", "cite") and (
         _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
-    ) and "quote" not in cid.lower() and not _in_cell(node)
+    ) and "quote" not in cid.lower() and not _in_data_or_quotation(node)
 
 
-def _in_cell(node: Node) -> bool:
-    """Whether ``node`` lies in a data table's cell (within a few levels: a credit's
-    markup; a layout table's cell holds the article, byline and all)."""
+def _in_data_or_quotation(node: Node) -> bool:
+    """Whether ``node`` lies in a data table's cell or a quotation (within a few levels: a
+    credit's markup; a layout table's cell holds the article, byline and all)."""
     n = node.parent
     for _ in range(8):
         if n is None or n.tag == "table":
             return False
+        if n.tag in ("blockquote", "q"):
+            return True
         if n.tag in _TABLE_CELLS:
             table = n.parent
             while table is not None and table.tag != "table":
@@ -267,7 +269,7 @@ def _credit_label_only(node: Node, stats: TextStats) -> bool:
     """Whether all that is left of ``node`` is a credit label ("By", "Por", "Written by:",
     "By and" once two co-authors went): text only, no image or other media beside it, and
     never a table cell (a cell removed alone shifts its row's columns)."""
-    if node.tag in _TABLE_CELLS or stats.chars.get(id(node), 0) > 4 * BYLINE_LABEL_MAX_CHARS + 2 * BYLINE_MAX_CHARS:
+    if node.tag in _LABEL_KEEPERS or stats.chars.get(id(node), 0) > 4 * BYLINE_LABEL_MAX_CHARS + 2 * BYLINE_MAX_CHARS:
         return False
     parts: list[str] = []
     size = 0
@@ -283,10 +285,13 @@ def _credit_label_only(node: Node, stats: TextStats) -> bool:
         if n.tag in _CREDIT_LABEL_MEDIA:
             return False
         stack.extend(reversed(n.children))
-    text = " ".join("".join(parts).split()).rstrip(" :-\u2013\u2014\uff1a")
+    text = " ".join("".join(parts).split()).strip(" :-\u2013\u2014\uff1a|\u00b7\u2022")
     return 0 < len(text) <= BYLINE_LABEL_MAX_CHARS and BYLINE_LABEL_RE.fullmatch(text) is not None
 
 
+# a cell removed alone shifts its row's columns; a list item or a description's term is a
+# record's field ("Author:"), gone with its value it leaves the record short
+_LABEL_KEEPERS = frozenset({"td", "th", "li", "dt", "dd"})
 _CREDIT_LABEL_MEDIA = frozenset({"img", "picture", "video", "audio", "iframe", "svg", "canvas", "object", "embed",
                                  "table", "math"})
 #: Words before a credited name that are not part of it (compared with the names of other

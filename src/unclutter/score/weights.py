@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+import re2
+
 from ..core.textmatch import folded
 
 # --- Paragraph scoring (Readability: _grabArticle) -------------------------------------
@@ -433,11 +435,11 @@ BYLINE_RE = folded(r"byline|author(?!i[sz]|it)|dateline|writtenby|p-author")  # 
 LIST_BYLINES_MIN_NAMES = 3
 #: What is left of an element whose byline went when that was its credit label alone ("By",
 #: "Written by", "Por", "Von", "Texte :"): the label goes with the name it introduced.
-BYLINE_LABEL_RE = re.compile(
-    r"(?:(?:(?:written|posted|words|photos?|story|text|reported|reporting|edited)\s+)?by|(?:escrito\s+)?por"
+BYLINE_LABEL_RE = re2.compile(  # RE2: linear in the text, as every pattern here
+    r"(?i)(?:(?:(?:written|posted|words|photos?|story|text|reported|reporting|edited)\s+)?by|(?:escrito\s+)?por"
     r"|(?:geschrieben\s+)?von|par|door|(?:scritto\s+)?da|di|av|af|przez|oleh|yazan"
     r"|text|texte|texto|testo|tekst|words|autor|autorin|author|auteur|autore|автор|текст|作者)"
-    r"(?:\s*(?:,|&|and|und|et|y|e|og|och|i)\s*)*", re.IGNORECASE)
+    r"(?:\s*(?:,|&|and|und|et|y|e|og|och|i))*")
 BYLINE_LABEL_MAX_CHARS = 20
 
 #: Accept an attempt of the relax-and-retry ladder when its text reaches
