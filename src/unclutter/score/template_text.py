@@ -242,12 +242,9 @@ _CONTROL_LABEL_RE = re.compile(
     re.IGNORECASE)
 
 
-def drop_control_labels(root: Node, removed: list[Removal] | None = None) -> int:
-    """Remove the elements under ``root`` whose whole text is a control's label (module
-    docstring), in place; returns how many went. The outermost such element goes, when it
-    stands on a line of its own: a block, or an inline element with no other text beside
-    it in its parent (in "Click <a>Add to cart</a> to buy" the link is part of a sentence).
-    Two walks of the selection, and each label's text read once."""
+def _elements(root: Node) -> list[Node]:
+    """The elements of ``root``'s tree, ``root`` first, each before its descendants (so
+    ``reversed()`` visits children before parents)."""
     order: list[Node] = []
     stack = [root]
     while stack:
@@ -255,6 +252,16 @@ def drop_control_labels(root: Node, removed: list[Removal] | None = None) -> int
         if n.tag != TEXT:
             order.append(n)
             stack.extend(n.children)
+    return order
+
+
+def drop_control_labels(root: Node, removed: list[Removal] | None = None) -> int:
+    """Remove the elements under ``root`` whose whole text is a control's label (module
+    docstring), in place; returns how many went. The outermost such element goes, when it
+    stands on a line of its own: a block, or an inline element with no other text beside
+    it in its parent (in "Click <a>Add to cart</a> to buy" the link is part of a sentence).
+    Two walks of the selection, and each label's text read once."""
+    order = _elements(root)
     visible: dict[int, int] = {}  # element -> characters of its text that are not whitespace
     raw: dict[int, int] = {}  # element -> characters of its text
     for n in reversed(order):
@@ -314,13 +321,7 @@ def drop_contents_lists(root: Node, removed: list[Removal] | None = None) -> int
     """Remove the tables of contents under ``root`` (module docstring), in place; returns
     how many went. One pass computes each element's text, link text and links from its
     children's (nested lists are measured once), a second finds the outermost lists."""
-    order: list[Node] = []
-    stack = [root]
-    while stack:
-        n = stack.pop()
-        if n.tag != TEXT:
-            order.append(n)
-            stack.extend(n.children)
+    order = _elements(root)
     ids = {n.attrs["id"] for n in order if n.attrs.get("id")}
     if not ids:
         return 0
