@@ -955,6 +955,12 @@ def test_the_credits_of_a_lists_items_are_kept_but_an_articles_byline_goes():
                            "</table><p class='authorization-note'>Requests need a token with the admin scope.</p>")
     text = unclutter.extract(page, extractor="heuristic").text
     assert "Mayor Ann Lee" in text and "By Jo Roe" in text and "admin scope" in text
+    # a byline written as a link marked rel="author" goes with its label; a link merely
+    # classed "author" (a post's author in a list of posts) is never read as one
+    page = article.replace("<p class='byline'>Jane Reporter</p>",
+                           "<p>By <a rel='author' href='/jane'>Jane Reporter</a></p>")
+    text = unclutter.extract(page, extractor="heuristic").text
+    assert "Jane Reporter" not in text and not text.startswith("By")
 
 
 def test_a_posts_edit_stamp_is_not_part_of_the_post():

@@ -242,7 +242,12 @@ def _byline_class(class_id: str) -> bool:
 def _is_byline(node: Node, cid: str, chars: int) -> bool:
     # (a quotation's author, "quote-author" in a figcaption or a cite, is the quotation's credit)
     # and one in a table cell is data (a "Credit" column)
-    return bool(cid) and chars < BYLINE_MAX_CHARS and node.tag not in ("a", "figcaption", "cite") and (
+    # (a link is a byline by its rel="author" only: a link classed "author" is often a post's
+    # author in a list of posts)
+    if node.tag == "a":
+        return chars < BYLINE_MAX_CHARS and "author" in node.attrs.get("rel", "").lower().split() and (
+            not _in_data_or_quotation(node))
+    return bool(cid) and chars < BYLINE_MAX_CHARS and node.tag not in ("figcaption", "cite") and (
         _byline_class(cid) or node.attrs.get("rel") == "author" or node.attrs.get("itemprop") == "author"
     ) and "quote" not in cid.lower() and not _in_data_or_quotation(node)
 
