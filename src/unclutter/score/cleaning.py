@@ -17,8 +17,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from ..core.dom import TEXT, Node, UndoLog
-from ..core.tables import is_data_table
 from ..core.models import Removal
+from ..core.tables import is_data_table
 from .features import TextStats
 from .heuristic import Scores, class_weight, embedded_posts, link_only_share, scored_class_id
 from .weights import (
@@ -31,7 +31,6 @@ from .weights import (
     BYLINE_LABEL_MAX_CHARS,
     BYLINE_LABEL_RE,
     BYLINE_MAX_CHARS,
-    LIST_BYLINES_MIN_NAMES,
     BYLINE_RE,
     CAPITALS_LINK_MAX_CHARS,
     CAPITALS_LINK_MIN_LETTERS,
@@ -60,6 +59,7 @@ from .weights import (
     ITEM_TITLE_PARENTS,
     LINK_ONLY_BLOCK_SHARE,
     LINK_ONLY_LEAF_SHARE,
+    LIST_BYLINES_MIN_NAMES,
     LIST_ITEM_ALLOWANCE,
     LIST_TEXT_SHARE,
     RELATED_HEADING_RE,
@@ -240,10 +240,11 @@ def _byline_class(class_id: str) -> bool:
 
 
 def _is_byline(node: Node, cid: str, chars: int) -> bool:
-    # (a quotation's author, "quote-author" in a figcaption or a cite, is the quotation's credit)
-    # and one in a table cell is data (a "Credit" column)
-    # (a link is a byline by its rel="author" only: a link classed "author" is often a post's
-    # author in a list of posts)
+    """Whether ``node`` (``cid`` its class and id, ``chars`` its text length) is a byline:
+    classed as one, ``rel="author"`` or ``itemprop="author"``, under
+    :data:`BYLINE_MAX_CHARS`. Not: a quotation's author ("quote-author", a ``<cite>`` or
+    ``<figcaption>``, anything inside a quotation), a data table's credit cell, or a link
+    classed "author" (a post's author in a list of posts): a link is one by its ``rel``."""
     if node.tag == "a":
         return chars < BYLINE_MAX_CHARS and "author" in node.attrs.get("rel", "").lower().split() and (
             not _in_data_or_quotation(node))
